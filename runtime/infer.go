@@ -1,0 +1,235 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+)
+
+// Classifier is a validated model prepared for inference in float64.
+// It is safe for concurrent use; per-call scratch space is passed in or
+// allocated by the caller through NewScratch.
+type Classifier struct {
+	Model *Model
+
+	n, c, d, steps int
+	w              []float64 // n x d, row-major
+	b              []float64
+	shift, scale   []float64 // nil when absent
+	m0, m1         []float64 // (n+c) x n, row-major, column softmax of the logits
+
+	// Binary graph: children of each internal node by argmax of the column,
+	// and the forced-exit leaves (argmax over leaf rows only).
+	left, right         []int
+	leftExit, rightExit []int
+}
+
+// New prepares a validated model for inference. It validates m first.
+func New(m *Model) (*Classifier, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	n, c, d := m.Nodes, m.Classes, m.Features
+	k := &Classifier{Model: m, n: n, c: c, d: d, steps: m.Steps,
+		w: make([]float64, n*d), b: append([]float64(nil), m.B...),
+		shift: m.InputShift, scale: m.InputScale}
+	for i, row := range m.W {
+		copy(k.w[i*d:], row)
+	}
+	k.m0 = ColumnSoftmax(m.M0Logits)
+	k.m1 = ColumnSoftmax(m.M1Logits)
+	k.left, k.leftExit = Children(m.M0Logits, n)
+	k.right, k.rightExit = Children(m.M1Logits, n)
+	return k, nil
+}
+
+// ColumnSoftmax returns softmax(L) taken down each column of the
+// (rows x cols) matrix L, row-major.
+func ColumnSoftmax(l [][]float64) []float64 {
+	rows, cols := len(l), len(l[0])
+	out := make([]float64, rows*cols)
+	for j := 0; j < cols; j++ {
+		mx := math.Inf(-1)
+		for i := 0; i < rows; i++ {
+			mx = math.Max(mx, l[i][j])
+		}
+		var sum float64
+		for i := 0; i < rows; i++ {
+			e := math.Exp(l[i][j] - mx)
+			out[i*cols+j] = e
+			sum += e
+		}
+		for i := 0; i < rows; i++ {
+			out[i*cols+j] /= sum
+		}
+	}
+	return out
+}
+
+// Children returns, for each of the n source columns of the (n+c) x n logit
+// matrix l, the argmax destination state and the argmax leaf state (over
+// rows n..n+c-1 only). Ties go to the lower index.
+func Children(l [][]float64, n int) (child, exit []int) {
+	child = make([]int, n)
+	exit = make([]int, n)
+	for j := 0; j < n; j++ {
+		best, bestExit := 0, n
+		for i := 1; i < len(l); i++ {
+			if l[i][j] > l[best][j] {
+				best = i
+			}
+			if i > n && l[i][j] > l[bestExit][j] {
+				bestExit = i
+			}
+		}
+		child[j], exit[j] = best, bestExit
+	}
+	return child, exit
+}
+
+// NumFeatures, NumClasses, NumNodes and Steps return the model's sizes.
+func (k *Classifier) NumFeatures() int { return k.d }
+func (k *Classifier) NumClasses() int  { return k.c }
+func (k *Classifier) NumNodes() int    { return k.n }
+func (k *Classifier) Steps() int       { return k.steps }
+
+// Left and Right return the argmax children of internal node i (state
+// indices; a value >= NumNodes is the leaf of class value-NumNodes).
+func (k *Classifier) Left(i int) int  { return k.left[i] }
+func (k *Classifier) Right(i int) int { return k.right[i] }
+
+// Preprocess writes (x - shift) * scale into dst. dst and x may be the same.
+func (k *Classifier) Preprocess(dst, x []float64) {
+	if len(x) != k.d || len(dst) != k.d {
+		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(x), k.d))
+	}
+	for j, v := range x {
+		if k.shift != nil {
+			v -= k.shift[j]
+		}
+		if k.scale != nil {
+			v *= k.scale[j]
+		}
+		dst[j] = v
+	}
+}
+
+// Margin returns w_i·x + b_i for a preprocessed input x, computed by the
+// routing rule of the package documentation.
+func (k *Classifier) Margin(i int, x []float64) float64 {
+	w := k.w[i*k.d : (i+1)*k.d]
+	var s float64
+	for j, wj := range w {
+		s += float64(wj * x[j])
+	}
+	return s + k.b[i]
+}
+
+// Step is one decision of a hard walk.
+type Step struct {
+	Node   int     // internal node
+	Margin float64 // w·x + b at Node
+	Right  bool    // Margin > 0
+	Next   int     // state moved to
+}
+
+// WalkResult summarises a hard walk.
+type WalkResult struct {
+	Class  int  // predicted class index
+	Steps  int  // number of decisions taken
+	Forced bool // the walk hit the step limit and made a forced exit
+}
+
+// Walk runs the hard walk on a raw input x. scratch must have NumFeatures
+// elements (it receives the preprocessed input). If path is non-nil, each
+// decision is appended to it and the extended slice is returned.
+func (k *Classifier) Walk(x, scratch []float64, path []Step) (WalkResult, []Step) {
+	k.Preprocess(scratch, x)
+	node := 0
+	for t := 0; ; t++ {
+		m := k.Margin(node, scratch)
+		right := m > 0
+		next := k.left[node]
+		if right {
+			next = k.right[node]
+		}
+		forced := false
+		if next < k.n && t == k.steps-1 {
+			forced = true
+			next = k.leftExit[node]
+			if right {
+				next = k.rightExit[node]
+			}
+		}
+		if path != nil {
+			path = append(path, Step{Node: node, Margin: m, Right: right, Next: next})
+		}
+		if next >= k.n {
+			return WalkResult{Class: next - k.n, Steps: t + 1, Forced: forced}, path
+		}
+		node = next
+	}
+}
+
+// SoftScratch holds the per-call buffers of Soft.
+type SoftScratch struct {
+	x, s, p, next []float64
+}
+
+// NewSoftScratch allocates buffers for Soft.
+func (k *Classifier) NewSoftScratch() *SoftScratch {
+	return &SoftScratch{x: make([]float64, k.d), s: make([]float64, k.n),
+		p: make([]float64, k.n), next: make([]float64, k.n+k.c)}
+}
+
+// Soft runs the soft model for exactly N steps on the raw input x and writes
+// the c leaf masses into dst (no output clamp; their sum is at most 1).
+// It returns the predicted class, argmax of dst with ties to the lower index.
+func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
+	if len(dst) != k.c {
+		panic(fmt.Sprintf("runtime: dst has %d elements, want %d", len(dst), k.c))
+	}
+	n, S := k.n, k.n+k.c
+	k.Preprocess(sc.x, x)
+	for i := 0; i < n; i++ {
+		sc.s[i] = sigmoid(k.Margin(i, sc.x))
+	}
+	for i := range sc.p {
+		sc.p[i] = 0
+	}
+	sc.p[0] = 1
+	for j := range dst {
+		dst[j] = 0
+	}
+	for t := 0; t < k.steps; t++ {
+		for r := 0; r < S; r++ {
+			row0, row1 := k.m0[r*n:(r+1)*n], k.m1[r*n:(r+1)*n]
+			var v float64
+			for i, p := range sc.p {
+				if p == 0 {
+					continue
+				}
+				v += row1[i]*(sc.s[i]*p) + row0[i]*((1-sc.s[i])*p)
+			}
+			sc.next[r] = v
+		}
+		copy(sc.p, sc.next[:n])
+		for j := range dst {
+			dst[j] += sc.next[n+j]
+		}
+	}
+	best := 0
+	for j, v := range dst {
+		if v > dst[best] {
+			best = j
+		}
+	}
+	return best
+}
+
+func sigmoid(a float64) float64 {
+	if a >= 0 {
+		return 1 / (1 + math.Exp(-a))
+	}
+	e := math.Exp(a)
+	return e / (1 + e)
+}

@@ -1,0 +1,298 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Format is the value of the "format" field of the model files this package
+// reads and writes.
+const Format = "songc-model/1"
+
+// Size limits. They keep a hostile file from asking for huge allocations
+// before its shapes are checked against the data it really holds.
+const (
+	MaxNodes    = 1 << 16
+	MaxClasses  = 1 << 16
+	MaxFeatures = 1 << 20
+	MaxSteps    = 1 << 16
+)
+
+// Model is a trained SONG as stored in a model file. See docs/model-format.md.
+type Model struct {
+	Format     string      `json:"format"`
+	Nodes      int         `json:"nodes"`
+	Classes    int         `json:"classes"`
+	Steps      int         `json:"steps"`
+	Features   int         `json:"features"`
+	ClassNames []string    `json:"class_names"`
+	M0Logits   [][]float64 `json:"M0_logits"`
+	M1Logits   [][]float64 `json:"M1_logits"`
+	W          [][]float64 `json:"W"`
+	B          []float64   `json:"b"`
+	InputShift []float64   `json:"input_shift,omitempty"`
+	InputScale []float64   `json:"input_scale,omitempty"`
+	// Training holds free-form metadata written by the trainer (seed, flags,
+	// data fingerprint, metrics). The runtime never interprets it.
+	Training json.RawMessage `json:"training,omitempty"`
+}
+
+// FieldError reports a problem with one field of a model file.
+type FieldError struct {
+	File  string // file name, if known
+	Field string // JSON field, with an index path such as W[3][7]
+	Msg   string
+}
+
+func (e *FieldError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("%s: field %s: %s", e.File, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("model field %s: %s", e.Field, e.Msg)
+}
+
+// Validate checks the model's format, sizes, shapes and numbers. It fills
+// ClassNames with "0".."c-1" when the field is absent.
+func (m *Model) Validate() error {
+	fe := func(field, format string, args ...any) error {
+		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if m.Format != Format {
+		if m.Format == "" {
+			return fe("format", "missing; want %q", Format)
+		}
+		return fe("format", "unknown format %q; want %q", m.Format, Format)
+	}
+	for _, s := range []struct {
+		name string
+		v    int
+		min  int
+		max  int
+	}{
+		{"nodes", m.Nodes, 1, MaxNodes},
+		{"classes", m.Classes, 2, MaxClasses},
+		{"steps", m.Steps, 1, MaxSteps},
+		{"features", m.Features, 1, MaxFeatures},
+	} {
+		if s.v < s.min || s.v > s.max {
+			return fe(s.name, "%d is out of range [%d, %d]", s.v, s.min, s.max)
+		}
+	}
+	n, c, d := m.Nodes, m.Classes, m.Features
+	if m.ClassNames == nil {
+		m.ClassNames = make([]string, c)
+		for k := range m.ClassNames {
+			m.ClassNames[k] = strconv.Itoa(k)
+		}
+	}
+	if len(m.ClassNames) != c {
+		return fe("class_names", "has %d names, want classes = %d", len(m.ClassNames), c)
+	}
+	seen := make(map[string]int, c)
+	for k, name := range m.ClassNames {
+		if j, ok := seen[name]; ok {
+			return fe(fmt.Sprintf("class_names[%d]", k), "duplicates class_names[%d] %q", j, name)
+		}
+		seen[name] = k
+	}
+	if err := checkMatrix("M0_logits", m.M0Logits, n+c, n); err != nil {
+		return err
+	}
+	if err := checkMatrix("M1_logits", m.M1Logits, n+c, n); err != nil {
+		return err
+	}
+	if err := checkMatrix("W", m.W, n, d); err != nil {
+		return err
+	}
+	if err := checkVector("b", m.B, n); err != nil {
+		return err
+	}
+	if m.InputShift != nil {
+		if err := checkVector("input_shift", m.InputShift, d); err != nil {
+			return err
+		}
+	}
+	if m.InputScale != nil {
+		if err := checkVector("input_scale", m.InputScale, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkMatrix(name string, a [][]float64, rows, cols int) error {
+	if len(a) != rows {
+		return &FieldError{Field: name, Msg: fmt.Sprintf("has %d rows, want %d", len(a), rows)}
+	}
+	for i, row := range a {
+		if err := checkVector(fmt.Sprintf("%s[%d]", name, i), row, cols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkVector(name string, v []float64, n int) error {
+	if len(v) != n {
+		return &FieldError{Field: name, Msg: fmt.Sprintf("has %d values, want %d", len(v), n)}
+	}
+	for j, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return &FieldError{Field: fmt.Sprintf("%s[%d]", name, j), Msg: fmt.Sprintf("is %v; want a finite number", x)}
+		}
+	}
+	return nil
+}
+
+// Decode reads and validates a model from r. name is used in errors.
+func Decode(r io.Reader, name string) (*Model, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var m Model
+	if err := dec.Decode(&m); err != nil {
+		return nil, jsonError(name, r, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: trailing data after the model object", name)
+	}
+	if err := m.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			fe.File = name
+		}
+		return nil, err
+	}
+	return &m, nil
+}
+
+func jsonError(name string, r io.Reader, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: model file is empty or truncated", name)
+	case errors.As(err, &se):
+		return fmt.Errorf("%s: offset %d: malformed JSON: %v", name, se.Offset, err)
+	case errors.As(err, &te):
+		return fmt.Errorf("%s: field %s: %v", name, te.Field, err)
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}
+
+// Load reads and validates the model file at path.
+func Load(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Encode writes m as indented JSON with one matrix row per line. The output
+// is a function of m alone, so the same model always gives the same bytes.
+func (m *Model) Encode(w io.Writer) error {
+	type entry struct {
+		name string
+		v    any
+	}
+	entries := []entry{
+		{"format", m.Format}, {"nodes", m.Nodes}, {"classes", m.Classes},
+		{"steps", m.Steps}, {"features", m.Features}, {"class_names", m.ClassNames},
+		{"M0_logits", m.M0Logits}, {"M1_logits", m.M1Logits}, {"W", m.W}, {"b", m.B},
+	}
+	if m.InputShift != nil {
+		entries = append(entries, entry{"input_shift", m.InputShift})
+	}
+	if m.InputScale != nil {
+		entries = append(entries, entry{"input_scale", m.InputScale})
+	}
+	if len(m.Training) > 0 {
+		entries = append(entries, entry{"training", m.Training})
+	}
+	var buf bytes.Buffer
+	buf.WriteString("{\n")
+	for i, e := range entries {
+		fmt.Fprintf(&buf, "  %q: ", e.name)
+		if a, ok := e.v.([][]float64); ok {
+			buf.WriteString("[\n")
+			for r, row := range a {
+				b, err := json.Marshal(row)
+				if err != nil {
+					return fmt.Errorf("encoding %s[%d]: %v", e.name, r, err)
+				}
+				buf.WriteString("    ")
+				buf.Write(b)
+				if r < len(a)-1 {
+					buf.WriteByte(',')
+				}
+				buf.WriteByte('\n')
+			}
+			buf.WriteString("  ]")
+		} else {
+			b, err := json.Marshal(e.v)
+			if err != nil {
+				return fmt.Errorf("encoding %s: %v", e.name, err)
+			}
+			buf.Write(b)
+		}
+		if i < len(entries)-1 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("}\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Save validates m and writes it to path atomically: it writes a temporary
+// file in the same folder and renames it over path, so a failure leaves any
+// previous file intact.
+func (m *Model) Save(path string) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, m.Encode)
+}
+
+// WriteFileAtomic calls write with a temporary file in the folder of path,
+// syncs it and renames it to path. On any error the temporary file is removed
+// and path is left as it was.
+func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err = write(f); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("writing %s: %v", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %v", path, err)
+	}
+	if err = os.Chmod(tmp, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %v", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing %s: %v", path, err)
+	}
+	return nil
+}

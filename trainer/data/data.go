@@ -1,0 +1,194 @@
+// Package data reads the tabular data songc learns from and predicts on:
+// CSV files (gzip'd or not) and MNIST-style IDX image/label pairs. It imports
+// the standard library only.
+//
+// Every error a file can cause names the file, and for CSV the line and the
+// 1-based column, so that `songc` can print it as one line. Nothing here
+// panics on bad input.
+//
+// Class labels are kept as strings and ordered like pandas'
+// factorize(sort=True), which the SONG authors used: if every label parses as
+// an integer, numerically; otherwise lexically. Letter's A..Z become 0..25 and
+// Connect-4's draw, loss, win become 0, 1, 2.
+package data
+
+import (
+	"bufio"
+	"compress/gzip"
+	"embed"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+)
+
+// Dataset is a table of float64 features with optional string labels.
+type Dataset struct {
+	Name     string    // file name, for errors
+	Rows     int       // number of rows
+	Features int       // features per row
+	X        []float64 // Rows x Features, row-major
+	Labels   []string  // one label per row, or nil when the file has none
+	Line     []int     // source line (CSV) or record number (IDX) per row, 1-based
+}
+
+// Row returns the features of row i.
+func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }
+
+// canonical returns the integer form of s when s is an integer label.
+func canonical(s string) (string, bool) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return s, false
+	}
+	return strconv.FormatInt(v, 10), true
+}
+
+// ClassNames returns the sorted set of labels (see the package comment for
+// the order). It fails when the file has no labels or a single class.
+func (d *Dataset) ClassNames() ([]string, error) {
+	if d.Labels == nil {
+		return nil, fmt.Errorf("%s: has no label column", d.Name)
+	}
+	allInt := true
+	set := map[string]bool{}
+	for _, l := range d.Labels {
+		set[l] = true
+	}
+	for l := range set {
+		if _, ok := canonical(l); !ok {
+			allInt = false
+			break
+		}
+	}
+	names := make([]string, 0, len(set))
+	ints := map[string]int64{}
+	for l := range set {
+		if allInt {
+			c, _ := canonical(l)
+			v, _ := strconv.ParseInt(c, 10, 64)
+			if _, dup := ints[c]; dup {
+				continue // "01" and "1" are one class
+			}
+			ints[c] = v
+			names = append(names, c)
+		} else {
+			names = append(names, l)
+		}
+	}
+	if allInt {
+		sort.Slice(names, func(i, j int) bool { return ints[names[i]] < ints[names[j]] })
+	} else {
+		sort.Strings(names)
+	}
+	if len(names) < 2 {
+		return nil, fmt.Errorf("%s: all %d rows have the same label %q; need at least 2 classes", d.Name, d.Rows, names[0])
+	}
+	return names, nil
+}
+
+// Targets maps each row's label to its index in classNames. A label the
+// class set does not know is an error naming its line.
+func (d *Dataset) Targets(classNames []string) ([]int, error) {
+	if d.Labels == nil {
+		return nil, fmt.Errorf("%s: has no label column", d.Name)
+	}
+	index := make(map[string]int, len(classNames))
+	for k, name := range classNames {
+		index[name] = k
+	}
+	y := make([]int, d.Rows)
+	for i, l := range d.Labels {
+		k, ok := index[l]
+		if !ok {
+			if c, isInt := canonical(l); isInt {
+				k, ok = index[c]
+			}
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: label %q is not one of the model's %d classes", d.Name, d.Line[i], l, len(classNames))
+		}
+		y[i] = k
+	}
+	return y, nil
+}
+
+// Subset returns the rows idx of d as a new dataset (copies).
+func (d *Dataset) Subset(idx []int) *Dataset {
+	s := &Dataset{Name: d.Name, Rows: len(idx), Features: d.Features,
+		X: make([]float64, len(idx)*d.Features), Line: make([]int, len(idx))}
+	if d.Labels != nil {
+		s.Labels = make([]string, len(idx))
+	}
+	for k, i := range idx {
+		copy(s.Row(k), d.Row(i))
+		s.Line[k] = d.Line[i]
+		if d.Labels != nil {
+			s.Labels[k] = d.Labels[i]
+		}
+	}
+	return s
+}
+
+// maybeGzip returns a reader of the decompressed content of r when it starts
+// with the gzip magic bytes, and r itself otherwise.
+func maybeGzip(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	magic, err := br.Peek(2)
+	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		return gzip.NewReader(br)
+	}
+	return br, nil
+}
+
+// openMaybeGzip opens path and returns a reader of its (decompressed) bytes.
+func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := maybeGzip(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: bad gzip header: %v", path, err)
+	}
+	return r, f, nil
+}
+
+// readErr names the file in a read error, calling a cut-short gzip stream
+// what it is.
+func readErr(name string, err error) error {
+	if err == io.ErrUnexpectedEOF || err == gzip.ErrChecksum {
+		return fmt.Errorf("%s: file is cut short or corrupt (%v)", name, err)
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}
+
+//go:embed letter/train.csv.gz letter/test.csv.gz
+var embedded embed.FS
+
+// Letter returns the embedded UCI Letter Recognition data (CC BY 4.0, see
+// letter/LICENSE.md) with the SONG authors' split: 18000 training rows and
+// 2000 test rows, 16 features, labels A..Z.
+func Letter() (train, test *Dataset, err error) {
+	read := func(name string) (*Dataset, error) {
+		f, err := embedded.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, err := maybeGzip(f)
+		if err != nil {
+			return nil, err
+		}
+		return ReadCSV(r, "embedded:"+name, CSVOptions{})
+	}
+	if train, err = read("letter/train.csv.gz"); err != nil {
+		return nil, nil, err
+	}
+	if test, err = read("letter/test.csv.gz"); err != nil {
+		return nil, nil, err
+	}
+	return train, test, nil
+}

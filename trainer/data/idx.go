@@ -1,0 +1,147 @@
+package data
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// IDX magic numbers: two zero bytes, the type code 0x08 (unsigned byte) and
+// the number of dimensions.
+const (
+	idxImages = 0x00000803
+	idxLabels = 0x00000801
+	// maxIDXBytes bounds the image payload read before the data itself is
+	// seen, so a header claiming absurd dimensions cannot force a huge
+	// allocation.
+	maxIDXBytes = 1 << 32
+)
+
+// IsIDX reports whether path names an IDX file by its conventional name.
+func IsIDX(path string) bool {
+	return strings.Contains(path, "-idx3-ubyte") || strings.Contains(path, "-idx1-ubyte")
+}
+
+// LabelsPathFor returns the label file that goes with an IDX image file:
+// "...-images-idx3-ubyte[.gz]" becomes "...-labels-idx1-ubyte[.gz]".
+func LabelsPathFor(images string) string {
+	p := strings.Replace(images, "-idx3-ubyte", "-idx1-ubyte", 1)
+	if i := strings.LastIndex(p, "images"); i >= 0 {
+		p = p[:i] + "labels" + p[i+len("images"):]
+	}
+	return p
+}
+
+// ReadIDXFile reads an IDX image file (gzip'd or not) and, when it exists,
+// its label file beside it (see LabelsPathFor). Pixels are scaled to [0,1].
+func ReadIDXFile(imagesPath string) (*Dataset, error) {
+	r, c, err := openMaybeGzip(imagesPath)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	ds, err := readIDXImages(r, imagesPath)
+	if err != nil {
+		return nil, err
+	}
+	lp := LabelsPathFor(imagesPath)
+	if lp == imagesPath {
+		return ds, nil
+	}
+	if _, err := os.Stat(lp); err != nil {
+		return nil, fmt.Errorf("%s: cannot find its label file %s", imagesPath, lp)
+	}
+	lr, lc, err := openMaybeGzip(lp)
+	if err != nil {
+		return nil, err
+	}
+	defer lc.Close()
+	labels, err := readIDXLabels(lr, lp)
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) != ds.Rows {
+		return nil, fmt.Errorf("%s: has %d labels but %s has %d images", lp, len(labels), imagesPath, ds.Rows)
+	}
+	ds.Labels = labels
+	return ds, nil
+}
+
+func readIDXHeader(r io.Reader, name string, magic uint32, dims int) ([]int, error) {
+	hdr := make([]uint32, 1+dims)
+	if err := binary.Read(r, binary.BigEndian, hdr); err != nil {
+		return nil, fmt.Errorf("%s: IDX header is cut short: %v", name, err)
+	}
+	if hdr[0] != magic {
+		return nil, fmt.Errorf("%s: IDX magic is 0x%08x, want 0x%08x (%d-dimensional unsigned bytes)", name, hdr[0], magic, dims)
+	}
+	out := make([]int, dims)
+	for i := range out {
+		if hdr[1+i] == 0 || hdr[1+i] > 1<<28 {
+			return nil, fmt.Errorf("%s: IDX dimension %d is %d", name, i, hdr[1+i])
+		}
+		out[i] = int(hdr[1+i])
+	}
+	return out, nil
+}
+
+func readIDXImages(r io.Reader, name string) (*Dataset, error) {
+	dims, err := readIDXHeader(r, name, idxImages, 3)
+	if err != nil {
+		return nil, err
+	}
+	rows, d := dims[0], dims[1]*dims[2]
+	if uint64(rows)*uint64(d) > maxIDXBytes {
+		return nil, fmt.Errorf("%s: IDX header claims %d images of %dx%d, more than songc reads", name, rows, dims[1], dims[2])
+	}
+	ds := &Dataset{Name: name, Rows: rows, Features: d, X: make([]float64, rows*d), Line: make([]int, rows)}
+	buf := make([]byte, d)
+	for i := 0; i < rows; i++ {
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, fmt.Errorf("%s: image %d of %d is cut short: %v", name, i+1, rows, err)
+		}
+		row := ds.Row(i)
+		for j, v := range buf {
+			row[j] = float64(v) / 255
+		}
+		ds.Line[i] = i + 1
+	}
+	return ds, nil
+}
+
+func readIDXLabels(r io.Reader, name string) ([]string, error) {
+	dims, err := readIDXHeader(r, name, idxLabels, 1)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, dims[0])
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return nil, fmt.Errorf("%s: labels are cut short: %v", name, err)
+	}
+	labels := make([]string, len(buf))
+	for i, v := range buf {
+		labels[i] = strconv.Itoa(int(v))
+	}
+	return labels, nil
+}
+
+// Open reads path as IDX (by its name) or as CSV.
+func Open(path string, opt CSVOptions) (*Dataset, error) {
+	if IsIDX(path) {
+		if strings.Contains(path, "-idx1-ubyte") {
+			return nil, fmt.Errorf("%s: is an IDX label file; pass the images file, its labels are found beside it", path)
+		}
+		ds, err := ReadIDXFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if opt.Features > 0 && ds.Features != opt.Features {
+			return nil, fmt.Errorf("%s: images have %d pixels; the model wants %d features", path, ds.Features, opt.Features)
+		}
+		return ds, nil
+	}
+	return ReadCSVFile(path, opt)
+}

@@ -1,0 +1,53 @@
+package trainer
+
+import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+// Float is the element type of an engine: float32 or float64.
+type Float interface{ ~float32 | ~float64 }
+
+// Kernel is the dense linear algebra that CPU engines are written against.
+// All matrices are row-major; a matrix argument is a slice starting at its
+// first element with a leading dimension (row stride) ld, so sub-blocks of
+// larger buffers (one step's columns of a matrix that holds all steps) are
+// passed without copying.
+//
+// A faster CPU implementation (a packed, register-blocked SGEMM in assembly,
+// or BLAS through cgo) implements Kernel and is handed to NewCPU; nothing in
+// the training loop changes. Implementations must be deterministic for a
+// given input and thread count.
+type Kernel[T Float] interface {
+	// Name identifies the implementation in logs and benchmarks.
+	Name() string
+	// Gemm computes C = alpha*op(A)*op(B) + beta*C, where op(A) is m x k,
+	// op(B) is k x n and C is m x n; op(X) is X, or X transposed when the
+	// matching trans flag is set. When beta is 0, C need not be initialised.
+	Gemm(transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
+}
+
+func trans(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+// Gonum32 is the pure-Go float32 kernel on gonum's BLAS.
+type Gonum32 struct{}
+
+func (Gonum32) Name() string { return "gonum-f32" }
+
+func (Gonum32) Gemm(tA, tB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	gonum.Implementation{}.Sgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// Gonum64 is the pure-Go float64 kernel on gonum's BLAS.
+type Gonum64 struct{}
+
+func (Gonum64) Name() string { return "gonum-f64" }
+
+func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	gonum.Implementation{}.Dgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
