@@ -3,3 +3,5 @@ module github.com/songc/songc
 go 1.26.8
 
 require gonum.org/v1/gonum v0.17.0
+
+require github.com/alecthomas/kong v1.17.0

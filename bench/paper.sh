@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs one paper experiment with songc, resumably, and records its result.
+#
+#   bench/paper.sh NAME [extra songc train flags...]
+#
+# NAME is one of the experiments below. Outputs go to bench/runs/NAME/:
+# model.json, model.log.jsonl (per-epoch log), model.ckpt (checkpoint after
+# every epoch), eval.json (songc eval --json on the test split) and
+# result.json (command, wall time, machine). Run it again after an
+# interruption and it resumes from the checkpoint.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?usage: bench/paper.sh NAME [flags]}
+shift
+shared=${SHARED:-../shared/data}
+
+case $name in
+letter-64-20) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 64 --steps 20" ;;
+letter-128-30) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 128 --steps 30" ;;
+letter-511-50) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 511 --steps 50" ;;
+connect4-8-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 8 --steps 10" ;;
+connect4-255-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 255 --steps 10" ;;
+mnist-64-20) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t10k-images-idx3-ubyte.gz flags="--nodes 64 --steps 20" ;;
+*) echo "unknown experiment $name" >&2; exit 2 ;;
+esac
+
+out=bench/runs/$name
+mkdir -p "$out"
+go build -o "$out/songc" ./cmd/songc
+start=$(date +%s)
+if [ -f "$out/model.ckpt" ] && [ ! -f "$out/done" ]; then
+  "$out/songc" train --resume "$out/model.ckpt" -o "$out/model.json" "$@"
+else
+  rm -f "$out/done"
+  # shellcheck disable=SC2086
+  "$out/songc" train --data "$data" --test "$test" $flags -o "$out/model.json" --checkpoint "$out/model.ckpt" "$@"
+fi
+touch "$out/done"
+end=$(date +%s)
+"$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
+cat >"$out/result.json" <<EOF
+{"experiment": "$name", "command": "bench/paper.sh $name $*", "flags": "$flags $*",
+ "wall_seconds_this_session": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
+ "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
+ "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}
+EOF
+echo "wrote $out/eval.json and $out/result.json"

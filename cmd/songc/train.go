@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/data"
+)
+
+// Defaults of the embedded demo: small enough to train in about a minute on
+// two cores.
+const (
+	demoNodes  = 32
+	demoSteps  = 10
+	demoEpochs = 20
+)
+
+// TrainCmd learns a model.
+type TrainCmd struct {
+	Data          string  `placeholder:"FILE" help:"Training data: CSV (gzip'd or not) or an IDX images file (its labels file is found beside it). Without --data, the embedded Letter data (UCI, CC BY 4.0) and its test split are used."`
+	Test          string  `placeholder:"FILE" help:"Test data, only reported (never used to choose the model)."`
+	Output        string  `short:"o" default:"model.json" placeholder:"MODEL" help:"Where to write the model (JSON)."`
+	Nodes         int     `default:"0" help:"Internal nodes n (default 64; ${demo_nodes} for the embedded demo)."`
+	Steps         int     `default:"0" help:"Steps N of the Markov chain (default 20; ${demo_steps} for the embedded demo)."`
+	Epochs        int     `default:"0" help:"Epochs (default 250, the authors' recipe; ${demo_epochs} for the embedded demo)."`
+	Batch         int     `default:"128" help:"Rows per batch."`
+	LR            float64 `name:"lr" default:"0.001" help:"Adam learning rate."`
+	Seed          uint64  `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
+	Precision     string  `enum:"f32,f64" default:"f32" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
+	Val           float64 `default:"0.1" help:"Share of the training rows held out (stratified) to choose the best epoch; 0 keeps the last epoch."`
+	NodeRegGamma  float64 `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
+	NodeRegLambda float64 `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
+	Checkpoint    string  `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
+	Resume        string  `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
+	Log           string  `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
+	Quiet         bool    `short:"q" help:"No progress output."`
+	DataFlags     `embed:""`
+}
+
+// Help implements kong.HelpProvider.
+func (TrainCmd) Help() string {
+	return `Examples:
+  songc train                                   # embedded Letter demo, about a minute
+  songc train --data ../shared/data/letter/train.csv.gz --test ../shared/data/letter/test.csv.gz \
+      --nodes 64 --steps 20 -o letter.json --checkpoint letter.ckpt
+  songc train --resume letter.ckpt              # continue an interrupted run
+  songc train --data ../shared/data/mnist/train-images-idx3-ubyte.gz --nodes 255 --steps 50
+
+Progress goes to stderr: a live line on a terminal, one line per epoch otherwise.
+Ctrl-C saves a checkpoint (the --checkpoint file, or MODEL.ckpt) and prints how to resume.`
+}
+
+// trainArgs is what a checkpoint needs beyond the training config to resume:
+// where the data and the outputs are.
+type trainArgs struct {
+	Data, Test, Output, Log string
+	Header, LabelCol        string
+	Demo                    bool
+}
+
+func (c *TrainCmd) Run(g *Globals) error {
+	var args trainArgs
+	var cfg trainer.Config
+	var ckpt *trainer.Checkpoint
+	if c.Resume != "" {
+		var err error
+		if ckpt, err = trainer.LoadCheckpoint(c.Resume); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(ckpt.Args, &args); err != nil {
+			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
+		}
+		cfg = ckpt.Config
+		if c.Output != "model.json" {
+			args.Output = c.Output
+		}
+		if c.Checkpoint == "" {
+			c.Checkpoint = c.Resume
+		}
+	} else {
+		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
+			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""}
+		if args.Demo && c.Test != "" {
+			return usagef("--test needs --data (the embedded demo brings its own test split)")
+		}
+		cfg = trainer.Config{Nodes: c.Nodes, Steps: c.Steps, Epochs: c.Epochs, Batch: c.Batch,
+			LR: c.LR, Seed: c.Seed, Precision: c.Precision, Val: c.Val,
+			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda}
+		pick := func(v *int, def, demo int) {
+			if *v == 0 {
+				*v = def
+				if args.Demo {
+					*v = demo
+				}
+			}
+		}
+		pick(&cfg.Nodes, 64, demoNodes)
+		pick(&cfg.Steps, 20, demoSteps)
+		pick(&cfg.Epochs, 250, demoEpochs)
+		if err := cfg.Validate(); err != nil {
+			return usageError{err}
+		}
+	}
+	if args.Log == "" {
+		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
+	}
+	if err := checkWritable(args.Output); err != nil {
+		return err
+	}
+
+	train, test, err := loadTrainData(args)
+	if err != nil {
+		return err
+	}
+	task, err := trainer.NewTask(train, test)
+	if err != nil {
+		return err
+	}
+	var r *trainer.Run
+	if ckpt != nil {
+		r, err = trainer.ResumeRun(ckpt, task)
+	} else {
+		r, err = trainer.NewRun(cfg, task)
+	}
+	if err != nil {
+		return err
+	}
+	r.Args, _ = json.Marshal(args)
+	r.CheckpointPath = c.Checkpoint
+	r.InterruptPath = args.Output + ".ckpt"
+	if !c.Quiet {
+		src := train.Name
+		if args.Demo {
+			src = "embedded Letter data"
+		}
+		s := r.Shape()
+		fmt.Fprintf(g.Stderr, "songc: training %d nodes, %d steps on %s: %d classes, %d features, %d training rows, %d validation rows; %s, batch %d, %d epochs",
+			s.Nodes, s.Steps, src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), cfg.Precision, cfg.Batch, cfg.Epochs)
+		if done := r.EpochsDone(); done > 0 {
+			fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
+		}
+		fmt.Fprintln(g.Stderr)
+		r.Progress = newProgressPrinter(g.Stderr, g.Terminal)
+	}
+	start := time.Now()
+	err = r.Train(g.Ctx)
+	if err != nil {
+		var ie *trainer.InterruptError
+		if errors.As(err, &ie) {
+			return fmt.Errorf("%w; resume with: songc train --resume %s", err, ie.Checkpoint)
+		}
+		return err
+	}
+	model, err := r.Model(version)
+	if err != nil {
+		return err
+	}
+	if err := model.Save(args.Output); err != nil {
+		return err
+	}
+	if err := writeLog(args.Log, r.Records()); err != nil {
+		return err
+	}
+	if r.CheckpointPath == "" {
+		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
+	}
+	return reportTraining(g, model, test, r, args, time.Since(start))
+}
+
+// checkWritable fails early when the model could not be written, instead of
+// after hours of training.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".songc-write-test*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
+	if a.Demo {
+		return data.Letter()
+	}
+	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol}.options(0)
+	if train, err = data.Open(a.Data, opt); err != nil {
+		return nil, nil, err
+	}
+	if a.Test != "" {
+		if test, err = data.Open(a.Test, opt); err != nil {
+			return nil, nil, err
+		}
+	}
+	return train, test, nil
+}
+
+func writeLog(path string, recs []trainer.EpochRecord) error {
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		for _, r := range recs {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+}
+
+// reportTraining prints where the model went and how it does on the test
+// data (or the embedded test split), evaluated in float64 by the runtime.
+func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
+	var meta trainer.Metadata
+	_ = json.Unmarshal(m.Training, &meta)
+	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by validation accuracy %.2f%%); log: %s; %s\n",
+		a.Output, meta.BestEpoch, r.EpochsDone(), 100*meta.ValAccuracy, a.Log, took.Round(time.Second))
+	if test == nil {
+		return nil
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		return err
+	}
+	y, err := test.Targets(m.ClassNames)
+	if err != nil {
+		return err
+	}
+	met := k.Evaluate(test.X, y)
+	fmt.Fprintf(g.Stdout, "test (%s, %d rows): soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%\n",
+		test.Name, met.Rows, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity)
+	return nil
+}
+
+// newProgressPrinter returns a Progress callback: a live, rewritten line on
+// a terminal, one line per epoch otherwise.
+func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
+	var last time.Time
+	return func(p trainer.Progress) {
+		if p.EpochDone {
+			rec := p.Record
+			line := fmt.Sprintf("epoch %d/%d  loss %.4f (bce %.4f, leaf %.4f", p.Epoch, p.Epochs, rec.Total, rec.BCE, rec.Leaf)
+			if rec.Node != 0 {
+				line += fmt.Sprintf(", node %.4f", rec.Node)
+			}
+			line += fmt.Sprintf(")  leaf mass %.3f  train %.2f%%", rec.LeafMass, 100*rec.TrainAcc)
+			if rec.ValAcc > 0 || rec.Best {
+				line += fmt.Sprintf("  val %.2f%%", 100*rec.ValAcc)
+			}
+			if rec.TestAcc > 0 {
+				line += fmt.Sprintf("  test %.2f%%", 100*rec.TestAcc)
+			}
+			if rec.Best {
+				line += " *"
+			}
+			line += fmt.Sprintf("  %.1fs", rec.Seconds)
+			if terminal {
+				fmt.Fprintf(w, "\r\033[K%s\n", line)
+			} else {
+				fmt.Fprintln(w, line)
+			}
+			return
+		}
+		if !terminal || time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		const width = 20
+		done := width * p.Batch / p.Batches
+		bar := strings.Repeat("=", done) + strings.Repeat(" ", width-done)
+		val := ""
+		if p.LastValAcc >= 0 {
+			val = fmt.Sprintf("  val %.2f%%", 100*p.LastValAcc)
+		}
+		fmt.Fprintf(w, "\r\033[Kepoch %d/%d [%s] %d/%d  loss %.4f (bce %.4f, leaf %.4f)%s  ETA %s",
+			p.Epoch, p.Epochs, bar, p.Batch, p.Batches, p.Loss.Total, p.Loss.BCE, p.Loss.Leaf, val, p.ETA.Round(time.Second))
+	}
+}

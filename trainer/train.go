@@ -1,0 +1,544 @@
+package trainer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// Config holds everything that determines a training run. Two runs with the
+// same Config and data produce the same model bytes.
+type Config struct {
+	Nodes, Steps  int
+	NodeRegGamma  float64
+	NodeRegLambda float64
+	Epochs        int
+	Batch         int
+	LR            float64
+	Seed          uint64
+	Precision     string  // "f32" or "f64"
+	Val           float64 // share of the training rows held out, stratified, for model selection
+}
+
+// DefaultConfig returns the authors' defaults (spec section 3) with a small
+// graph.
+func DefaultConfig() Config {
+	return Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: 128, LR: 1e-3, Seed: 1, Precision: "f32", Val: 0.1}
+}
+
+// Validate reports flags that cannot train.
+func (c *Config) Validate() error {
+	switch {
+	case c.Nodes < 1:
+		return fmt.Errorf("--nodes must be at least 1, got %d", c.Nodes)
+	case c.Steps < 1:
+		return fmt.Errorf("--steps must be at least 1, got %d", c.Steps)
+	case c.Epochs < 1:
+		return fmt.Errorf("--epochs must be at least 1, got %d", c.Epochs)
+	case c.Batch < 1:
+		return fmt.Errorf("--batch must be at least 1, got %d", c.Batch)
+	case !(c.LR > 0) || math.IsInf(c.LR, 0):
+		return fmt.Errorf("--lr must be a finite number > 0, got %v", c.LR)
+	case !(c.Val >= 0 && c.Val < 1):
+		return fmt.Errorf("--val must be in [0, 1), got %v", c.Val)
+	case c.Precision != "f32" && c.Precision != "f64":
+		return fmt.Errorf("--precision must be f32 or f64, got %q", c.Precision)
+	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
+		return fmt.Errorf("--nodes and --steps must be at most %d", runtime.MaxNodes)
+	}
+	return nil
+}
+
+// EpochRecord is one line of the per-epoch log.
+type EpochRecord struct {
+	Epoch    int     `json:"epoch"`
+	BCE      float64 `json:"bce"`
+	Leaf     float64 `json:"leaf_term"`
+	Node     float64 `json:"node_loss"`
+	Total    float64 `json:"total_loss"`
+	LeafMass float64 `json:"leaf_mass"`
+	Gumbel   float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
+	ValAcc   float64 `json:"val_accuracy,omitempty"`
+	TestAcc  float64 `json:"test_accuracy,omitempty"`
+	TrainAcc float64 `json:"train_accuracy"`
+	Seconds  float64 `json:"seconds"`
+	Best     bool    `json:"best,omitempty"`
+	Batches  int     `json:"batches"`
+	// Graph holds structure statistics of the binary graph, filled by
+	// Run.OnEpoch when set.
+	Graph any `json:"graph,omitempty"`
+}
+
+// Progress is reported after every batch.
+type Progress struct {
+	Epoch, Epochs  int
+	Batch, Batches int
+	Loss           LossParts // running mean over the epoch so far
+	LastValAcc     float64   // of the previous epoch, -1 before the first
+	Elapsed, ETA   time.Duration
+	EpochDone      bool         // the epoch has ended; Record is set
+	Record         *EpochRecord // the finished epoch's record
+}
+
+// Task is the data of a run, already read: training rows with labels and an
+// optional test set reported (never used for selection).
+type Task struct {
+	Train      *data.Dataset
+	Test       *data.Dataset // may be nil
+	ClassNames []string
+	yTrain     []int
+	yTest      []int
+}
+
+// NewTask factorises the training labels and maps the test labels onto
+// them.
+func NewTask(train, test *data.Dataset) (*Task, error) {
+	names, err := train.ClassNames()
+	if err != nil {
+		return nil, err
+	}
+	t := &Task{Train: train, Test: test, ClassNames: names}
+	if t.yTrain, err = train.Targets(names); err != nil {
+		return nil, err
+	}
+	if test != nil {
+		if test.Features != train.Features {
+			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
+		}
+		if t.yTest, err = test.Targets(names); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// Fingerprint is a SHA-256 of the training rows and labels.
+func (t *Task) Fingerprint() string {
+	h := sha256.New()
+	var b [8]byte
+	for _, v := range t.Train.X {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	for _, l := range t.Train.Labels {
+		h.Write([]byte(l))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// rng streams, one per purpose, all from the user's seed.
+const (
+	streamInit = iota + 1
+	streamSplit
+	streamShuffle
+	streamNoise
+)
+
+func newRand(seed uint64, stream uint64) (*rand.Rand, *rand.PCG) {
+	src := rand.NewPCG(seed, 0x5043475f736f6e67^stream)
+	return rand.New(src), src
+}
+
+// gumbel fills dst with standard Gumbel noise, -log(E) with E ~ Exp(1).
+func gumbel(dst []float64, rng *rand.Rand) {
+	for i := range dst {
+		dst[i] = -math.Log(rng.ExpFloat64())
+	}
+}
+
+// splitVal returns the training and validation row indices: for each class,
+// round(val * count) rows chosen at random (stratified), at least one
+// training row kept per class.
+func splitVal(y []int, classes int, val float64, rng *rand.Rand) (tr, va []int) {
+	byClass := make([][]int, classes)
+	for i, k := range y {
+		byClass[k] = append(byClass[k], i)
+	}
+	for _, rows := range byClass {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		nv := int(math.Round(val * float64(len(rows))))
+		if nv >= len(rows) {
+			nv = len(rows) - 1
+		}
+		va = append(va, rows[:nv]...)
+		tr = append(tr, rows[nv:]...)
+	}
+	sort.Ints(tr)
+	sort.Ints(va)
+	return tr, va
+}
+
+// ErrInterrupted is returned (wrapped) when the context is cancelled; the
+// state at the start of the current epoch has been saved to the checkpoint.
+var ErrInterrupted = errors.New("training interrupted")
+
+// Run is a training run in progress, created by NewRun or ResumeRun.
+type Run struct {
+	Config Config
+	Task   *Task
+	// CheckpointPath, when set, receives a checkpoint after every epoch.
+	CheckpointPath string
+	// InterruptPath receives a checkpoint when the run is interrupted and
+	// CheckpointPath is empty.
+	InterruptPath string
+	// Args is opaque caller data kept in checkpoints (the CLI stores its
+	// data paths and options there so that --resume needs nothing else).
+	Args []byte
+	// Progress, when set, is called after every batch.
+	Progress func(Progress)
+	// OnEpoch, when set, may add to each record (e.g. graph statistics)
+	// from the current parameters before it is logged.
+	OnEpoch func(rec *EpochRecord, p *Params)
+
+	engine   Engine
+	shape    Shape
+	trainIdx []int
+	valIdx   []int
+	shuffle  *rand.Rand
+	shufSrc  *rand.PCG
+	noise    *rand.Rand
+	noiseSrc *rand.PCG
+	state    runState
+}
+
+// runState is what a checkpoint must hold beyond the config.
+type runState struct {
+	Epoch       int // epochs completed
+	Params      []float64
+	AdamM       []float64
+	AdamV       []float64
+	AdamStep    int
+	ShuffleRNG  []byte
+	NoiseRNG    []byte
+	BestParams  []float64
+	BestEpoch   int
+	BestVal     float64
+	Records     []EpochRecord
+	Fingerprint string
+	ClassNames  []string
+}
+
+// NewRun prepares a run from scratch.
+func NewRun(cfg Config, task *Task) (*Run, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	r := &Run{Config: cfg, Task: task}
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	p := NewParams(r.shape)
+	initRNG, _ := newRand(cfg.Seed, streamInit)
+	p.Init(initRNG)
+	r.engine.SetParams(p.Flat)
+	r.state.Params = p.Flat
+	r.state.BestParams = append([]float64(nil), p.Flat...)
+	r.state.BestVal = -1
+	r.state.Fingerprint = task.Fingerprint()
+	r.state.ClassNames = task.ClassNames
+	return r, nil
+}
+
+func (r *Run) setup() error {
+	cfg, task := r.Config, r.Task
+	r.shape = Shape{Nodes: cfg.Nodes, Classes: len(task.ClassNames), Steps: cfg.Steps,
+		Features: task.Train.Features, NodeRegGamma: cfg.NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda}
+	if cfg.NodeRegLambda > 0 && cfg.NodeRegGamma == 0 {
+		r.shape.NodeRegGamma = 1
+	}
+	if err := r.shape.Validate(); err != nil {
+		return err
+	}
+	splitRNG, _ := newRand(cfg.Seed, streamSplit)
+	if cfg.Val > 0 {
+		r.trainIdx, r.valIdx = splitVal(task.yTrain, r.shape.Classes, cfg.Val, splitRNG)
+	} else {
+		r.trainIdx = make([]int, task.Train.Rows)
+		for i := range r.trainIdx {
+			r.trainIdx[i] = i
+		}
+	}
+	batch := min(cfg.Batch, len(r.trainIdx))
+	var err error
+	if cfg.Precision == "f64" {
+		r.engine, err = NewCPU[float64](r.shape, Gonum64{}, batch)
+	} else {
+		r.engine, err = NewCPU[float32](r.shape, Gonum32{}, batch)
+	}
+	if err != nil {
+		return err
+	}
+	r.shuffle, r.shufSrc = newRand(cfg.Seed, streamShuffle)
+	r.noise, r.noiseSrc = newRand(cfg.Seed, streamNoise)
+	return nil
+}
+
+// Shape returns the model shape of the run.
+func (r *Run) Shape() Shape { return r.shape }
+
+// EpochsDone returns the number of completed epochs.
+func (r *Run) EpochsDone() int { return r.state.Epoch }
+
+// Records returns the per-epoch log so far.
+func (r *Run) Records() []EpochRecord { return r.state.Records }
+
+// TrainRows and ValRows return the sizes of the split.
+func (r *Run) TrainRows() int { return len(r.trainIdx) }
+func (r *Run) ValRows() int   { return len(r.valIdx) }
+
+// snapshot fills r.state from the engine and the random streams.
+func (r *Run) snapshot() error {
+	np := r.shape.NumParams()
+	if len(r.state.AdamM) != np {
+		r.state.AdamM, r.state.AdamV = make([]float64, np), make([]float64, np)
+	}
+	r.engine.Params(r.state.Params)
+	r.state.AdamStep = r.engine.OptState(r.state.AdamM, r.state.AdamV)
+	var err error
+	if r.state.ShuffleRNG, err = r.shufSrc.MarshalBinary(); err != nil {
+		return err
+	}
+	r.state.NoiseRNG, err = r.noiseSrc.MarshalBinary()
+	return err
+}
+
+// accuracy returns the soft accuracy of the current engine parameters on
+// rows idx of ds (labels y), using buffers x and q.
+func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
+	if len(idx) == 0 {
+		return 0
+	}
+	d, c := ds.Features, r.shape.Classes
+	const chunk = 4096
+	x := make([]float64, min(chunk, len(idx))*d)
+	q := make([]float64, min(chunk, len(idx))*c)
+	correct := 0
+	for s := 0; s < len(idx); s += chunk {
+		rows := idx[s:min(s+chunk, len(idx))]
+		for k, i := range rows {
+			copy(x[k*d:(k+1)*d], ds.Row(i))
+		}
+		r.engine.Predict(q[:len(rows)*c], x[:len(rows)*d])
+		for k, i := range rows {
+			if argmax(q[k*c:(k+1)*c]) == y[i] {
+				correct++
+			}
+		}
+	}
+	return float64(correct) / float64(len(idx))
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Train runs the remaining epochs. On cancellation it saves the state at
+// the start of the interrupted epoch and returns an error wrapping
+// ErrInterrupted.
+func (r *Run) Train(ctx context.Context) error {
+	cfg := r.Config
+	d, B := r.shape.Features, r.engine.MaxBatch()
+	nTrain := len(r.trainIdx)
+	L := (nTrain + B - 1) / B
+	E := cfg.Epochs
+	x := make([]float64, B*d)
+	y := make([]int, B)
+	noise := make([]float64, 2*r.shape.States()*r.shape.Nodes)
+	perm := make([]int, nTrain)
+	testIdx := []int(nil)
+	if r.Task.Test != nil {
+		testIdx = make([]int, r.Task.Test.Rows)
+		for i := range testIdx {
+			testIdx[i] = i
+		}
+	}
+	start := time.Now()
+	doneAtStart := r.state.Epoch
+	if err := r.snapshot(); err != nil {
+		return err
+	}
+	for e := r.state.Epoch; e < E; e++ {
+		t0 := time.Now()
+		copy(perm, r.trainIdx)
+		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		var sum LossParts
+		gumbelBatches := 0
+		lastVal := -1.0
+		if n := len(r.state.Records); n > 0 {
+			lastVal = r.state.Records[n-1].ValAcc
+		}
+		for b := 0; b < L; b++ {
+			if err := ctx.Err(); err != nil {
+				return r.interrupted(e, b)
+			}
+			rows := perm[b*B : min((b+1)*B, nTrain)]
+			for k, i := range rows {
+				copy(x[k*d:(k+1)*d], r.Task.Train.Row(i))
+				y[k] = r.Task.yTrain[i]
+			}
+			// Dirty tau (spec section 3): Gumbel noise fades out linearly.
+			var nz []float64
+			if u := r.noise.Float64(); !(u < float64(e*L+b)/float64(E*L)) {
+				gumbel(noise, r.noise)
+				nz = noise
+				gumbelBatches++
+			}
+			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, cfg.LR)
+			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
+				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); the last good state is the checkpoint of epoch %d; try a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, r.state.Epoch)
+			}
+			sum.BCE += lp.BCE
+			sum.Leaf += lp.Leaf
+			sum.Node += lp.Node
+			sum.Total += lp.Total
+			sum.LeafMass += lp.LeafMass
+			if r.Progress != nil {
+				nb := float64(b + 1)
+				el := time.Since(start)
+				doneBatches := float64((e-doneAtStart)*L + b + 1)
+				eta := time.Duration(float64(el) / doneBatches * float64((E-e)*L-b-1))
+				r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: b + 1, Batches: L,
+					Loss:       LossParts{BCE: sum.BCE / nb, Leaf: sum.Leaf / nb, Node: sum.Node / nb, Total: sum.Total / nb, LeafMass: sum.LeafMass / nb},
+					LastValAcc: lastVal, Elapsed: el, ETA: eta})
+			}
+		}
+		fl := float64(L)
+		rec := EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
+			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L}
+		rec.TrainAcc = r.accuracy(r.Task.Train, r.Task.yTrain, r.trainIdx)
+		if len(r.valIdx) > 0 {
+			rec.ValAcc = r.accuracy(r.Task.Train, r.Task.yTrain, r.valIdx)
+		}
+		if testIdx != nil {
+			rec.TestAcc = r.accuracy(r.Task.Test, r.Task.yTest, testIdx)
+		}
+		r.state.Epoch = e + 1
+		if err := r.snapshot(); err != nil {
+			return err
+		}
+		// Selection on the validation split only; with --val 0 the last
+		// epoch is kept. Ties keep the earlier epoch.
+		score := rec.ValAcc
+		if len(r.valIdx) == 0 {
+			score = float64(e + 1)
+		}
+		if score > r.state.BestVal {
+			r.state.BestVal = score
+			r.state.BestEpoch = e + 1
+			copy(r.state.BestParams, r.state.Params)
+			rec.Best = true
+		}
+		if r.OnEpoch != nil {
+			r.OnEpoch(&rec, &Params{Shape: r.shape, Flat: r.state.Params})
+		}
+		rec.Seconds = time.Since(t0).Seconds()
+		r.state.Records = append(r.state.Records, rec)
+		if r.CheckpointPath != "" {
+			if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
+				return err
+			}
+		}
+		if r.Progress != nil {
+			r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: L, Batches: L,
+				Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
+				LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: &rec})
+		}
+	}
+	return nil
+}
+
+// interrupted saves the state at the start of epoch e (held in r.state
+// since the last snapshot) and returns the error for it.
+func (r *Run) interrupted(e, b int) error {
+	path := r.CheckpointPath
+	if path == "" {
+		path = r.InterruptPath
+	}
+	if path == "" {
+		return fmt.Errorf("%w in epoch %d (batch %d); no checkpoint path was set, progress is lost", ErrInterrupted, e+1, b+1)
+	}
+	if err := r.SaveCheckpoint(path); err != nil {
+		return fmt.Errorf("%w in epoch %d, and saving the checkpoint failed: %v", ErrInterrupted, e+1, err)
+	}
+	return &InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch, Checkpoint: path}
+}
+
+// InterruptError says where an interrupted run stopped and where it was saved.
+type InterruptError struct {
+	Epoch, Batch int
+	EpochsDone   int
+	Checkpoint   string
+}
+
+func (e *InterruptError) Error() string {
+	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %d epochs are saved in %s", e.Epoch, e.Batch, e.EpochsDone, e.Checkpoint)
+}
+
+func (e *InterruptError) Unwrap() error { return ErrInterrupted }
+
+// Metadata is the "training" object of a model file written by songc.
+type Metadata struct {
+	Songc        string  `json:"songc"`
+	Seed         uint64  `json:"seed"`
+	Precision    string  `json:"precision"`
+	Epochs       int     `json:"epochs"`
+	Batch        int     `json:"batch"`
+	LR           float64 `json:"lr"`
+	Val          float64 `json:"val"`
+	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
+	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
+	Kernel       string  `json:"kernel"`
+	TrainRows    int     `json:"train_rows"`
+	ValRows      int     `json:"val_rows"`
+	DataSHA256   string  `json:"data_sha256"`
+	BestEpoch    int     `json:"best_epoch"`
+	ValAccuracy  float64 `json:"val_accuracy,omitempty"`
+	TestAccuracy float64 `json:"test_accuracy,omitempty"`
+}
+
+// Model returns the model of the selected epoch with its metadata.
+func (r *Run) Model(version string) (*runtime.Model, error) {
+	p := &Params{Shape: r.shape, Flat: r.state.BestParams}
+	m := p.Model(r.Task.ClassNames)
+	meta := Metadata{Songc: version, Seed: r.Config.Seed, Precision: r.Config.Precision,
+		Epochs: r.state.Epoch, Batch: r.Config.Batch, LR: r.Config.LR, Val: r.Config.Val,
+		NodeRegGamma: r.shape.NodeRegGamma, NodeRegLamb: r.shape.NodeRegLambda,
+		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,
+		BestEpoch: r.state.BestEpoch}
+	if r.shape.NodeRegLambda == 0 {
+		meta.NodeRegGamma = 0
+	}
+	if r.Config.Precision == "f64" {
+		meta.Kernel = Gonum64{}.Name()
+	} else {
+		meta.Kernel = Gonum32{}.Name()
+	}
+	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
+		meta.ValAccuracy = r.state.Records[i].ValAcc
+		meta.TestAccuracy = r.state.Records[i].TestAcc
+	}
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return nil, err
+	}
+	m.Training = raw
+	return m, m.Validate()
+}
