@@ -29,6 +29,10 @@ type Config struct {
 	Seed          uint64
 	Precision     string  // "f32" or "f64"
 	Val           float64 // share of the training rows held out, stratified, for model selection
+	// Standardize shifts and scales every feature to mean 0 and standard
+	// deviation 1 over the training rows; the model file records the
+	// transformation (input_shift, input_scale) and inference applies it.
+	Standardize bool
 }
 
 // DefaultConfig returns the authors' defaults (spec section 3) with a small
@@ -202,15 +206,19 @@ type Run struct {
 	// from the current parameters before it is logged.
 	OnEpoch func(rec *EpochRecord, p *Params)
 
-	engine   Engine
-	shape    Shape
-	trainIdx []int
-	valIdx   []int
-	shuffle  *rand.Rand
-	shufSrc  *rand.PCG
-	noise    *rand.Rand
-	noiseSrc *rand.PCG
-	state    runState
+	engine Engine
+	shape  Shape
+	// x and xTest are the training and test rows as the engine sees them
+	// (preprocessed when Config.Standardize is set).
+	x, xTest     *data.Dataset
+	shift, scale []float64
+	trainIdx     []int
+	valIdx       []int
+	shuffle      *rand.Rand
+	shufSrc      *rand.PCG
+	noise        *rand.Rand
+	noiseSrc     *rand.PCG
+	state        runState
 }
 
 // runState is what a checkpoint must hold beyond the config.
@@ -269,6 +277,16 @@ func (r *Run) setup() error {
 		for i := range r.trainIdx {
 			r.trainIdx[i] = i
 		}
+	}
+	if cfg.Standardize {
+		r.shift, r.scale = standardize(task.Train, r.trainIdx)
+		r.x = preprocess(task.Train, r.shift, r.scale)
+		if task.Test != nil {
+			r.xTest = preprocess(task.Test, r.shift, r.scale)
+		}
+	} else {
+		r.x = task.Train
+		r.xTest = task.Test
 	}
 	batch := min(cfg.Batch, len(r.trainIdx))
 	var err error
@@ -391,7 +409,7 @@ func (r *Run) Train(ctx context.Context) error {
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
 			for k, i := range rows {
-				copy(x[k*d:(k+1)*d], r.Task.Train.Row(i))
+				copy(x[k*d:(k+1)*d], r.x.Row(i))
 				y[k] = r.Task.yTrain[i]
 			}
 			// Dirty tau (spec section 3): Gumbel noise fades out linearly.
@@ -423,12 +441,12 @@ func (r *Run) Train(ctx context.Context) error {
 		fl := float64(L)
 		rec := EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
 			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L}
-		rec.TrainAcc = r.accuracy(r.Task.Train, r.Task.yTrain, r.trainIdx)
+		rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainIdx)
 		if len(r.valIdx) > 0 {
-			rec.ValAcc = r.accuracy(r.Task.Train, r.Task.yTrain, r.valIdx)
+			rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
 		}
 		if testIdx != nil {
-			rec.TestAcc = r.accuracy(r.Task.Test, r.Task.yTest, testIdx)
+			rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
 		}
 		r.state.Epoch = e + 1
 		if err := r.snapshot(); err != nil {
@@ -503,6 +521,7 @@ type Metadata struct {
 	Batch        int     `json:"batch"`
 	LR           float64 `json:"lr"`
 	Val          float64 `json:"val"`
+	Standardize  bool    `json:"standardize,omitempty"`
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
 	Kernel       string  `json:"kernel"`
@@ -518,8 +537,9 @@ type Metadata struct {
 func (r *Run) Model(version string) (*runtime.Model, error) {
 	p := &Params{Shape: r.shape, Flat: r.state.BestParams}
 	m := p.Model(r.Task.ClassNames)
+	m.InputShift, m.InputScale = r.shift, r.scale
 	meta := Metadata{Songc: version, Seed: r.Config.Seed, Precision: r.Config.Precision,
-		Epochs: r.state.Epoch, Batch: r.Config.Batch, LR: r.Config.LR, Val: r.Config.Val,
+		Epochs: r.state.Epoch, Batch: r.Config.Batch, LR: r.Config.LR, Val: r.Config.Val, Standardize: r.Config.Standardize,
 		NodeRegGamma: r.shape.NodeRegGamma, NodeRegLamb: r.shape.NodeRegLambda,
 		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,
 		BestEpoch: r.state.BestEpoch}
@@ -541,4 +561,49 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	}
 	m.Training = raw
 	return m, m.Validate()
+}
+
+// standardize returns the shift (mean) and scale (1/standard deviation) of
+// each feature over rows idx; a constant feature gets scale 1.
+func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
+	d := ds.Features
+	shift, scale = make([]float64, d), make([]float64, d)
+	for _, i := range idx {
+		for j, v := range ds.Row(i) {
+			shift[j] += v
+		}
+	}
+	n := float64(len(idx))
+	for j := range shift {
+		shift[j] /= n
+	}
+	for _, i := range idx {
+		for j, v := range ds.Row(i) {
+			dv := v - shift[j]
+			scale[j] += dv * dv
+		}
+	}
+	for j := range scale {
+		sd := math.Sqrt(scale[j] / n)
+		if sd > 0 {
+			scale[j] = 1 / sd
+		} else {
+			scale[j] = 1
+		}
+	}
+	return shift, scale
+}
+
+// preprocess returns a copy of ds with (x - shift) * scale applied, computed
+// exactly as runtime.Classifier.Preprocess does.
+func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
+	out := *ds
+	out.X = make([]float64, len(ds.X))
+	for i := 0; i < ds.Rows; i++ {
+		row, dst := ds.Row(i), out.X[i*ds.Features:(i+1)*ds.Features]
+		for j, v := range row {
+			dst[j] = (v - shift[j]) * scale[j]
+		}
+	}
+	return &out
 }
