@@ -3,7 +3,8 @@
 #
 #   bench/paper.sh NAME [extra songc train flags...]
 #
-# NAME is one of the experiments below. Outputs go to bench/runs/NAME/:
+# NAME is one of the experiments below. Outputs go to bench/runs/NAME/
+# (bench/runs/NAME-TAG/ when the environment sets TAG, for variants):
 # model.json, model.log.jsonl (per-epoch log), model.ckpt (checkpoint after
 # every epoch), eval.json (songc eval --json on the test split) and
 # result.json (command, wall time, machine). Run it again after an
@@ -24,7 +25,7 @@ mnist-64-20) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t1
 *) echo "unknown experiment $name" >&2; exit 2 ;;
 esac
 
-out=bench/runs/$name
+out=bench/runs/$name${TAG:+-$TAG}
 mkdir -p "$out"
 go build -o "$out/songc" ./cmd/songc
 start=$(date +%s)
@@ -39,7 +40,7 @@ touch "$out/done"
 end=$(date +%s)
 "$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
 cat >"$out/result.json" <<EOF
-{"experiment": "$name", "command": "bench/paper.sh $name $*", "flags": "$flags $*",
+{"experiment": "$name${TAG:+-$TAG}", "command": "${TAG:+TAG=$TAG }bench/paper.sh $name $*", "flags": "$flags $*",
  "wall_seconds_this_session": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}

@@ -1,0 +1,199 @@
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tiny is a hand-made model: 2 nodes, 2 classes, 3 features.
+//
+//	node 0: right iff x0 > 0.5 (w = (1,0,0), b = -0.5); left -> node 1, right -> leaf "yes"
+//	node 1: right iff x1 > 0   (w = (0,1,0), b = 0);    left -> leaf "no", right -> node 0
+func tiny() *Model {
+	return &Model{
+		Format: Format, Nodes: 2, Classes: 2, Steps: 4, Features: 3,
+		ClassNames: []string{"no", "yes"},
+		// Rows are destinations (node 0, node 1, leaf no, leaf yes), columns sources.
+		M0Logits: [][]float64{{0, 0}, {5, 0}, {0, 5}, {0, 0}},
+		M1Logits: [][]float64{{0, 5}, {0, 0}, {0, 0}, {5, 0}},
+		W:        [][]float64{{1, 0, 0}, {0, 1, 0}},
+		B:        []float64{-0.5, 0},
+	}
+}
+
+func TestValidateNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		break_ func(m *Model)
+		want   string
+	}{
+		{"format", func(m *Model) { m.Format = "songc-model/9" }, `field format: unknown format "songc-model/9"`},
+		{"missing format", func(m *Model) { m.Format = "" }, "field format: missing"},
+		{"negative nodes", func(m *Model) { m.Nodes = -1 }, "field nodes: -1 is out of range"},
+		{"absurd features", func(m *Model) { m.Features = 1 << 40 }, "field features: 1099511627776 is out of range"},
+		{"one class", func(m *Model) { m.Classes = 1 }, "field classes: 1 is out of range"},
+		{"names", func(m *Model) { m.ClassNames = []string{"x"} }, "field class_names: has 1 names, want classes = 2"},
+		{"duplicate names", func(m *Model) { m.ClassNames = []string{"x", "x"} }, `field class_names[1]: duplicates class_names[0] "x"`},
+		{"rows", func(m *Model) { m.M0Logits = m.M0Logits[:3] }, "field M0_logits: has 3 rows, want 4"},
+		{"cols", func(m *Model) { m.M1Logits[2] = []float64{1} }, "field M1_logits[2]: has 1 values, want 2"},
+		{"NaN", func(m *Model) { m.W[1][2] = math.NaN() }, "field W[1][2]: is NaN; want a finite number"},
+		{"Inf", func(m *Model) { m.B[0] = math.Inf(1) }, "field b[0]: is +Inf"},
+		{"shift", func(m *Model) { m.InputShift = []float64{1} }, "field input_shift: has 1 values, want 3"},
+	} {
+		m := tiny()
+		tc.break_(m)
+		err := m.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	m := tiny()
+	m.W[0][1] = 0.1 + 0.2 // not exactly representable: must survive exactly
+	m.InputScale = []float64{1, 2, math.SmallestNonzeroFloat64}
+	m.Training = []byte(`{"seed":1}`)
+	var a, b bytes.Buffer
+	if err := m.Encode(&a); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(bytes.NewReader(a.Bytes()), "m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.W[0][1] != m.W[0][1] || got.InputScale[2] != m.InputScale[2] {
+		t.Errorf("floats changed: %v %v", got.W[0], got.InputScale)
+	}
+	got.Encode(&b)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Errorf("re-encoding differs:\n%s\n%s", a.Bytes(), b.Bytes())
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	var good bytes.Buffer
+	tiny().Encode(&good)
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", "", "m.json: model file is empty or truncated"},
+		{"truncated", good.String()[:good.Len()/2], "m.json: model file is empty or truncated"},
+		{"syntax", `{"format": x}`, "m.json: offset"},
+		{"type", `{"format": "songc-model/1", "nodes": "four"}`, "m.json: field nodes"},
+		{"unknown field", `{"format": "songc-model/1", "nodez": 4}`, `unknown field "nodez"`},
+		{"trailing", good.String() + "{}", "trailing data"},
+		{"shape", strings.Replace(good.String(), `"features": 3`, `"features": 4`, 1), "m.json: field W[0]: has 3 values, want 4"},
+	} {
+		_, err := Decode(strings.NewReader(tc.text), "m.json")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// A file holding only the fields of issue 2 is a valid model.
+func TestMinimalModelFile(t *testing.T) {
+	text := `{"format": "songc-model/1", "nodes": 1, "classes": 2, "steps": 1, "features": 1,
+ "M0_logits": [[0], [1], [0]], "M1_logits": [[0], [0], [1]], "W": [[1]], "b": [0]}`
+	m, err := Decode(strings.NewReader(text), "min.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ClassNames[0] != "0" || m.ClassNames[1] != "1" {
+		t.Errorf("default class names %q", m.ClassNames)
+	}
+}
+
+func TestWalkRules(t *testing.T) {
+	k, err := New(tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := make([]float64, 3)
+	for _, tc := range []struct {
+		x      []float64
+		class  int
+		steps  int
+		forced bool
+	}{
+		{[]float64{1, 0, 0}, 1, 1, false},                       // 0 -right-> yes
+		{[]float64{0, -1, 0}, 0, 2, false},                      // 0 -left-> 1 -left-> no
+		{[]float64{0.5, -1, 0}, 0, 2, false},                    // margin exactly 0 at node 0 goes left
+		{[]float64{math.Nextafter(0.5, 1), -1, 0}, 1, 1, false}, // one ULP above: right
+		{[]float64{0, 0, 0}, 0, 2, false},                       // margin 0 at node 1: left
+		// x1 > 0 sends node 1 back to node 0, and x0 < 0.5 sends node 0 to
+		// node 1: a cycle. After Steps = 4 decisions the walk is forced out
+		// of node 1 through the leaf rows of its right column: "no" (both
+		// leaf logits are 0, the tie goes to the lower class).
+		{[]float64{0, 1, 0}, 0, 4, true},
+	} {
+		res, path := k.Walk(tc.x, scratch, []Step{})
+		if res.Class != tc.class || res.Steps != tc.steps || res.Forced != tc.forced || len(path) != tc.steps {
+			t.Errorf("x %v: got %+v (path %v), want class %d in %d steps forced %v", tc.x, res, path, tc.class, tc.steps, tc.forced)
+		}
+	}
+}
+
+func TestChildrenTiesGoLow(t *testing.T) {
+	l := [][]float64{{1, 0}, {1, 2}, {0, 2}, {0, 2}}
+	child, exit := Children(l, 2)
+	if child[0] != 0 || child[1] != 1 || exit[0] != 2 || exit[1] != 2 {
+		t.Errorf("children %v exits %v", child, exit)
+	}
+}
+
+func TestSoftSumsToAtMostOne(t *testing.T) {
+	k, _ := New(tiny())
+	q := make([]float64, 2)
+	sc := k.NewSoftScratch()
+	for _, x := range [][]float64{{1, 0, 0}, {0, 1, 0}, {-3, 2, 9}} {
+		k.Soft(q, x, sc)
+		if s := q[0] + q[1]; s > 1+1e-15 || q[0] < 0 || q[1] < 0 {
+			t.Errorf("x %v: leaf masses %v", x, q)
+		}
+	}
+}
+
+var errDiskFull = errors.New("no space left on device (simulated)")
+
+// TestSaveIsAtomic: a write that fails midway leaves the previous file
+// intact and no temporary file behind.
+func TestSaveIsAtomic(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	if err := tiny().Save(p); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(p)
+	bad := tiny()
+	bad.B[0] = math.NaN()
+	if err := bad.Save(p); err == nil {
+		t.Fatal("saved a NaN model")
+	}
+	err := WriteFileAtomic(p, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return errDiskFull
+	})
+	if err == nil {
+		t.Fatal("write error lost")
+	}
+	after, _ := os.ReadFile(p)
+	if !bytes.Equal(before, after) {
+		t.Error("a failed write changed the file")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	if _, err := Load(filepath.Join(dir, "missing", "m.json")); err == nil {
+		t.Error("loaded a missing file")
+	}
+	if err := tiny().Save(filepath.Join(dir, "missing", "m.json")); err == nil {
+		t.Error("saved into a missing folder")
+	}
+}

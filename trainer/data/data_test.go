@@ -1,0 +1,229 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func read(t *testing.T, text string, opt CSVOptions) (*Dataset, error) {
+	t.Helper()
+	return ReadCSV(strings.NewReader(text), "t.csv", opt)
+}
+
+func TestCSVHeaderAndLabels(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		text       string
+		opt        CSVOptions
+		x          []float64
+		labels     []string
+		classNames []string
+	}{
+		{"last, no header", "1,2,b\n3,4,a\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"b", "a"}, []string{"a", "b"}},
+		{"auto header", "f1,f2,y\n1,2,b\n3,4,a\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"b", "a"}, []string{"a", "b"}},
+		{"forced header", "1,2,3\n4,5,6\n7,8,9\n", CSVOptions{Header: HeaderYes}, []float64{4, 5, 7, 8}, []string{"6", "9"}, []string{"6", "9"}},
+		{"label first", "x,1,2\ny,3,4\n", CSVOptions{LabelCol: "first"}, []float64{1, 2, 3, 4}, []string{"x", "y"}, []string{"x", "y"}},
+		{"label column 2", "1,x,2\n3,y,4\n", CSVOptions{LabelCol: "2"}, []float64{1, 2, 3, 4}, []string{"x", "y"}, []string{"x", "y"}},
+		// Integer labels sort numerically (factorize(sort=True)): 2 < 10.
+		{"integer order", "0,10\n0,2\n0,-1\n", CSVOptions{}, []float64{0, 0, 0}, []string{"10", "2", "-1"}, []string{"-1", "2", "10"}},
+		{"blank lines and spaces", "1, 2,a\n\n3,4, b\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
+		{"unlabelled rows for a model", "1,2\n3,4\n", CSVOptions{Features: 2}, []float64{1, 2, 3, 4}, nil, nil},
+		{"labelled rows for a model", "1,2,a\n3,4,b\n", CSVOptions{Features: 2}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, err := read(t, tc.text, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(ds.X, tc.x) || !reflect.DeepEqual(ds.Labels, tc.labels) {
+				t.Errorf("got X %v labels %q, want %v %q", ds.X, ds.Labels, tc.x, tc.labels)
+			}
+			if tc.classNames != nil {
+				names, err := ds.ClassNames()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(names, tc.classNames) {
+					t.Errorf("class names %q, want %q", names, tc.classNames)
+				}
+			}
+		})
+	}
+}
+
+func TestCSVErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		opt        CSVOptions
+		want       string // substring of the error
+	}{
+		{"empty", "", CSVOptions{}, "t.csv: file is empty"},
+		{"header only", "a,b,c\n", CSVOptions{}, "t.csv: has a header but no data rows"},
+		{"ragged", "1,2,a\n3,b\n", CSVOptions{}, "t.csv:2: row has 2 columns, earlier rows have 3"},
+		{"non-numeric", "1,2,a\n3,x,b\n", CSVOptions{}, `t.csv:2:3: column 2: feature "x" is not a number`},
+		{"NaN", "1,2,a\nNaN,1,b\n", CSVOptions{}, `t.csv:2:1: column 1: feature "NaN" is not finite`},
+		{"Inf", "1,2,a\n1,-Inf,b\n", CSVOptions{}, `t.csv:2:3: column 2: feature "-Inf" is not finite`},
+		{"out of range", "1,2,a\n1,1e999,b\n", CSVOptions{}, "out of the float64 range"},
+		{"overlong", "1,2,a\n1," + strings.Repeat("1", 300) + ",b\n", CSVOptions{}, "is 300 bytes long"},
+		{"empty feature", "1,2,a\n1,,b\n", CSVOptions{}, "t.csv:2:3: column 2: empty feature"},
+		{"bad quote", "1,2,a\n1,\"2,b\n", CSVOptions{}, "t.csv:2:"},
+		{"label only", "a\nb\n", CSVOptions{}, "no feature columns"},
+		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
+		{"label column word", "1,2\n", CSVOptions{LabelCol: "middle"}, "want last, first, none or a column number"},
+		{"width for model", "1,2,3,4\n", CSVOptions{Features: 2}, "row has 4 columns; the model wants 2 features"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := read(t, tc.text, tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestClassesAndTargets(t *testing.T) {
+	ds, err := read(t, "1,a\n2,a\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.ClassNames(); err == nil || !strings.Contains(err.Error(), "need at least 2 classes") {
+		t.Errorf("one class: error %v", err)
+	}
+	test, err := read(t, "1,a\n2,c\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes`) {
+		t.Errorf("unknown class: error %v", err)
+	}
+	// Integer labels match canonically: "01" is class "1".
+	ints, err := read(t, "1,01\n2,2\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := ints.Targets([]string{"1", "2"})
+	if err != nil || !reflect.DeepEqual(y, []int{0, 1}) {
+		t.Errorf("targets %v, %v", y, err)
+	}
+}
+
+func gz(b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+func TestCSVFileGzip(t *testing.T) {
+	dir := t.TempDir()
+	plain := []byte("1,2,a\n3,4,b\n")
+	for name, content := range map[string][]byte{"p.csv": plain, "g.csv.gz": gz(plain), "g-no-suffix.csv": gz(plain)} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, content, 0o644)
+		ds, err := ReadCSVFile(p, CSVOptions{})
+		if err != nil || ds.Rows != 2 || ds.X[3] != 4 {
+			t.Errorf("%s: %v %+v", name, err, ds)
+		}
+	}
+	cut := gz(bytes.Repeat(plain, 1000))
+	p := filepath.Join(dir, "cut.csv.gz")
+	os.WriteFile(p, cut[:len(cut)/2], 0o644)
+	if _, err := ReadCSVFile(p, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("truncated gzip: error %v", err)
+	}
+}
+
+func writeIDX(t *testing.T, dir string, images [][]byte, rows, cols int, labels []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	binary.Write(&b, binary.BigEndian, []uint32{idxImages, uint32(len(images)), uint32(rows), uint32(cols)})
+	for _, im := range images {
+		b.Write(im)
+	}
+	ip := filepath.Join(dir, "x-images-idx3-ubyte.gz")
+	os.WriteFile(ip, gz(b.Bytes()), 0o644)
+	if labels != nil {
+		var l bytes.Buffer
+		binary.Write(&l, binary.BigEndian, []uint32{idxLabels, uint32(len(labels))})
+		l.Write(labels)
+		os.WriteFile(filepath.Join(dir, "x-labels-idx1-ubyte.gz"), gz(l.Bytes()), 0o644)
+	}
+	return ip
+}
+
+func TestIDX(t *testing.T) {
+	dir := t.TempDir()
+	ip := writeIDX(t, dir, [][]byte{{0, 255, 51, 0}, {255, 0, 0, 102}}, 2, 2, []byte{7, 3})
+	if got := LabelsPathFor(ip); got != filepath.Join(dir, "x-labels-idx1-ubyte.gz") {
+		t.Fatalf("labels path %s", got)
+	}
+	ds, err := Open(ip, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Rows != 2 || ds.Features != 4 || ds.X[1] != 1 || ds.X[2] != 0.2 || ds.X[7] != 0.4 {
+		t.Errorf("pixels %v", ds.X)
+	}
+	names, _ := ds.ClassNames()
+	if !reflect.DeepEqual(names, []string{"3", "7"}) {
+		t.Errorf("class names %q", names)
+	}
+
+	// Errors: more images than labels, truncated images, wrong magic.
+	ip = writeIDX(t, dir, [][]byte{{0, 1, 2, 3}, {4, 5, 6, 7}}, 2, 2, []byte{1})
+	if _, err := Open(ip, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "has 1 labels but") {
+		t.Errorf("length mismatch: %v", err)
+	}
+	var b bytes.Buffer
+	binary.Write(&b, binary.BigEndian, []uint32{idxImages, 5, 2, 2})
+	b.Write([]byte{1, 2, 3})
+	os.WriteFile(ip, gz(b.Bytes()), 0o644)
+	if _, err := Open(ip, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "image 1 of 5 is cut short") {
+		t.Errorf("truncated: %v", err)
+	}
+	b.Reset()
+	binary.Write(&b, binary.BigEndian, []uint32{0x0801, 5, 2, 2})
+	os.WriteFile(ip, gz(b.Bytes()), 0o644)
+	if _, err := Open(ip, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "IDX magic is 0x00000801") {
+		t.Errorf("magic: %v", err)
+	}
+	b.Reset()
+	binary.Write(&b, binary.BigEndian, []uint32{idxImages, 1 << 27, 1 << 10, 1 << 10})
+	os.WriteFile(ip, gz(b.Bytes()), 0o644)
+	if _, err := Open(ip, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "more than songc reads") {
+		t.Errorf("absurd size: %v", err)
+	}
+}
+
+// TestLetterEmbedded checks the embedded copy against the split of the
+// spec (section 4): 18000 + 2000 rows, 16 features, classes A..Z.
+func TestLetterEmbedded(t *testing.T) {
+	train, test, err := Letter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if train.Rows != 18000 || test.Rows != 2000 || train.Features != 16 || test.Features != 16 {
+		t.Fatalf("letter: %d + %d rows, %d features", train.Rows, test.Rows, train.Features)
+	}
+	names, err := train.ClassNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 26 || names[0] != "A" || names[25] != "Z" {
+		t.Errorf("class names %q", names)
+	}
+	// First row of letter/train.csv.gz: 2,8,3,5,1,8,13,0,6,6,10,8,0,8,0,8,T
+	if train.X[6] != 13 || train.Labels[0] != "T" || train.Line[0] != 1 {
+		t.Errorf("first row %v %q", train.Row(0), train.Labels[0])
+	}
+}
