@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// songc runs the CLI in-process and returns its exit code and output.
+func songc(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(ctx, args, &out, &errb, false)
+	return code, out.String(), errb.String()
+}
+
+// blobs writes a labelled CSV of 3 well-separated classes in 4 features.
+func blobs(t *testing.T, dir, name string, rows int, seed uint64) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("f1,f2,f3,f4,kind\n")
+	for i := 0; i < rows; i++ {
+		k := i % 3
+		for j := 0; j < 4; j++ {
+			fmt.Fprintf(&b, "%.3f,", float64(k*(j%2+1))+rng.NormFloat64()*0.3)
+		}
+		b.WriteString([]string{"ant", "bee", "cat"}[k] + "\n")
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTrainEvalPredict(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 300, 1)
+	test := blobs(t, dir, "test.csv", 60, 2)
+	model := filepath.Join(dir, "m.json")
+	args := []string{"train", "--data", train, "--test", test, "-o", model, "--nodes", "4", "--steps", "4", "--epochs", "60", "--lr", "0.05", "--batch", "32", "--standardize"}
+	code, out, errs := songc(t, context.Background(), args...)
+	if code != 0 {
+		t.Fatalf("train exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "soft accuracy") || !strings.Contains(errs, "epoch 60/60") {
+		t.Errorf("train output:\n%s\n%s", out, errs)
+	}
+	first, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same data, flags and seed: same bytes.
+	if code, _, errs := songc(t, context.Background(), append(args, "-q")...); code != 0 {
+		t.Fatal(errs)
+	}
+	if second, _ := os.ReadFile(model); !bytes.Equal(first, second) {
+		t.Error("two identical runs wrote different models")
+	}
+	logLines, err := os.ReadFile(filepath.Join(dir, "m.log.jsonl"))
+	if err != nil || bytes.Count(logLines, []byte("\n")) != 60 {
+		t.Errorf("log: %v, %d lines", err, bytes.Count(logLines, []byte("\n")))
+	}
+	m, err := runtime.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(m.ClassNames, ",") != "ant,bee,cat" {
+		t.Errorf("class names %q", m.ClassNames)
+	}
+
+	code, out, errs = songc(t, context.Background(), "eval", "--model", model, "--data", test, "--json")
+	if code != 0 {
+		t.Fatalf("eval: %s", errs)
+	}
+	var met runtime.Metrics
+	if err := json.Unmarshal([]byte(out), &met); err != nil {
+		t.Fatal(err)
+	}
+	// Three separated blobs: the soft model must be far above chance (1/3).
+	if met.Rows != 60 || met.SoftAccuracy < 0.9 || len(met.ConfusionHard) != 3 {
+		t.Errorf("eval: %+v", met)
+	}
+
+	// predict: soft classes, then --hard against the runtime, then --proba.
+	k, _ := runtime.New(m)
+	ds, err := data.ReadCSVFile(test, data.CSVOptions{Features: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, soft, _ := songc(t, context.Background(), "predict", "--model", model, "--data", test)
+	_, hard, _ := songc(t, context.Background(), "predict", "--model", model, "--data", test, "--hard")
+	_, proba, _ := songc(t, context.Background(), "predict", "--model", model, "--data", test, "--proba")
+	softL, hardL, probaL := strings.Fields(soft), strings.Fields(hard), strings.Fields(proba)
+	if len(softL) != 60 || len(hardL) != 60 || len(probaL) != 60 {
+		t.Fatalf("predict lines: %d %d %d", len(softL), len(hardL), len(probaL))
+	}
+	scratch := make([]float64, 4)
+	q := make([]float64, 3)
+	sc := k.NewSoftScratch()
+	for i := 0; i < ds.Rows; i++ {
+		w, _ := k.Walk(ds.Row(i), scratch, nil)
+		if hardL[i] != m.ClassNames[w.Class] {
+			t.Errorf("row %d: --hard %s, runtime %s", i, hardL[i], m.ClassNames[w.Class])
+		}
+		k.Soft(q, ds.Row(i), sc)
+		for j, f := range strings.Split(probaL[i], ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || v != q[j] { // full precision: exact round trip
+				t.Errorf("row %d: --proba %s, runtime %v", i, probaL[i], q)
+			}
+		}
+	}
+
+	// Rows without the label column are accepted by predict.
+	noLabel := filepath.Join(dir, "nolabel.csv")
+	os.WriteFile(noLabel, []byte("0,0,0,0\n2,4,2,4\n"), 0o644)
+	if code, out, errs := songc(t, context.Background(), "predict", "--model", model, "--data", noLabel); code != 0 || len(strings.Fields(out)) != 2 {
+		t.Errorf("unlabelled predict: %d %q %s", code, out, errs)
+	}
+}
+
+// TestDemoPath runs the embedded-data path for one tiny epoch.
+func TestDemoPath(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "demo.json")
+	code, out, errs := songc(t, context.Background(), "train", "--nodes", "3", "--steps", "2", "--epochs", "1", "-o", model)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "embedded Letter data") || !strings.Contains(errs, "standardized inputs") || !strings.Contains(out, "test (embedded:letter/test.csv.gz, 2000 rows)") {
+		t.Errorf("demo output:\n%s\n%s", out, errs)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 30, 1)
+	ragged := filepath.Join(dir, "ragged.csv")
+	os.WriteFile(ragged, []byte("1,2,a\n3,b\n"), 0o644)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	badModel := filepath.Join(dir, "bad.json")
+	os.WriteFile(badModel, []byte(`{"format": "songc-model/2"}`), 0o644)
+	out := filepath.Join(dir, "out.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"missing data", []string{"train", "--data", filepath.Join(dir, "nope.csv"), "-o", out}, 1, "songc train: open " + filepath.Join(dir, "nope.csv")},
+		{"ragged", []string{"train", "--data", ragged, "-o", out}, 1, ragged + ":2: row has 2 columns, earlier rows have 3"},
+		{"nodes 0", []string{"train", "--data", good, "-o", out, "--nodes", "0"}, 2, "--nodes must be at least 1"},
+		{"steps 0", []string{"train", "--data", good, "-o", out, "--steps", "0"}, 2, "--steps must be at least 1"},
+		{"batch 0", []string{"train", "--data", good, "-o", out, "--batch", "0"}, 2, "--batch must be at least 1"},
+		{"lr negative", []string{"train", "--data", good, "-o", out, "--lr=-1"}, 2, "--lr must be a finite number > 0"},
+		{"lr NaN", []string{"train", "--data", good, "-o", out, "--lr", "NaN"}, 2, "--lr must be a finite number > 0"},
+		{"val 1", []string{"train", "--data", good, "-o", out, "--val", "1"}, 2, "--val must be in [0, 1)"},
+		{"precision", []string{"train", "--data", good, "-o", out, "--precision", "f16"}, 2, "--precision"},
+		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json")},
+		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "unknown flag --nodez"},
+		{"bad model", []string{"eval", "--model", badModel, "--data", good}, 1, badModel + `: field format: unknown format "songc-model/2"`},
+		{"predict both modes", []string{"predict", "--model", model, "--data", good, "--hard", "--proba"}, 2, "--proba and --hard can't be used together"},
+		{"eval unknown class", []string{"eval", "--model", model, "--data", ragged}, 1, ragged + ":1: row has 3 columns; the model wants 4 features"},
+		{"resume garbage", []string{"train", "--resume", good}, 1, "not a songc checkpoint"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := songc(t, context.Background(), tc.args...)
+			if code != tc.code || !strings.Contains(errs, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errs, tc.code, tc.want)
+			}
+			if strings.Contains(errs, "goroutine") || strings.Contains(errs, "panic") {
+				t.Errorf("stack trace: %s", errs)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a failed command left %s", out)
+			}
+		})
+	}
+}
+
+// TestInterruptSavesCheckpoint: a cancelled context (what SIGINT does)
+// saves a checkpoint, exits 130 and says how to resume; resuming finishes.
+func TestInterruptSavesCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 60, 1)
+	model := filepath.Join(dir, "m.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs := songc(t, ctx, "train", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	ckpt := model + ".ckpt"
+	if code != 130 || !strings.Contains(errs, "resume with: songc train --resume "+ckpt) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("an interrupted run wrote the model")
+	}
+	code, _, errs = songc(t, context.Background(), "train", "--resume", ckpt, "-q")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if _, err := runtime.Load(model); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, out, _ := songc(t, context.Background(), "version")
+	if code != 0 || !strings.HasPrefix(out, "songc "+version) {
+		t.Errorf("version: %d %q", code, out)
+	}
+	for _, cmd := range []string{"train", "eval", "predict"} {
+		code, out, _ := songc(t, context.Background(), cmd, "--help")
+		if code != 0 || !strings.Contains(out, "songc "+cmd) || !strings.Contains(out, "xample") {
+			t.Errorf("%s --help: exit %d, output lacks an example:\n%s", cmd, code, out)
+		}
+	}
+}

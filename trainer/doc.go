@@ -1,0 +1,46 @@
+// Package trainer learns Self-Organizing Neural Graphs (SONG, Struski et al.,
+// WACV 2023) exactly as the authors' code defines them: the forward pass,
+// the loss, a hand-written backward pass, Adam, Gumbel-softmax with the
+// "dirty tau" schedule and the authors' initialisation. The specification is
+// ../shared/docs/song-spec.md (sections 1-3); the float64 forward, loss and
+// gradients match the authors' reference cases to 1e-10 relative.
+//
+// # Layers
+//
+//   - Kernel[T] is the dense linear algebra (row-major GEMM on sub-blocks of
+//     larger buffers). Gonum32 and Gonum64 implement it in pure Go on gonum;
+//     a faster CPU kernel implements the same interface and slots into
+//     NewCPU without touching anything else.
+//   - Engine is what the training loop talks to: it owns parameters, Adam
+//     state and workspaces, and runs a whole batch (forward, loss, backward,
+//     update) per call. CPU[T] is the engine over a Kernel; a GPU engine
+//     would implement Engine and keep everything resident on the device,
+//     exchanging only the batch, the Gumbel noise and the loss parts.
+//   - Run is the training loop: stratified validation split, shuffling, the
+//     noise schedule, per-epoch evaluation, model selection on the
+//     validation split only, checkpoints and resumption.
+//
+// # The step
+//
+// With S = n+c states and a batch of B rows, one step is
+//
+//	next = [M1 | M0] · [s∘p ; (1-s)∘p]      (S x 2n) · (2n x B)
+//
+// computed as two GEMMs into p_{t+1} (internal rows) and the accumulated
+// leaf mass q (leaf rows); no per-sample (n+c)² matrix is ever formed. The
+// inputs of every step are kept side by side in one 2n x (N B) matrix, so
+// the gradient of [M1 | M0] over all steps is a single GEMM.
+//
+// # Determinism
+//
+// Every random stream (initialisation, split, shuffling, noise) is a PCG
+// seeded from Config.Seed with its own stream constant; checkpoints save
+// the stream states, so a resumed run equals an uninterrupted one bit for
+// bit. gonum's GEMMs partition work by output block, so results do not
+// depend on goroutine scheduling.
+//
+// # Errors
+//
+// Shape mismatches are programmer errors and panic with a "trainer:" prefix;
+// everything the data or the flags can cause is returned as an error.
+package trainer
