@@ -129,6 +129,11 @@ func usagef(format string, args ...any) error { return usageError{fmt.Errorf(for
 // VersionCmd prints the version.
 type VersionCmd struct{}
 
+func (VersionCmd) Help() string {
+	return `Example:
+  songc version`
+}
+
 func (VersionCmd) Run(g *Globals) error {
 	mod := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {

@@ -135,9 +135,24 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	r.Args, _ = json.Marshal(args)
+	saved := args // the checkpoint keeps absolute paths: resumable from any folder
+	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
+	r.Args, _ = json.Marshal(saved)
 	r.CheckpointPath = c.Checkpoint
 	r.InterruptPath = args.Output + ".ckpt"
+	// The log is rewritten after every epoch, so a long run can be watched
+	// and an interrupted one keeps its curve.
+	var show func(trainer.Progress)
+	r.Progress = func(p trainer.Progress) {
+		if p.EpochDone {
+			if err := writeLog(args.Log, r.Records()); err != nil && !c.Quiet {
+				fmt.Fprintf(g.Stderr, "songc: warning: %v\n", err)
+			}
+		}
+		if show != nil {
+			show(p)
+		}
+	}
 	if !c.Quiet {
 		src := train.Name
 		if args.Demo {
@@ -153,7 +168,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
 		}
 		fmt.Fprintln(g.Stderr)
-		r.Progress = newProgressPrinter(g.Stderr, g.Terminal)
+		show = newProgressPrinter(g.Stderr, g.Terminal)
 	}
 	start := time.Now()
 	err = r.Train(g.Ctx)
@@ -178,6 +193,18 @@ func (c *TrainCmd) Run(g *Globals) error {
 		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
 	}
 	return reportTraining(g, model, test, r, args, time.Since(start))
+}
+
+// abs makes a data path absolute, so that a checkpoint can be resumed from
+// another folder; errors and empty paths leave it as it is.
+func abs(path string) string {
+	if path == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
 }
 
 func setIf[T any](dst *T, v *T) {
