@@ -97,6 +97,22 @@ func (k *Classifier) Steps() int       { return k.steps }
 func (k *Classifier) Left(i int) int  { return k.left[i] }
 func (k *Classifier) Right(i int) int { return k.right[i] }
 
+// Exit returns the forced-exit leaf state of node i for a decision (see the
+// package comment).
+func (k *Classifier) Exit(i int, right bool) int {
+	if right {
+		return k.rightExit[i]
+	}
+	return k.leftExit[i]
+}
+
+// Weights returns the filter of node i. The slice is the classifier's own:
+// callers must not change it.
+func (k *Classifier) Weights(i int) []float64 { return k.w[i*k.d : (i+1)*k.d] }
+
+// Bias returns the bias of node i.
+func (k *Classifier) Bias(i int) float64 { return k.b[i] }
+
 // Preprocess writes (x - shift) * scale into dst. dst and x may be the same.
 func (k *Classifier) Preprocess(dst, x []float64) {
 	if len(x) != k.d || len(dst) != k.d {

@@ -1,0 +1,173 @@
+package compiler
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"go/token"
+	"io"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/songc/songc/runtime"
+)
+
+// UnrollLimit is the largest number of weights (reachable nodes times
+// features) compiled as unrolled code; larger models use tables.
+const UnrollLimit = 8192
+
+// Layout is how margins are computed in the generated code.
+type Layout int
+
+const (
+	LayoutAuto     Layout = iota // by size: Unrolled up to UnrollLimit weights, else Tables
+	LayoutUnrolled               // one switch case per node, weights as constants
+	LayoutTables                 // a weight table and a loop
+)
+
+func (l Layout) String() string {
+	switch l {
+	case LayoutUnrolled:
+		return "unrolled"
+	case LayoutTables:
+		return "tables"
+	}
+	return "auto"
+}
+
+// Options control the generated file.
+type Options struct {
+	Package string // Go package name; "classifier" when empty
+	Layout  Layout
+	Version string // songc version, recorded in the header
+}
+
+// Plan is what the generated code contains, before rendering.
+type Plan struct {
+	Classifier *runtime.Classifier
+	Package    string
+	Layout     Layout
+	Why        string // why this layout
+	Nodes      []int  // reachable internal nodes, ascending; Nodes[0] is the root
+	index      map[int]int
+	Hash       string // SHA-256 of the model file encoding
+}
+
+// ModelHash returns the SHA-256 of the model's canonical encoding.
+func ModelHash(m *runtime.Model) (string, error) {
+	var b bytes.Buffer
+	if err := m.Encode(&b); err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(h[:]), nil
+}
+
+// PackageError reports an unusable package name.
+type PackageError struct{ Name string }
+
+func (e *PackageError) Error() string {
+	return fmt.Sprintf("package name %q is not a valid Go package name (want an identifier such as classifier, not a keyword or _)", e.Name)
+}
+
+// NewPlan validates m and plans the generated code.
+func NewPlan(m *runtime.Model, opt Options) (*Plan, error) {
+	pkg := opt.Package
+	if pkg == "" {
+		pkg = "classifier"
+	}
+	if !token.IsIdentifier(pkg) || pkg == "_" {
+		return nil, &PackageError{pkg}
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := ModelHash(m)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Classifier: k, Package: pkg, Hash: hash, index: map[int]int{}}
+	// Reachable internal nodes: a search from the root over both children.
+	n := k.NumNodes()
+	seen := make([]bool, n)
+	stack := []int{0}
+	seen[0] = true
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range [2]int{k.Left(i), k.Right(i)} {
+			if c < n && !seen[c] {
+				seen[c] = true
+				stack = append(stack, c)
+			}
+		}
+	}
+	for i, ok := range seen {
+		if ok {
+			p.index[i] = len(p.Nodes)
+			p.Nodes = append(p.Nodes, i)
+		}
+	}
+	weights := len(p.Nodes) * k.NumFeatures()
+	p.Layout = opt.Layout
+	switch p.Layout {
+	case LayoutAuto:
+		if weights <= UnrollLimit {
+			p.Layout = LayoutUnrolled
+			p.Why = fmt.Sprintf("%d weights <= %d: unrolled code with constant weights is fastest and still builds quickly", weights, UnrollLimit)
+		} else {
+			p.Layout = LayoutTables
+			p.Why = fmt.Sprintf("%d weights > %d: a table and a loop keep the file small and the build fast", weights, UnrollLimit)
+		}
+	case LayoutUnrolled, LayoutTables:
+		p.Why = "chosen by the caller"
+	default:
+		return nil, fmt.Errorf("compiler: unknown layout %d", p.Layout)
+	}
+	return p, nil
+}
+
+// Compile plans and renders m, returning the gofmt'd source.
+func Compile(m *runtime.Model, opt Options) ([]byte, *Plan, error) {
+	p, err := NewPlan(m, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var b bytes.Buffer
+	if err := p.Render(&b, opt.Version); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), p, nil
+}
+
+// Save compiles m into the file path, atomically.
+func Save(path string, m *runtime.Model, opt Options) (*Plan, error) {
+	src, p, err := Compile(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p, runtime.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(src)
+		return err
+	})
+}
+
+// lit renders a float64 exactly, writing -0 as 0 (see the package comment).
+func lit(v float64) *jen.Statement {
+	if v == 0 {
+		v = 0
+	}
+	return jen.Lit(v)
+}
+
+// encode returns the generated-code encoding of model state s: the index of
+// an emitted node, or ^class for a leaf.
+func (p *Plan) encode(s int) int32 {
+	n := p.Classifier.NumNodes()
+	if s >= n {
+		return ^int32(s - n)
+	}
+	return int32(p.index[s])
+}
