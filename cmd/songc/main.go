@@ -30,6 +30,7 @@ type CLI struct {
 	Train   TrainCmd   `cmd:"" help:"Learn a SONG from a CSV or IDX file (or the embedded Letter data)."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict a class (or leaf masses) for every row of a file."`
+	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`
 	Version VersionCmd `cmd:"" help:"Print songc's version."`
 }
 

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/songc/songc/compiler"
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// CompileCmd generates a standalone Go classifier.
+type CompileCmd struct {
+	Model     string `arg:"" placeholder:"MODEL" help:"Model file written by songc train."`
+	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write."`
+	Package   string `default:"classifier" help:"Package name of the generated file."`
+	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"How margins are computed (${enum}): auto picks unrolled code for small models, tables for large ones."`
+	Data      string `placeholder:"FILE" help:"Labelled data for the report (path lengths, hard-walk accuracy, fidelity) and for --emit-tests."`
+	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and BenchmarkPredict."`
+	DataFlags `embed:""`
+}
+
+func (CompileCmd) Help() string {
+	return `The generated file imports nothing, allocates nothing, and predicts exactly what
+'songc predict --hard' and 'songc eval' (hard accuracy) compute, bit for bit:
+
+  func Predict(x *[NumFeatures]float64) int                        // class index
+  func Explain(x *[NumFeatures]float64, path []Decision) (int, []Decision)
+  var ClassNames = [NumClasses]string{...}
+
+Examples:
+  songc compile letter.json -o classifier/classifier.go
+  songc compile letter.json -o letter/letter.go --package letter \
+      --data ../shared/data/letter/test.csv.gz --emit-tests`
+}
+
+func (c *CompileCmd) Run(g *Globals) error {
+	m, err := runtime.Load(c.Model)
+	if err != nil {
+		return err
+	}
+	layout := map[string]compiler.Layout{"auto": compiler.LayoutAuto, "unrolled": compiler.LayoutUnrolled, "tables": compiler.LayoutTables}[c.Layout]
+	if c.EmitTests && c.Data == "" {
+		return usagef("--emit-tests needs --data: the golden vectors come from it")
+	}
+	var ds *data.Dataset
+	if c.Data != "" {
+		if ds, err = data.Open(c.Data, c.options(m.Features)); err != nil {
+			return err
+		}
+	}
+	src, plan, err := compiler.Compile(m, compiler.Options{Package: c.Package, Layout: layout, Version: version})
+	if err != nil {
+		var pe *compiler.PackageError
+		if errors.As(err, &pe) {
+			return usageError{err}
+		}
+		return err
+	}
+	if err := checkWritable(c.Output); err != nil {
+		return err
+	}
+	var testSrc []byte
+	testPath := strings.TrimSuffix(c.Output, ".go") + "_test.go"
+	if c.EmitTests {
+		rows := min(ds.Rows, max(8, 20000/ds.Features), 200)
+		var b bytes.Buffer
+		if err := plan.RenderTests(&b, version, ds.X[:rows*ds.Features]); err != nil {
+			return err
+		}
+		testSrc = b.Bytes()
+	}
+	write := func(path string, src []byte) error {
+		return runtime.WriteFileAtomic(path, func(w io.Writer) error {
+			_, err := w.Write(src)
+			return err
+		})
+	}
+	if err := write(c.Output, src); err != nil {
+		return err
+	}
+	k := plan.Classifier
+	fmt.Fprintf(g.Stdout, "wrote %s: package %s, %d of %d nodes reachable and emitted, %s layout, %d bytes\n",
+		c.Output, plan.Package, len(plan.Nodes), k.NumNodes(), plan.Layout, len(src))
+	if testSrc != nil {
+		if err := write(testPath, testSrc); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: cd %s && go test -bench .)\n", testPath, filepath.Dir(c.Output))
+	}
+	if ds != nil && ds.Labels != nil {
+		y, err := ds.Targets(m.ClassNames)
+		if err != nil {
+			return err
+		}
+		met := k.Evaluate(ds.X, y)
+		fmt.Fprintf(g.Stdout, "on %s (%d rows): path length mean %.2f, max %d; hard-walk accuracy %.2f%%, soft accuracy %.2f%%, fidelity %.2f%%, forced exits %d\n",
+			c.Data, met.Rows, met.MeanPathLen, met.MaxPathLen, 100*met.HardAccuracy, 100*met.SoftAccuracy, 100*met.Fidelity, met.ForcedExits)
+	}
+	return nil
+}
