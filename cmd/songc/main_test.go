@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -226,6 +227,53 @@ func TestHelpAndVersion(t *testing.T) {
 		code, out, _ := songc(t, context.Background(), cmd, "--help")
 		if code != 0 || !strings.Contains(out, "songc "+cmd) || !strings.Contains(out, "xample") {
 			t.Errorf("%s --help: exit %d, output lacks an example:\n%s", cmd, code, out)
+		}
+	}
+}
+
+// TestCompile compiles a trained model with --emit-tests and runs the
+// emitted tests (golden vectors, zero allocations) with go test.
+func TestCompile(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 120, 1)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "4", "--steps", "3", "--epochs", "5", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	mod := filepath.Join(dir, "mod")
+	os.MkdirAll(filepath.Join(mod, "blobs"), 0o755)
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	out := filepath.Join(mod, "blobs", "blobs.go")
+	code, stdout, errs := songc(t, context.Background(), "compile", model, "-o", out, "--package", "blobs", "--data", train, "--emit-tests")
+	if code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "reachable and emitted") || !strings.Contains(stdout, "hard-walk accuracy") {
+		t.Errorf("report:\n%s", stdout)
+	}
+	cmd := exec.Command("go", "test", "./...")
+	cmd.Dir = mod
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("emitted tests: %v\n%s", err, b)
+	}
+
+	bad := filepath.Join(dir, "bad.go")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compile", model, "-o", bad, "--package", "func"}, 2, `package name "func" is not a valid Go package name`},
+		{[]string{"compile", model, "-o", bad, "--emit-tests"}, 2, "--emit-tests needs --data"},
+		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", bad}, 1, "none.json"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "x.go")}, 1, "cannot write"},
+	} {
+		code, _, errs := songc(t, context.Background(), tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d %q, want %d %q", tc.args, code, errs, tc.code, tc.want)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%v left %s", tc.args, bad)
 		}
 	}
 }
