@@ -106,6 +106,12 @@ func (k *Classifier) Exit(i int, right bool) int {
 	return k.leftExit[i]
 }
 
+// M0 and M1 return the column-softmax transition matrices, (n+c) x n
+// row-major. The slices are the classifier's own: callers must not change
+// them.
+func (k *Classifier) M0() []float64 { return k.m0 }
+func (k *Classifier) M1() []float64 { return k.m1 }
+
 // Weights returns the filter of node i. The slice is the classifier's own:
 // callers must not change it.
 func (k *Classifier) Weights(i int) []float64 { return k.w[i*k.d : (i+1)*k.d] }
