@@ -124,7 +124,7 @@ func Data(k *runtime.Classifier, x []float64, y []int, threshold float64, maxPer
 		PathLengths: map[int]int{}, Visits: make([]int, n), DistanceRows: maxPerClass}
 	in := NewInput(k)
 	scratch := make([]float64, d)
-	var path []runtime.Step
+	path := make([]runtime.Step, 0, k.Steps())
 	var sums EdgeCounts
 	var nodes float64
 	perClass := make([][][]float64, c) // sigmoid vectors of the rows kept for distances

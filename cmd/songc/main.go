@@ -31,6 +31,7 @@ type CLI struct {
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict a class (or leaf masses) for every row of a file."`
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`
+	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph, as in the paper; DOT drawings and plots."`
 	Version VersionCmd `cmd:"" help:"Print songc's version."`
 }
 

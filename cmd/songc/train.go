@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/songc/songc/analysis"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
@@ -139,6 +140,13 @@ func (c *TrainCmd) Run(g *Globals) error {
 	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
 	r.Args, _ = json.Marshal(saved)
 	r.CheckpointPath = c.Checkpoint
+	// Structure of the binary graph after every epoch, for the paper's
+	// "back edges fall as the loss falls" curves (songc analyze --plots).
+	r.OnEpoch = func(rec *trainer.EpochRecord, p *trainer.Params) {
+		if eg, err := analysis.EpochGraphOf(p, task.ClassNames); err == nil {
+			rec.Graph = eg
+		}
+	}
 	r.InterruptPath = args.Output + ".ckpt"
 	// The log is rewritten after every epoch, so a long run can be watched
 	// and an interrupted one keeps its curve.

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/songc/songc/analysis"
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// AnalyzeCmd measures and draws the learned graph.
+type AnalyzeCmd struct {
+	Model         string  `arg:"" placeholder:"MODEL" help:"Model file written by songc train."`
+	Data          string  `placeholder:"FILE" help:"Labelled rows for the per-input statistics (path unions, hard-walk paths, class distances)."`
+	JSON          bool    `name:"json" help:"Print the statistics as JSON."`
+	PathThreshold float64 `name:"path-threshold" default:"1e-4" help:"Paths of P_x with probability above this make up an input's path union (the paper's 1e-4)."`
+	MaxPerClass   int     `name:"max-rows-per-class" default:"200" help:"Rows per class used for the class-distance matrix."`
+	DOT           string  `name:"dot" placeholder:"FILE" help:"Write the binary graph in Graphviz DOT."`
+	SVG           string  `name:"svg" placeholder:"FILE" help:"Render the graph to SVG with Graphviz's dot program."`
+	PNG           string  `name:"png" placeholder:"FILE" help:"Render the graph to PNG with Graphviz's dot program."`
+	All           bool    `help:"Draw unreachable nodes too, in grey."`
+	Plots         string  `placeholder:"DIR" help:"Write PNG plots into DIR: M0/M1 heat maps, training curves (from --log), class distances and a probability flow (with --data)."`
+	Log           string  `placeholder:"FILE" help:"Per-epoch training log for the curves (default: MODEL with .log.jsonl, when it exists)."`
+	Input         int     `default:"0" help:"Row of --data whose probability flow is plotted."`
+	DataFlags     `embed:""`
+}
+
+func (AnalyzeCmd) Help() string {
+	return `Reports the structure of the binary graph (each node's argmax children): nodes used,
+leaves reached, root-to-leaf distances, shared nodes, DFS edge classes (tree, back,
+forward, cross) and how one-hot the transition matrices are. With --data, the
+paper's per-input statistics: the union of P_x paths above --path-threshold per row,
+classified by a DFS and averaged; hard-walk path lengths; node visits; the
+class-by-class mean distance between the P_x of rows.
+
+Examples:
+  songc analyze letter.json
+  songc analyze letter.json --data ../shared/data/letter/test.csv.gz --json
+  songc analyze letter.json --dot letter.dot --png letter.png --plots plots/`
+}
+
+// analyzeReport is the JSON output.
+type analyzeReport struct {
+	Model string              `json:"model"`
+	Graph analysis.Stats      `json:"graph"`
+	Data  *analysis.DataStats `json:"data,omitempty"`
+}
+
+func (c *AnalyzeCmd) Run(g *Globals) error {
+	m, err := runtime.Load(c.Model)
+	if err != nil {
+		return err
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		return err
+	}
+	if !(c.PathThreshold > 0 && c.PathThreshold < 1) {
+		return usagef("--path-threshold must be in (0, 1), got %v", c.PathThreshold)
+	}
+	if c.MaxPerClass < 1 {
+		return usagef("--max-rows-per-class must be at least 1, got %d", c.MaxPerClass)
+	}
+	if (c.SVG != "" || c.PNG != "") && !hasDot() {
+		return fmt.Errorf("--svg and --png need Graphviz's dot program, which is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); --dot FILE writes the graph without it")
+	}
+	bin := analysis.NewBinary(k)
+	rep := analyzeReport{Model: c.Model, Graph: bin.Stats()}
+	var ds *data.Dataset
+	var y []int
+	if c.Data != "" {
+		if ds, err = data.Open(c.Data, c.options(m.Features)); err != nil {
+			return err
+		}
+		if y, err = ds.Targets(m.ClassNames); err != nil {
+			return err
+		}
+		if c.Input < 0 || c.Input >= ds.Rows {
+			return usagef("--input %d: %s has rows 0..%d", c.Input, c.Data, ds.Rows-1)
+		}
+		st := analysis.Data(k, ds.X, y, c.PathThreshold, c.MaxPerClass)
+		rep.Data = &st
+	}
+
+	dotSrc, err := bin.DOT(c.All)
+	if err != nil {
+		return err
+	}
+	if c.DOT != "" {
+		if err := writeBytes(c.DOT, dotSrc); err != nil {
+			return err
+		}
+	}
+	for _, out := range []struct{ path, format string }{{c.SVG, "svg"}, {c.PNG, "png"}} {
+		if out.path == "" {
+			continue
+		}
+		if err := renderDot(dotSrc, out.format, out.path); err != nil {
+			return err
+		}
+	}
+	if c.Plots != "" {
+		if err := c.writePlots(k, ds, y, rep.Data); err != nil {
+			return err
+		}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return printAnalysis(g.Stdout, k, rep)
+}
+
+func writeBytes(path string, b []byte) error {
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+func hasDot() bool {
+	_, err := exec.LookPath("dot")
+	return err == nil
+}
+
+// renderDot runs Graphviz on src and writes the result atomically.
+func renderDot(src []byte, format, path string) error {
+	cmd := exec.Command("dot", "-T"+format)
+	cmd.Stdin = bytes.NewReader(src)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("dot -T%s: %v: %s", format, err, strings.TrimSpace(errb.String()))
+	}
+	return writeBytes(path, out.Bytes())
+}
+
+func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport) error {
+	b := bufio.NewWriter(w)
+	st := rep.Graph
+	fmt.Fprintf(b, "model %s: %d nodes, %d steps, %d classes\n", rep.Model, k.NumNodes(), k.Steps(), k.NumClasses())
+	fmt.Fprintf(b, "binary graph (argmax children):\n")
+	fmt.Fprintf(b, "  used nodes         %d of %d\n", st.UsedNodes, st.Nodes)
+	fmt.Fprintf(b, "  leaves reached     %d of %d", st.LeavesUsed, k.NumClasses())
+	if len(st.Unreachable) > 0 {
+		fmt.Fprintf(b, " (unreachable: %s)", strings.Join(st.Unreachable, ", "))
+	}
+	fmt.Fprintln(b)
+	fmt.Fprintf(b, "  root-leaf distance min %d, mean %.2f, max %d\n", st.DistMin, st.DistMean, st.DistMax)
+	fmt.Fprintf(b, "  shared nodes       %d\n", st.SharedNodes)
+	fmt.Fprintf(b, "  DFS edges          tree %d, back %d, forward %d, cross %d (%s)\n", st.Edges.Tree, st.Edges.Back, st.Edges.Forward, st.Edges.Cross,
+		map[bool]string{true: "acyclic", false: "has cycles"}[st.Acyclic])
+	fmt.Fprintf(b, "  binarisation       M0 %.4f, M1 %.4f (mean largest column probability)\n", st.BinarisationM0, st.BinarisationM1)
+	if d := rep.Data; d != nil {
+		fmt.Fprintf(b, "on %d rows (paths of P_x above %g):\n", d.Rows, d.Threshold)
+		fmt.Fprintf(b, "  mean path union    %.2f nodes; edges tree %.2f, back %.2f, forward %.2f, cross %.2f\n",
+			d.MeanUnionNodes, d.MeanEdges["tree"], d.MeanEdges["back"], d.MeanEdges["forward"], d.MeanEdges["cross"])
+		lens := make([]int, 0, len(d.PathLengths))
+		for l := range d.PathLengths {
+			lens = append(lens, l)
+		}
+		slices.Sort(lens)
+		fmt.Fprintf(b, "  hard path lengths ")
+		for _, l := range lens {
+			fmt.Fprintf(b, " %d:%d", l, d.PathLengths[l])
+		}
+		fmt.Fprintln(b, " (length:rows)")
+		fmt.Fprintf(b, "  busiest nodes     ")
+		type nv struct{ node, visits int }
+		var v []nv
+		for i, c := range d.Visits {
+			if c > 0 {
+				v = append(v, nv{i, c})
+			}
+		}
+		slices.SortStableFunc(v, func(a, b nv) int { return b.visits - a.visits })
+		for _, x := range v[:min(8, len(v))] {
+			fmt.Fprintf(b, " %d:%d", x.node, x.visits)
+		}
+		fmt.Fprintln(b, " (node:rows)")
+		fmt.Fprintf(b, "  class distances    see --json or --plots (mean P_x distance within classes %.4f, between classes %.4f)\n", meanDiag(d.Distances, true), meanDiag(d.Distances, false))
+	}
+	return b.Flush()
+}
+
+func meanDiag(m [][]float64, diag bool) float64 {
+	var sum float64
+	n := 0
+	for i := range m {
+		for j := range m[i] {
+			if (i == j) == diag {
+				sum += m[i][j]
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// writePlots writes the pictures of --plots into c.Plots.
+func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, ds *data.Dataset, y []int, st *analysis.DataStats) error {
+	if err := os.MkdirAll(c.Plots, 0o755); err != nil {
+		return fmt.Errorf("cannot create %s: %v", c.Plots, err)
+	}
+	if err := analysis.PlotMatrices(k, c.Plots); err != nil {
+		return err
+	}
+	logPath := c.Log
+	if logPath == "" {
+		guess := strings.TrimSuffix(c.Model, filepath.Ext(c.Model)) + ".log.jsonl"
+		if _, err := os.Stat(guess); err == nil {
+			logPath = guess
+		}
+	}
+	if logPath != "" {
+		recs, err := analysis.ReadLog(logPath)
+		if err != nil {
+			return err
+		}
+		if err := analysis.PlotCurves(recs, c.Plots); err != nil {
+			return err
+		}
+	}
+	if ds != nil {
+		if err := analysis.PlotDistances(st.Distances, c.Plots); err != nil {
+			return err
+		}
+		if err := analysis.PlotFlow(k, ds.Row(c.Input), c.Input, c.Plots); err != nil {
+			return err
+		}
+	}
+	return nil
+}
