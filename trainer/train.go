@@ -79,9 +79,9 @@ type EpochRecord struct {
 	Seconds  float64 `json:"seconds"`
 	Best     bool    `json:"best,omitempty"`
 	Batches  int     `json:"batches"`
-	// Graph holds structure statistics of the binary graph, filled by
-	// Run.OnEpoch when set.
-	Graph any `json:"graph,omitempty"`
+	// Graph holds structure statistics of the binary graph as JSON, filled
+	// by Run.OnEpoch when set.
+	Graph json.RawMessage `json:"graph,omitempty"`
 }
 
 // Progress is reported after every batch.

@@ -144,7 +144,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	// "back edges fall as the loss falls" curves (songc analyze --plots).
 	r.OnEpoch = func(rec *trainer.EpochRecord, p *trainer.Params) {
 		if eg, err := analysis.EpochGraphOf(p, task.ClassNames); err == nil {
-			rec.Graph = eg
+			rec.Graph, _ = json.Marshal(eg)
 		}
 	}
 	r.InterruptPath = args.Output + ".ckpt"
