@@ -1,10 +1,6 @@
 package analysis
 
-import (
-	"slices"
-
-	"gonum.org/v1/gonum/graph"
-)
+import "gonum.org/v1/gonum/graph"
 
 // EdgeClass is the class of a directed edge in a depth-first search.
 type EdgeClass int
@@ -66,15 +62,6 @@ func ClassifyEdges(g graph.Directed, root int64) (edges []DFSEdge, order []int64
 		succ []int64
 		next int
 	}
-	successors := func(u int64) []int64 {
-		var s []int64
-		it := g.From(u)
-		for it.Next() {
-			s = append(s, it.Node().ID())
-		}
-		slices.Sort(s)
-		return s
-	}
 	if g.Node(root) == nil {
 		return nil, nil
 	}
@@ -82,7 +69,7 @@ func ClassifyEdges(g graph.Directed, root int64) (edges []DFSEdge, order []int64
 	colour[root] = grey
 	disc[root] = clock
 	order = append(order, root)
-	stack := []frame{{node: root, succ: successors(root)}}
+	stack := []frame{{node: root, succ: sortedFrom(g, root)}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.next == len(f.succ) {
@@ -100,7 +87,7 @@ func ClassifyEdges(g graph.Directed, root int64) (edges []DFSEdge, order []int64
 			colour[v] = grey
 			disc[v] = clock
 			order = append(order, v)
-			stack = append(stack, frame{node: v, succ: successors(v)})
+			stack = append(stack, frame{node: v, succ: sortedFrom(g, v)})
 		case grey:
 			c = Back
 		default:
