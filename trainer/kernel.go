@@ -51,3 +51,8 @@ func (Gonum64) Name() string { return "gonum-f64" }
 func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	gonum.Implementation{}.Dgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// DefaultKernel32 and DefaultKernel64 return the fastest kernel available
+// on this machine.
+func DefaultKernel32() Kernel[float32] { return Gonum32{} }
+func DefaultKernel64() Kernel[float64] { return Gonum64{} }

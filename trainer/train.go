@@ -291,9 +291,13 @@ func (r *Run) setup() error {
 	batch := min(cfg.Batch, len(r.trainIdx))
 	var err error
 	if cfg.Precision == "f64" {
-		r.engine, err = NewCPU[float64](r.shape, Gonum64{}, batch)
+		k := DefaultKernel64()
+		r.kernel = k.Name()
+		r.engine, err = NewCPU[float64](r.shape, k, batch)
 	} else {
-		r.engine, err = NewCPU[float32](r.shape, Gonum32{}, batch)
+		k := DefaultKernel32()
+		r.kernel = k.Name()
+		r.engine, err = NewCPU[float32](r.shape, k, batch)
 	}
 	if err != nil {
 		return err
@@ -546,11 +550,7 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	if r.shape.NodeRegLambda == 0 {
 		meta.NodeRegGamma = 0
 	}
-	if r.Config.Precision == "f64" {
-		meta.Kernel = Gonum64{}.Name()
-	} else {
-		meta.Kernel = Gonum32{}.Name()
-	}
+	meta.Kernel = r.kernel
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
 		meta.TestAccuracy = r.state.Records[i].TestAcc

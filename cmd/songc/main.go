@@ -32,6 +32,7 @@ type CLI struct {
 	Predict PredictCmd `cmd:"" help:"Predict a class (or leaf masses) for every row of a file."`
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`
 	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph, as in the paper; DOT drawings and plots."`
+	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s."`
 	Version VersionCmd `cmd:"" help:"Print songc's version."`
 }
 

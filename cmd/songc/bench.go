@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/songc/songc/trainer"
+)
+
+// BenchCmd times training steps on random data.
+type BenchCmd struct {
+	Nodes     int    `default:"511" help:"Internal nodes n."`
+	Steps     int    `default:"50" help:"Steps N."`
+	Batch     int    `default:"128" help:"Rows per batch B."`
+	Features  int    `default:"16" help:"Input features d."`
+	Classes   int    `default:"26" help:"Classes c."`
+	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
+	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
+	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel, the machine's reachable peak for the '% of peak' column."`
+	JSON      bool   `name:"json" help:"Print the result as JSON."`
+}
+
+func (BenchCmd) Help() string {
+	return `Times full training steps (forward, backward through all N steps, Adam update) of
+one batch of random data and reports seconds per batch (median), the batch's flop
+count as defined in docs/performance.md (12 (n+c) n B N + 4 B d n) and the effective
+GFLOP/s. The defaults are the paper's largest Letter model.
+
+Examples:
+  songc bench                                        # 511 nodes, 50 steps, batch 128, Letter shape
+  songc bench --nodes 64 --steps 20 --json
+  songc bench --nodes 255 --steps 50 --features 784 --classes 10 --peak`
+}
+
+func (c *BenchCmd) Run(g *Globals) error {
+	s := trainer.Shape{Nodes: c.Nodes, Classes: c.Classes, Steps: c.Steps, Features: c.Features}
+	if err := s.Validate(); err != nil {
+		return usageError{err}
+	}
+	if c.Batch < 1 || c.Batches < 1 {
+		return usagef("--batch and --batches must be at least 1")
+	}
+	var (
+		e      trainer.Engine
+		kernel string
+		err    error
+	)
+	if c.Precision == "f64" {
+		k := trainer.DefaultKernel64()
+		e, err = trainer.NewCPU[float64](s, k, c.Batch)
+		kernel = k.Name()
+	} else {
+		k := trainer.DefaultKernel32()
+		e, err = trainer.NewCPU[float32](s, k, c.Batch)
+		kernel = k.Name()
+	}
+	if err != nil {
+		return err
+	}
+	res, err := trainer.Bench(e, kernel, c.Batches, 1)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		trainer.BenchResult
+		PeakGFlops  float64 `json:"peak_gflops,omitempty"`
+		PercentPeak float64 `json:"percent_of_peak,omitempty"`
+	}{BenchResult: res}
+	if c.Peak {
+		out.PeakGFlops = peakGFlops(c.Precision)
+		out.PercentPeak = 100 * res.GFlops / out.PeakGFlops
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(g.Stdout, "%d nodes, %d steps, batch %d, %d features, %d classes, %s, kernel %s\n",
+		c.Nodes, c.Steps, c.Batch, c.Features, c.Classes, c.Precision, kernel)
+	fmt.Fprintf(g.Stdout, "seconds_per_batch %.6f (median of %d)\nflops_per_batch   %.4g\ngflops            %.2f\nallocs_per_batch  %.1f\n",
+		res.SecondsPerBatch, res.Batches, res.FlopsPerBatch, res.GFlops, res.AllocsPerBatch)
+	if c.Peak {
+		fmt.Fprintf(g.Stdout, "peak gflops       %.2f (2048^3 GEMM, same kernel); %.1f%% of it\n", out.PeakGFlops, out.PercentPeak)
+	}
+	return nil
+}
+
+// peakGFlops times a square 2048 GEMM with the default kernel (median of 3).
+func peakGFlops(precision string) float64 {
+	const n = 2048
+	var times []float64
+	run := func(f func()) {
+		f() // warm-up
+		for i := 0; i < 3; i++ {
+			t0 := time.Now()
+			f()
+			times = append(times, time.Since(t0).Seconds())
+		}
+	}
+	if precision == "f64" {
+		a, c := make([]float64, n*n), make([]float64, n*n)
+		k := trainer.DefaultKernel64()
+		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
+	} else {
+		a, c := make([]float32, n*n), make([]float32, n*n)
+		k := trainer.DefaultKernel32()
+		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
+	}
+	slices.Sort(times)
+	return 2 * n * n * n / times[1] / 1e9
+}
