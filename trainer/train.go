@@ -207,6 +207,7 @@ type Run struct {
 	OnEpoch func(rec *EpochRecord, p *Params)
 
 	engine Engine
+	kernel string // name of the kernel under the engine
 	shape  Shape
 	// x and xTest are the training and test rows as the engine sees them
 	// (preprocessed when Config.Standardize is set).
