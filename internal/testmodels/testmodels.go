@@ -36,4 +36,3 @@ func MNISTShaped() *runtime.Model {
 	}
 	return m
 }
-
