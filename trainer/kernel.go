@@ -1,8 +1,12 @@
 package trainer
 
 import (
+	goruntime "runtime"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/songc/songc/trainer/internal/sgemm"
 )
 
 // Float is the element type of an engine: float32 or float64.
@@ -52,7 +56,34 @@ func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda in
 	gonum.Implementation{}.Dgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// DefaultKernel32 and DefaultKernel64 return the fastest kernel available
-// on this machine.
-func DefaultKernel32() Kernel[float32] { return Gonum32{} }
+// AVX2 is the float32 kernel on songc's packed AVX2/FMA SGEMM
+// (trainer/internal/sgemm), on all of GOMAXPROCS's threads. Use NewAVX2; it
+// is only available where sgemm.Available.
+type AVX2 struct{ g *sgemm.GEMM }
+
+// NewAVX2 returns an AVX2 kernel with its own buffers and workers, or nil
+// when this machine lacks AVX2 or FMA.
+func NewAVX2() *AVX2 {
+	if !sgemm.Available {
+		return nil
+	}
+	return &AVX2{sgemm.New(goruntime.GOMAXPROCS(0))}
+}
+
+func (*AVX2) Name() string { return "avx2-f32" }
+
+func (k *AVX2) Gemm(tA, tB bool, m, n, kk int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	k.g.Gemm(tA, tB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// DefaultKernel32 returns a new instance of the fastest float32 kernel on
+// this machine: AVX2 where the CPU has AVX2 and FMA, gonum otherwise.
+func DefaultKernel32() Kernel[float32] {
+	if k := NewAVX2(); k != nil {
+		return k
+	}
+	return Gonum32{}
+}
+
+// DefaultKernel64 returns the float64 kernel (gonum).
 func DefaultKernel64() Kernel[float64] { return Gonum64{} }

@@ -106,6 +106,15 @@ func relErr(got, want, floor float64) float64 {
 func TestReferenceCasesF64(t *testing.T) { testReference(t, newF64, 1e-10, 1e-12) }
 func TestReferenceCasesF32(t *testing.T) { testReference(t, newF32, 1e-4, 1e-2) }
 
+// TestReferenceCasesAVX2 runs the same cases on the AVX2 kernel, where the
+// machine has one.
+func TestReferenceCasesAVX2(t *testing.T) {
+	if NewAVX2() == nil {
+		t.Skip("no AVX2/FMA on this machine: the AVX2 kernel is never used here")
+	}
+	testReference(t, func(s Shape, b int) (Engine, error) { return NewCPU[float32](s, NewAVX2(), b) }, 1e-4, 1e-2)
+}
+
 func newF64(s Shape, b int) (Engine, error) { return NewCPU[float64](s, Gonum64{}, b) }
 func newF32(s Shape, b int) (Engine, error) { return NewCPU[float32](s, Gonum32{}, b) }
 

@@ -1,0 +1,252 @@
+package sgemm
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Blocking, in the GotoBLAS/BLIS scheme: a kc x nc block of B is packed once
+// (into 16-column panels) and shared; each goroutine packs mc x kc blocks of
+// A (into 6-row panels) and runs the micro-kernel over them.
+const (
+	mr = 6
+	nr = 16
+	kc = 256
+	mc = 96   // multiple of mr
+	nc = 2048 // multiple of nr
+	// Products smaller than this many multiply-adds run on one goroutine:
+	// starting a second costs about a microsecond.
+	parallelMin = 1 << 20
+)
+
+// GEMM is a float32 matrix multiply with its packing buffers and worker
+// goroutines. It is not safe for concurrent use: give each engine its own.
+// Its workers stop when the GEMM becomes unreachable.
+type GEMM struct{ *state }
+
+// state is what the workers see; it holds no reference to the GEMM, so that
+// the GEMM can be collected and its cleanup stop them.
+type state struct {
+	threads int
+	packB   []float32
+	workers []worker
+	start   []chan struct{} // one per worker goroutine (workers 1..threads-1)
+	wg      sync.WaitGroup
+
+	// The current product, read by the workers.
+	transA bool
+	m, k   int
+	alpha  float32
+	a      []float32
+	lda    int
+	c      []float32
+	ldc    int
+	p0, kb int // current K block
+	j0, nb int // current N block
+	active int // goroutines working on the current block
+}
+
+type worker struct {
+	packA []float32
+	tile  [mr * nr]float32
+}
+
+// New returns a GEMM that runs on up to threads goroutines (at least 1).
+func New(threads int) *GEMM {
+	threads = max(1, threads)
+	s := &state{threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads),
+		start: make([]chan struct{}, threads)}
+	for i := range s.workers {
+		s.workers[i].packA = make([]float32, mc*kc)
+	}
+	for w := 1; w < threads; w++ {
+		s.start[w] = make(chan struct{})
+		go s.loop(w)
+	}
+	g := &GEMM{s}
+	runtime.AddCleanup(g, func(s *state) {
+		for _, ch := range s.start[1:] {
+			close(ch)
+		}
+	}, s)
+	return g
+}
+
+// loop is worker w's goroutine: one block of work per signal.
+func (s *state) loop(w int) {
+	for range s.start[w] {
+		s.work(w, s.active)
+		s.wg.Done()
+	}
+}
+
+// Gemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices:
+// op(A) is m x k, op(B) is k x n, C is m x n, with leading dimensions lda,
+// ldb, ldc; op(X) is X, or X transposed when the trans flag is set. With
+// beta = 0, C need not be initialised. It panics on shapes that do not fit
+// the slices, as BLAS does.
+func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	check(transA, m, k, a, lda, "a")
+	check(transB, k, n, b, ldb, "b")
+	check(false, m, n, c, ldc, "c")
+	if m == 0 || n == 0 {
+		return
+	}
+	switch beta {
+	case 1:
+	case 0:
+		for i := 0; i < m; i++ {
+			clear(c[i*ldc : i*ldc+n])
+		}
+	default:
+		for i := 0; i < m; i++ {
+			row := c[i*ldc : i*ldc+n]
+			for j := range row {
+				row[j] *= beta
+			}
+		}
+	}
+	if k == 0 || alpha == 0 {
+		return
+	}
+	g.transA, g.m, g.k, g.alpha, g.a, g.lda, g.c, g.ldc = transA, m, k, alpha, a, lda, c, ldc
+	threads := g.threads
+	if m*n*k < parallelMin || m <= mr {
+		threads = 1
+	}
+	for j0 := 0; j0 < n; j0 += nc {
+		nb := min(nc, n-j0)
+		for p0 := 0; p0 < k; p0 += kc {
+			kb := min(kc, k-p0)
+			packB(g.packB, b, ldb, transB, p0, kb, j0, nb)
+			g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
+			if threads == 1 {
+				g.work(0, 1)
+				continue
+			}
+			g.active = threads
+			g.wg.Add(threads - 1)
+			for w := 1; w < threads; w++ {
+				g.start[w] <- struct{}{}
+			}
+			g.work(0, threads)
+			g.wg.Wait()
+		}
+	}
+	g.a, g.c = nil, nil
+}
+
+// work runs the M blocks w, w+threads, ... of the current K and N block.
+// The rows of C are split between the workers, so no two write the same
+// element, and each element's sum runs in a fixed order.
+func (g *state) work(w, threads int) {
+	wk := &g.workers[w]
+	// Split the rows into threads contiguous ranges of whole mr panels.
+	panels := (g.m + mr - 1) / mr
+	lo := panels * w / threads * mr
+	hi := min(g.m, panels*(w+1)/threads*mr)
+	for i0 := lo; i0 < hi; i0 += mc {
+		mb := min(mc, hi-i0)
+		packA(wk.packA, g.a, g.lda, g.transA, g.alpha, i0, mb, g.p0, g.kb)
+		for jr := 0; jr < g.nb; jr += nr {
+			nrb := min(nr, g.nb-jr)
+			bp := g.packB[jr*g.kb:]
+			for ir := 0; ir < mb; ir += mr {
+				mrb := min(mr, mb-ir)
+				ap := wk.packA[ir*g.kb:]
+				ci := (i0+ir)*g.ldc + g.j0 + jr
+				if mrb == mr && nrb == nr {
+					kernel6x16(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc)
+					continue
+				}
+				clear(wk.tile[:])
+				kernel6x16(g.kb, &ap[0], &bp[0], &wk.tile[0], nr)
+				for i := 0; i < mrb; i++ {
+					row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
+					for j := range row {
+						row[j] += wk.tile[i*nr+j]
+					}
+				}
+			}
+		}
+	}
+}
+
+// packA packs rows i0..i0+mb-1, columns p0..p0+kb-1 of alpha*op(A) into
+// 6-row panels: panel r holds, for each p, the 6 values of its rows (zeros
+// past the last row).
+func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, mb, p0, kb int) {
+	for ir := 0; ir < mb; ir += mr {
+		panel := dst[ir*kb : ir*kb+mr*kb]
+		rows := min(mr, mb-ir)
+		for i := 0; i < mr; i++ {
+			if i >= rows {
+				for p := 0; p < kb; p++ {
+					panel[p*mr+i] = 0
+				}
+				continue
+			}
+			r := i0 + ir + i
+			if trans { // A is k x m: element (r, p) at a[p*lda + r]
+				for p := 0; p < kb; p++ {
+					panel[p*mr+i] = alpha * a[(p0+p)*lda+r]
+				}
+			} else {
+				src := a[r*lda+p0 : r*lda+p0+kb]
+				for p, v := range src {
+					panel[p*mr+i] = alpha * v
+				}
+			}
+		}
+	}
+}
+
+// packB packs rows p0..p0+kb-1, columns j0..j0+nb-1 of op(B) into 16-column
+// panels: panel q holds, for each p, the 16 values of its columns (zeros
+// past the last column).
+func packB(dst, b []float32, ldb int, trans bool, p0, kb, j0, nb int) {
+	for jr := 0; jr < nb; jr += nr {
+		panel := dst[jr*kb : jr*kb+nr*kb]
+		cols := min(nr, nb-jr)
+		if !trans {
+			for p := 0; p < kb; p++ {
+				src := b[(p0+p)*ldb+j0+jr : (p0+p)*ldb+j0+jr+cols]
+				out := panel[p*nr : p*nr+nr]
+				copy(out, src)
+				clear(out[cols:])
+			}
+			continue
+		}
+		// B is n x k: element (p, j) at b[j*ldb + p].
+		for j := 0; j < nr; j++ {
+			if j >= cols {
+				for p := 0; p < kb; p++ {
+					panel[p*nr+j] = 0
+				}
+				continue
+			}
+			src := b[(j0+jr+j)*ldb+p0 : (j0+jr+j)*ldb+p0+kb]
+			for p, v := range src {
+				panel[p*nr+j] = v
+			}
+		}
+	}
+}
+
+// check panics when a rows x cols matrix (transposed when trans) does not fit
+// in s with leading dimension ld.
+func check(trans bool, rows, cols int, s []float32, ld int, name string) {
+	if trans {
+		rows, cols = cols, rows
+	}
+	if rows < 0 || cols < 0 {
+		panic(fmt.Sprintf("sgemm: negative dimension of %s", name))
+	}
+	if ld < max(1, cols) {
+		panic(fmt.Sprintf("sgemm: bad leading dimension %d of %s (%d columns)", ld, name, cols))
+	}
+	if rows > 0 && cols > 0 && len(s) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("sgemm: %s is too short: %d elements for %d x %d with ld %d", name, len(s), rows, cols, ld))
+	}
+}

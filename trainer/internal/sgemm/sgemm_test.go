@@ -1,0 +1,136 @@
+package sgemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+)
+
+func tr(t bool) blas.Transpose {
+	if t {
+		return blas.Trans
+	}
+	return blas.NoTrans
+}
+
+// TestAgainstGonum compares with gonum's Sgemm on random shapes, odd sizes
+// (1, 7, 33, 527 and block edges), both transposes, alpha and beta values,
+// and leading dimensions larger than the rows.
+func TestAgainstGonum(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX2/FMA on this machine: the kernel is never used here")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{1, 2, 5, 6, 7, 15, 16, 17, 33, 97, 257, 527}
+	g1, g2 := New(1), New(2)
+	for trial := 0; trial < 300; trial++ {
+		m, n, k := sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]
+		if trial < 8 {
+			m, n, k = 527, 527, 527 // several K, M and N blocks, both threads busy
+		}
+		tA, tB := rng.IntN(2) == 1, rng.IntN(2) == 1
+		alpha := []float32{1, -0.5, 2}[rng.IntN(3)]
+		beta := []float32{0, 1, 0.25}[rng.IntN(3)]
+		ar, ac := m, k
+		if tA {
+			ar, ac = k, m
+		}
+		br, bc := k, n
+		if tB {
+			br, bc = n, k
+		}
+		lda, ldb, ldc := ac+rng.IntN(3), bc+rng.IntN(3), n+rng.IntN(3)
+		fill := func(s []float32) {
+			for i := range s {
+				s[i] = float32(rng.NormFloat64())
+			}
+		}
+		a, b := make([]float32, ar*lda), make([]float32, br*ldb)
+		fill(a)
+		fill(b)
+		c0 := make([]float32, m*ldc)
+		fill(c0)
+		want := append([]float32(nil), c0...)
+		gonum.Implementation{}.Sgemm(tr(tA), tr(tB), m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+		for _, g := range []*GEMM{g1, g2} {
+			got := append([]float32(nil), c0...)
+			g.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+			for i := 0; i < m; i++ {
+				for j := 0; j < ldc; j++ {
+					w, x := want[i*ldc+j], got[i*ldc+j]
+					if j >= n { // padding must be untouched
+						if x != c0[i*ldc+j] {
+							t.Fatalf("trial %d: wrote outside C at (%d, %d)", trial, i, j)
+						}
+						continue
+					}
+					// float32 sums of k products of unit normals: error ~ eps * sqrt(k) * |terms|
+					if d := math.Abs(float64(w - x)); d > 1e-4*math.Sqrt(float64(k))*(1+math.Abs(float64(w))) {
+						t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): C[%d][%d] = %v, gonum %v",
+							trial, m, n, k, tA, tB, alpha, beta, g.threads, i, j, x, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same product twice gives the same bits.
+func TestDeterministic(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX2/FMA on this machine")
+	}
+	const n = 300
+	a := make([]float32, n*n)
+	for i := range a {
+		a[i] = float32(math.Sin(float64(i)))
+	}
+	c1, c2 := make([]float32, n*n), make([]float32, n*n)
+	g := New(2)
+	g.Gemm(false, true, n, n, n, 1, a, n, a, n, 0, c1, n)
+	g.Gemm(false, true, n, n, n, 1, a, n, a, n, 0, c2, n)
+	for i := range c1 {
+		if math.Float32bits(c1[i]) != math.Float32bits(c2[i]) {
+			t.Fatalf("element %d differs", i)
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	if !Available {
+		t.Skip("no AVX2/FMA on this machine")
+	}
+	const n = 512
+	a, c := make([]float32, n*n), make([]float32, n*n)
+	g := New(2)
+	if allocs := testing.AllocsPerRun(5, func() { g.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) }); allocs != 0 {
+		t.Errorf("%v allocations per product", allocs)
+	}
+}
+
+var sink float32
+
+func benchGemm(b *testing.B, m, n, k, threads int) {
+	if !Available {
+		b.Skip("no AVX2/FMA")
+	}
+	a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+	g := New(threads)
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Gemm(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)
+	}
+	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	sink += c[0]
+}
+
+func BenchmarkGemm2048Square1Thread(b *testing.B)  { benchGemm(b, 2048, 2048, 2048, 1) }
+func BenchmarkGemm2048Square2Threads(b *testing.B) { benchGemm(b, 2048, 2048, 2048, 2) }
+
+// The shapes of the paper's Letter model (511 nodes, batch 128): the
+// forward step (n x 2n)(2n x B) and the gradient of [M1|M0] over 50 steps.
+func BenchmarkGemmStep511Nodes128Batch(b *testing.B)         { benchGemm(b, 511, 128, 1022, 2) }
+func BenchmarkGemmGradM511Nodes50Steps128Batch(b *testing.B) { benchGemm(b, 537, 1022, 6400, 2) }
