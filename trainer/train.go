@@ -33,6 +33,10 @@ type Config struct {
 	// deviation 1 over the training rows; the model file records the
 	// transformation (input_shift, input_scale) and inference applies it.
 	Standardize bool
+	// Kernel is "auto" (or empty: the fastest on this machine), "gonum" or
+	// "avx2". Runs are byte-identical for the same kernel; the model's
+	// metadata records which one ran.
+	Kernel string
 }
 
 // DefaultConfig returns the authors' defaults (spec section 3) with a small
@@ -58,6 +62,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--val must be in [0, 1), got %v", c.Val)
 	case c.Precision != "f32" && c.Precision != "f64":
 		return fmt.Errorf("--precision must be f32 or f64, got %q", c.Precision)
+	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx2":
+		return fmt.Errorf("--kernel must be auto, gonum or avx2, got %q", c.Kernel)
+	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
+		return fmt.Errorf("--kernel avx2 needs a CPU with AVX2 and FMA and --precision f32")
 	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
 		return fmt.Errorf("--nodes and --steps must be at most %d", runtime.MaxNodes)
 	}
@@ -297,6 +305,9 @@ func (r *Run) setup() error {
 		r.engine, err = NewCPU[float64](r.shape, k, batch)
 	} else {
 		k := DefaultKernel32()
+		if cfg.Kernel == "gonum" {
+			k = Gonum32{}
+		}
 		r.kernel = k.Name()
 		r.engine, err = NewCPU[float32](r.shape, k, batch)
 	}

@@ -43,6 +43,7 @@ type TrainCmd struct {
 	Standardize   *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the authors' recipe, on for the embedded demo."`
 	NodeRegGamma  float64  `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
 	NodeRegLambda float64  `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
+	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
 	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
 	Log           string   `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
@@ -98,7 +99,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg = trainer.Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: c.Batch,
 			LR: 1e-3, Seed: c.Seed, Precision: c.Precision, Val: c.Val,
-			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda}
+			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda, Kernel: c.Kernel}
 		if args.Demo {
 			cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.LR, cfg.Standardize = demoNodes, demoSteps, demoEpochs, demoLR, true
 		}
