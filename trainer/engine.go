@@ -77,6 +77,8 @@ type CPU[T Float] struct {
 	step   int
 
 	m   []T // S x 2n: [M1 | M0], column softmax of the logits (+ noise)
+	mt  []T // 2n x S: M transposed, for the backward products
+	nx  []T // S x B: one step's output
 	xb  []T // B x d batch input
 	sg  []T // n x B sigmoids s
 	ps  []T // (N+1) blocks of n x B: internal states p_0 .. p_N
@@ -105,7 +107,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 	np := s.NumParams()
 	e := &CPU[T]{shape: s, k: k, maxB: B,
 		p: make([]T, np), g: make([]T, np), am: make([]T, np), av: make([]T, np),
-		m: make([]T, S*2*n), xb: make([]T, B*d), sg: make([]T, n*B),
+		m: make([]T, S*2*n), mt: make([]T, S*2*n), nx: make([]T, S*B), xb: make([]T, B*d), sg: make([]T, n*B),
 		ps: make([]T, (N+1)*n*B), u: make([]T, 2*n*N*B), q: make([]T, c*B), dq: make([]T, c*B),
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
@@ -199,7 +201,7 @@ func (e *CPU[T]) transitions(noise []float64) {
 // forward runs the N steps on the B rows of x and leaves q (c x B) filled.
 func (e *CPU[T]) forward(x []float64, B int) {
 	s := e.shape
-	n, c, d, N := s.Nodes, s.Classes, s.Features, s.Steps
+	n, c, d, N, S := s.Nodes, s.Classes, s.Features, s.Steps, s.States()
 	_, _, wo, bo, _ := s.offsets()
 	for i, v := range x {
 		e.xb[i] = T(v)
@@ -230,14 +232,17 @@ func (e *CPU[T]) forward(x []float64, B int) {
 				u0[j] = (1 - si[j]) * p
 			}
 		}
-		ut := e.u[t*B:]
-		// Internal rows of M times U_t give p_{t+1}; leaf rows accumulate q.
-		e.k.Gemm(false, false, n, B, 2*n, 1, e.m, 2*n, ut, NB, 0, e.ps[(t+1)*n*B:], B)
-		beta := T(1)
+		// One product per step: next = [M1 | M0] U_t (S x B). Its internal
+		// rows are p_{t+1}; its leaf rows accumulate into q.
+		e.k.Gemm(false, false, S, B, 2*n, 1, e.m, 2*n, e.u[t*B:], NB, 0, e.nx, B)
+		copy(e.ps[(t+1)*n*B:(t+2)*n*B], e.nx[:n*B])
 		if t == 0 {
-			beta = 0
+			copy(e.q[:c*B], e.nx[n*B:])
+		} else {
+			for i, v := range e.nx[n*B : S*B] {
+				e.q[i] += v
+			}
 		}
-		e.k.Gemm(false, false, c, B, 2*n, 1, e.m[n*2*n:], 2*n, ut, NB, beta, e.q, B)
 	}
 }
 
@@ -429,9 +434,14 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 		clear(e.dn[i*NB+(N-1)*B : i*NB+N*B]) // p_N is not used by the loss
 	}
 	clear(e.gs[:n*B])
+	for r := 0; r < S; r++ { // mt = M^T (2n x S), once per batch
+		for j, v := range e.m[r*2*n : (r+1)*2*n] {
+			e.mt[j*S+r] = v
+		}
+	}
 	for t := N - 1; t >= 0; t-- {
-		// dU_t = M^T dn_t (2n x B).
-		e.k.Gemm(true, false, 2*n, B, S, 1, e.m, 2*n, e.dn[t*B:], NB, 0, e.du, B)
+		// dU_t = M^T dn_t (2n x B), from the transposed copy of M.
+		e.k.Gemm(false, false, 2*n, B, S, 1, e.mt, S, e.dn[t*B:], NB, 0, e.du, B)
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {
 			du1 := e.du[i*B : (i+1)*B]

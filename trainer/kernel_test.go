@@ -1,0 +1,89 @@
+package trainer
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKernelsAgree runs the whole loss and gradient with the AVX2 kernel and
+// with gonum's, on random shapes including the edge cases B = 1, N = 1,
+// n = 1 and odd sizes, and requires float32-level agreement.
+func TestKernelsAgree(t *testing.T) {
+	if NewAVX2() == nil {
+		t.Skip("no AVX2/FMA on this machine: the AVX2 kernel is never used here")
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	shapes := []struct {
+		s Shape
+		b int
+	}{
+		{Shape{Nodes: 1, Classes: 2, Steps: 1, Features: 1}, 1},
+		{Shape{Nodes: 1, Classes: 3, Steps: 7, Features: 5}, 33},
+		{Shape{Nodes: 7, Classes: 26, Steps: 1, Features: 16}, 1},
+		{Shape{Nodes: 33, Classes: 10, Steps: 5, Features: 7}, 7},
+		{Shape{Nodes: 64, Classes: 26, Steps: 20, Features: 16}, 128},
+		{Shape{Nodes: 527, Classes: 3, Steps: 2, Features: 33}, 9},
+		{Shape{Nodes: 16, Classes: 4, Steps: 6, Features: 3, NodeRegGamma: 1.5, NodeRegLambda: 0.1}, 31},
+	}
+	for _, tc := range shapes {
+		p := NewParams(tc.s)
+		p.Init(rng)
+		x := make([]float64, tc.b*tc.s.Features)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		y := make([]int, tc.b)
+		for i := range y {
+			y[i] = rng.IntN(tc.s.Classes)
+		}
+		noise := make([]float64, 2*tc.s.States()*tc.s.Nodes)
+		gumbel(noise, rng)
+		var grads [2][]float64
+		var losses [2]LossParts
+		for i, k := range []Kernel[float32]{Gonum32{}, NewAVX2()} {
+			e, err := NewCPU[float32](tc.s, k, tc.b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.SetParams(p.Flat)
+			grads[i] = make([]float64, len(p.Flat))
+			losses[i] = e.LossGrad(grads[i], x, y, noise)
+		}
+		if d := math.Abs(losses[0].Total - losses[1].Total); d > 1e-4*math.Max(1, math.Abs(losses[0].Total)) {
+			t.Errorf("%+v B=%d: loss %v (gonum) vs %v (avx2)", tc.s, tc.b, losses[0].Total, losses[1].Total)
+		}
+		var scale, worst float64
+		for i := range grads[0] {
+			scale = math.Max(scale, math.Abs(grads[0][i]))
+			worst = math.Max(worst, math.Abs(grads[0][i]-grads[1][i]))
+		}
+		if worst > 1e-4*scale {
+			t.Errorf("%+v B=%d: gradients differ by %.3g of max %.3g", tc.s, tc.b, worst, scale)
+		}
+	}
+}
+
+// TestTrainStepAllocs: a training step allocates nothing in steady state
+// with the default float32 kernel where it is the AVX2 one (gonum's parallel
+// GEMM allocates its own goroutine bookkeeping).
+func TestTrainStepAllocs(t *testing.T) {
+	if NewAVX2() == nil {
+		t.Skip("no AVX2/FMA on this machine")
+	}
+	s := Shape{Nodes: 64, Classes: 26, Steps: 20, Features: 16, NodeRegGamma: 1.2, NodeRegLambda: 0.1}
+	e, err := NewCPU[float32](s, NewAVX2(), 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	p := NewParams(s)
+	p.Init(rng)
+	e.SetParams(p.Flat)
+	x := make([]float64, 128*16)
+	y := make([]int, 128)
+	noise := make([]float64, 2*s.States()*s.Nodes)
+	if a := testing.AllocsPerRun(10, func() { e.TrainStep(x, y, noise, 1e-3) }); a != 0 {
+		t.Errorf("%v allocations per training step", a)
+	}
+}
