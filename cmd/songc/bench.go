@@ -17,6 +17,7 @@ type BenchCmd struct {
 	Features  int    `default:"16" help:"Input features d."`
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
+	Kernel    string `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
 	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel, the machine's reachable peak for the '% of peak' column."`
 	JSON      bool   `name:"json" help:"Print the result as JSON."`
@@ -53,6 +54,16 @@ func (c *BenchCmd) Run(g *Globals) error {
 		kernel = k.Name()
 	} else {
 		k := trainer.DefaultKernel32()
+		switch c.Kernel {
+		case "gonum":
+			k = trainer.Gonum32{}
+		case "avx2":
+			if a := trainer.NewAVX2(); a != nil {
+				k = a
+			} else {
+				return fmt.Errorf("--kernel avx2: this CPU lacks AVX2 or FMA")
+			}
+		}
 		e, err = trainer.NewCPU[float32](s, k, c.Batch)
 		kernel = k.Name()
 	}

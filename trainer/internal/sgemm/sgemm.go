@@ -17,7 +17,7 @@ const (
 	nc = 2048 // multiple of nr
 	// Products smaller than this many multiply-adds run on one goroutine:
 	// starting a second costs about a microsecond.
-	parallelMin = 1 << 20
+	parallelMin = 1 << 21
 )
 
 // GEMM is a float32 matrix multiply with its packing buffers and worker

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Training speed on this machine: songc bench for issue 5's configurations
+# (with the default kernel and, for comparison, gonum's), the peak of the
+# GEMM measured in the same run, and the wall time of one training epoch of
+# the paper's models. Results go to bench/runs/speed/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared=${SHARED:-../shared/data}
+out=bench/runs/speed
+mkdir -p "$out"
+go build -o "$out/songc" ./cmd/songc
+s="$out/songc"
+$s bench --nodes 511 --steps 50 --batch 128 --features 16 --classes 26 --batches 5 --peak --json >"$out/letter-511-50.json"
+$s bench --nodes 64 --steps 20 --batch 128 --features 16 --classes 26 --batches 30 --json >"$out/letter-64-20.json"
+$s bench --nodes 255 --steps 50 --batch 128 --features 784 --classes 10 --batches 5 --json >"$out/mnist-255-50.json"
+$s bench --nodes 16 --steps 8 --batch 128 --features 64 --classes 10 --batches 50 --json >"$out/small-16-8.json"
+$s bench --nodes 255 --steps 10 --batch 128 --features 126 --classes 3 --batches 10 --json >"$out/connect4-255-10.json"
+$s bench --nodes 64 --steps 20 --batch 128 --features 16 --classes 26 --batches 10 --kernel gonum --json >"$out/letter-64-20-gonum.json"
+$s bench --nodes 511 --steps 50 --batch 128 --features 16 --classes 26 --batches 2 --kernel gonum --json >"$out/letter-511-50-gonum.json"
+epoch() { # name, then songc train flags
+  local name=$1
+  shift
+  /usr/bin/time -f "%e" -o "$out/$name-epoch.time" $s train --epochs 1 -q -o "$out/$name-epoch.json" "$@" >/dev/null
+}
+epoch letter-511-50 --data "$shared/letter/train.csv.gz" --nodes 511 --steps 50
+epoch connect4-255-10 --data "$shared/connect4/train.csv.gz" --nodes 255 --steps 10
+epoch mnist-255-50 --data "$shared/mnist/train-images-idx3-ubyte.gz" --nodes 255 --steps 50
+for f in "$out"/*-epoch.time; do echo "$(basename "$f" .time) $(cat "$f") s"; done
+echo "date $(date -u +%F), commit $(git rev-parse --short HEAD), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

@@ -1,0 +1,39 @@
+package trainer
+
+import "testing"
+
+// Benchmarks of a full training step (forward, backward, Adam) with the
+// default float32 kernel, named by size; GFLOP/s uses FlopsPerBatch.
+// `songc bench` measures the same thing from the command line.
+func benchStep(b *testing.B, s Shape, batch int) {
+	e, err := NewCPU[float32](s, DefaultKernel32(), batch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	res, err := Bench(e, "default", 1, 1) // warm-up, parameters, data
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := make([]float64, batch*s.Features)
+	y := make([]int, batch)
+	b.ReportAllocs()
+	for b.Loop() {
+		benchSink = e.TrainStep(x, y, nil, 1e-3).Total
+	}
+	b.ReportMetric(res.FlopsPerBatch*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+var benchSink float64
+
+func BenchmarkStep511Nodes50Steps128Batch(b *testing.B) {
+	benchStep(b, Shape{Nodes: 511, Classes: 26, Steps: 50, Features: 16}, 128)
+}
+func BenchmarkStep64Nodes20Steps128Batch(b *testing.B) {
+	benchStep(b, Shape{Nodes: 64, Classes: 26, Steps: 20, Features: 16}, 128)
+}
+func BenchmarkStep255Nodes50Steps128Batch784Features(b *testing.B) {
+	benchStep(b, Shape{Nodes: 255, Classes: 10, Steps: 50, Features: 784}, 128)
+}
+func BenchmarkStep16Nodes8Steps128Batch64Features(b *testing.B) {
+	benchStep(b, Shape{Nodes: 16, Classes: 10, Steps: 8, Features: 64}, 128)
+}
