@@ -3,6 +3,9 @@ package golden
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"testing"
@@ -92,6 +95,36 @@ func FuzzGeneratedMatchesRuntime(f *testing.F) {
 		}
 		if path[len(path)-1].Forced != res.Forced {
 			t.Fatalf("x %v: forced %v, runtime %v", x, path[len(path)-1].Forced, res.Forced)
+		}
+	})
+}
+
+// FuzzCompile: any model that decodes compiles to Go source that parses,
+// with its class names and package as safe literals and identifiers.
+func FuzzCompile(f *testing.F) {
+	for _, p := range []string{"testdata/models/tiny.json", "testdata/models/hostile-names.json", "testdata/models/preprocessed.json"} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, "classifier")
+	}
+	f.Add([]byte(`{"format": "songc-model/1", "nodes": 1, "classes": 2, "steps": 1, "features": 1, "class_names": ["\u0000", "*/ }"], "M0_logits": [[0], [1], [0]], "M1_logits": [[0], [0], [1]], "W": [[-0]], "b": [5e-324]}`), "x")
+	f.Fuzz(func(t *testing.T, b []byte, pkg string) {
+		m, err := runtime.Decode(bytes.NewReader(b), "fuzz.json")
+		if err != nil || m.Nodes*m.Features > 4096 {
+			return
+		}
+		src, _, err := compiler.Compile(m, compiler.Options{Package: pkg})
+		if err != nil {
+			var pe *compiler.PackageError
+			if errors.As(err, &pe) {
+				return // refused package names are tested elsewhere
+			}
+			t.Fatalf("a valid model did not compile: %v", err)
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), "gen.go", src, 0); err != nil {
+			t.Fatalf("generated code does not parse: %v\n%s", err, src)
 		}
 	})
 }

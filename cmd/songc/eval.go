@@ -124,38 +124,83 @@ Examples:
 }
 
 func (c *PredictCmd) Run(g *Globals) error {
-	k, ds, err := loadModelAndData(c.Model, c.Data, c.DataFlags)
+	m, err := runtime.Load(c.Model)
+	if err != nil {
+		return err
+	}
+	k, err := runtime.New(m)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(g.Stdout, 1<<16)
-	names := k.Model.ClassNames
-	q := make([]float64, k.NumClasses())
-	sc := k.NewSoftScratch()
-	scratch := make([]float64, k.NumFeatures())
-	var line []byte
-	for i := 0; i < ds.Rows; i++ {
-		row := ds.Row(i)
-		switch {
-		case c.Hard:
-			res, _ := k.Walk(row, scratch, nil)
-			w.WriteString(names[res.Class])
-		case c.Proba:
-			k.Soft(q, row, sc)
-			line = line[:0]
-			for j, v := range q {
-				if j > 0 {
-					line = append(line, ',')
-				}
-				line = strconv.AppendFloat(line, v, 'g', -1, 64)
-			}
-			w.Write(line)
-		default:
-			w.WriteString(names[k.Soft(q, row, sc)])
+	p := newPredictor(k, c.Proba, c.Hard)
+	opt := c.options(m.Features)
+	if data.IsIDX(c.Data) { // bounded by the format; read whole
+		ds, err := data.Open(c.Data, opt)
+		if err != nil {
+			return err
 		}
-		if err := w.WriteByte('\n'); err != nil {
+		for i := 0; i < ds.Rows; i++ {
+			if err := p.write(w, ds.Row(i)); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	}
+	// CSV streams through in constant memory, whatever its size.
+	r, closer, err := data.OpenReader(c.Data)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	st := data.NewCSVStream(r, c.Data, opt)
+	for {
+		ok, err := st.Next()
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		if !ok {
+			return w.Flush()
+		}
+		if err := p.write(w, st.Row()); err != nil {
 			return err
 		}
 	}
-	return w.Flush()
+}
+
+// predictor writes one output line per row.
+type predictor struct {
+	k           *runtime.Classifier
+	proba, hard bool
+	q, scratch  []float64
+	sc          *runtime.SoftScratch
+	line        []byte
+}
+
+func newPredictor(k *runtime.Classifier, proba, hard bool) *predictor {
+	return &predictor{k: k, proba: proba, hard: hard, q: make([]float64, k.NumClasses()),
+		scratch: make([]float64, k.NumFeatures()), sc: k.NewSoftScratch()}
+}
+
+func (p *predictor) write(w *bufio.Writer, row []float64) error {
+	names := p.k.Model.ClassNames
+	switch {
+	case p.hard:
+		res, _ := p.k.Walk(row, p.scratch, nil)
+		w.WriteString(names[res.Class])
+	case p.proba:
+		p.k.Soft(p.q, row, p.sc)
+		p.line = p.line[:0]
+		for j, v := range p.q {
+			if j > 0 {
+				p.line = append(p.line, ',')
+			}
+			p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
+		}
+		w.Write(p.line)
+	default:
+		w.WriteString(names[p.k.Soft(p.q, row, p.sc)])
+	}
+	return w.WriteByte('\n')
 }

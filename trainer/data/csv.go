@@ -65,83 +65,153 @@ func ReadCSVFile(path string, opt CSVOptions) (*Dataset, error) {
 	return ReadCSV(r, path, opt)
 }
 
-// ReadCSV reads a whole CSV table from r. name is used in errors.
-func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+// CSVStream reads a CSV table row by row, in constant memory: what songc
+// predict uses on files of any size. ReadCSV is built on it.
+type CSVStream struct {
+	name     string
+	opt      CSVOptions
+	cr       *csv.Reader
+	width    int // columns per row, once known
+	label    int // label column, -1 for none
+	features int
+	first    bool
+	x        []float64 // the current row's features
+	lbl      string
+	line     int
+	rows     int
+}
+
+// NewCSVStream starts reading CSV from r. name is used in errors.
+func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	cr.Comment = 0
+	return &CSVStream{name: name, opt: opt, cr: cr, width: -1, label: -1, first: true}
+}
 
-	ds := &Dataset{Name: name}
-	width, label := -1, -1
-	first := true
+// Next reads the next data row. It returns false at the end of the file
+// (err nil) or on an error; the error names the file, line and column.
+// After the first row, Features and Labelled describe the table.
+func (s *CSVStream) Next() (ok bool, err error) {
 	for {
-		rec, err := cr.Read()
+		rec, err := s.cr.Read()
 		if err == io.EOF {
-			break
+			if s.rows == 0 {
+				if s.width < 0 {
+					return false, fmt.Errorf("%s: file is empty", s.name)
+				}
+				return false, fmt.Errorf("%s: has a header but no data rows", s.name)
+			}
+			return false, nil
 		}
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
+				return false, fmt.Errorf("%s:%d:%d: %v", s.name, pe.Line, pe.Column, pe.Err)
 			}
-			return nil, readErr(name, err)
+			return false, readErr(s.name, err)
 		}
-		line, _ := cr.FieldPos(0)
+		line, _ := s.cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
-		if width < 0 {
-			width = len(rec)
-			switch {
-			case opt.Features > 0 && width == opt.Features:
-				label = -1
-			case opt.Features > 0 && width != opt.Features+1:
-				return nil, fmt.Errorf("%s:%d: row has %d columns; the model wants %d features (plus an optional label column)", name, line, width, opt.Features)
-			default:
-				if label, err = labelIndex(opt.LabelCol, width); err != nil {
-					return nil, fmt.Errorf("%s: %v", name, err)
-				}
-			}
-			ds.Features = width
-			if label >= 0 {
-				ds.Features--
-				ds.Labels = []string{}
-			}
-			if ds.Features < 1 {
-				return nil, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label", name, line, width)
+		if s.width < 0 {
+			if err := s.setWidth(len(rec), line); err != nil {
+				return false, err
 			}
 		}
-		if len(rec) != width {
-			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", name, line, len(rec), width)
+		if len(rec) != s.width {
+			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
 		}
-		if first {
-			first = false
-			if opt.Header == HeaderYes || (opt.Header == HeaderAuto && looksLikeHeader(rec, label)) {
+		if s.first {
+			s.first = false
+			if s.opt.Header == HeaderYes || (s.opt.Header == HeaderAuto && looksLikeHeader(rec, s.label)) {
 				continue
 			}
 		}
+		s.x = s.x[:0]
 		for j, field := range rec {
-			if j == label {
-				ds.Labels = append(ds.Labels, strings.TrimSpace(field))
+			if j == s.label {
+				s.lbl = strings.TrimSpace(field)
 				continue
 			}
 			v, err := parseFeature(field)
 			if err != nil {
-				_, col := cr.FieldPos(j)
-				return nil, fmt.Errorf("%s:%d:%d: column %d: %v", name, line, col, j+1, err)
+				_, col := s.cr.FieldPos(j)
+				return false, fmt.Errorf("%s:%d:%d: column %d: %v", s.name, line, col, j+1, err)
 			}
-			ds.X = append(ds.X, v)
+			s.x = append(s.x, v)
 		}
-		ds.Line = append(ds.Line, line)
-		ds.Rows++
+		s.line = line
+		s.rows++
+		return true, nil
 	}
-	if ds.Rows == 0 {
-		if width < 0 {
-			return nil, fmt.Errorf("%s: file is empty", name)
+}
+
+func (s *CSVStream) setWidth(width, line int) error {
+	s.width = width
+	switch {
+	case s.opt.Features > 0 && width == s.opt.Features:
+		s.label = -1
+	case s.opt.Features > 0 && width != s.opt.Features+1:
+		return fmt.Errorf("%s:%d: row has %d columns; the model wants %d features (plus an optional label column)", s.name, line, width, s.opt.Features)
+	default:
+		var err error
+		if s.label, err = labelIndex(s.opt.LabelCol, width); err != nil {
+			return fmt.Errorf("%s: %v", s.name, err)
 		}
-		return nil, fmt.Errorf("%s: has a header but no data rows", name)
+	}
+	s.features = width
+	if s.label >= 0 {
+		s.features--
+	}
+	if s.features < 1 {
+		return fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label", s.name, line, width)
+	}
+	return nil
+}
+
+// Row returns the features of the current row; the slice is reused by Next.
+func (s *CSVStream) Row() []float64 { return s.x }
+
+// Label returns the label of the current row ("" when unlabelled).
+func (s *CSVStream) Label() string { return s.lbl }
+
+// Line returns the current row's line in the file.
+func (s *CSVStream) Line() int { return s.line }
+
+// Features returns the number of features per row.
+func (s *CSVStream) Features() int { return s.features }
+
+// Labelled reports whether rows carry a label.
+func (s *CSVStream) Labelled() bool { return s.label >= 0 }
+
+// ReadCSV reads a whole CSV table from r. name is used in errors.
+func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+	st := NewCSVStream(r, name, opt)
+	ds := &Dataset{Name: name}
+	for {
+		ok, err := st.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if ds.Rows == 0 {
+			ds.Features = st.Features()
+			if st.Labelled() {
+				ds.Labels = []string{}
+			}
+		}
+		ds.X = append(ds.X, st.Row()...)
+		if st.Labelled() {
+			ds.Labels = append(ds.Labels, st.Label())
+		}
+		ds.Line = append(ds.Line, st.Line())
+		ds.Rows++
 	}
 	return ds, nil
 }

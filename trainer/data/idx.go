@@ -97,17 +97,19 @@ func readIDXImages(r io.Reader, name string) (*Dataset, error) {
 	if uint64(rows)*uint64(d) > maxIDXBytes {
 		return nil, fmt.Errorf("%s: IDX header claims %d images of %dx%d, more than songc reads", name, rows, dims[1], dims[2])
 	}
-	ds := &Dataset{Name: name, Rows: rows, Features: d, X: make([]float64, rows*d), Line: make([]int, rows)}
+	// Memory grows with the data actually read, never with what the header
+	// claims, so a short hostile file cannot ask for gigabytes.
+	ds := &Dataset{Name: name, Features: d, X: make([]float64, 0, min(rows*d, 1<<20))}
 	buf := make([]byte, d)
 	for i := 0; i < rows; i++ {
 		if _, err := io.ReadFull(r, buf); err != nil {
 			return nil, fmt.Errorf("%s: image %d of %d is cut short: %v", name, i+1, rows, err)
 		}
-		row := ds.Row(i)
-		for j, v := range buf {
-			row[j] = float64(v) / 255
+		for _, v := range buf {
+			ds.X = append(ds.X, float64(v)/255)
 		}
-		ds.Line[i] = i + 1
+		ds.Line = append(ds.Line, i+1)
+		ds.Rows++
 	}
 	return ds, nil
 }
@@ -117,9 +119,12 @@ func readIDXLabels(r io.Reader, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]byte, dims[0])
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, fmt.Errorf("%s: labels are cut short: %v", name, err)
+	buf, err := io.ReadAll(io.LimitReader(r, int64(dims[0])))
+	if err != nil {
+		return nil, readErr(name, err)
+	}
+	if len(buf) < dims[0] {
+		return nil, fmt.Errorf("%s: labels are cut short: %d of %d", name, len(buf), dims[0])
 	}
 	labels := make([]string, len(buf))
 	for i, v := range buf {
