@@ -423,6 +423,13 @@ func (r *Run) Train(ctx context.Context) error {
 	if err := r.snapshot(); err != nil {
 		return err
 	}
+	if r.CheckpointPath != "" && r.state.Epoch == 0 {
+		// The starting state, so that a failure in the first epoch still
+		// leaves a good checkpoint.
+		if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
+			return err
+		}
+	}
 	for e := r.state.Epoch; e < E; e++ {
 		t0 := time.Now()
 		copy(perm, r.trainIdx)
@@ -451,7 +458,11 @@ func (r *Run) Train(ctx context.Context) error {
 			}
 			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, cfg.LR)
 			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
-				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); the last good state is the checkpoint of epoch %d; try a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, r.state.Epoch)
+				saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
+				if r.CheckpointPath != "" {
+					saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", r.CheckpointPath, r.state.Epoch)
+				}
+				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; try a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
 			}
 			sum.BCE += lp.BCE
 			sum.Leaf += lp.Leaf

@@ -337,3 +337,42 @@ func TestAnalyze(t *testing.T) {
 		t.Errorf("--input out of range: exit %d %s", code, errs)
 	}
 }
+
+// TestNonUTF8Labels: labels with invalid UTF-8 train, save, and map back to
+// the same classes in eval (the model file can only hold valid UTF-8).
+func TestNonUTF8Labels(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "%d,%d,%s\n", i%2, (i/2)%2, []string{"caf\xe9", "ok\xff\xfe"}[i%2])
+	}
+	p := filepath.Join(dir, "latin1.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", p, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", "--model", model, "--data", p); code != 0 {
+		t.Fatalf("eval on the training file: %s", errs)
+	}
+}
+
+// TestNaNLossStops: a learning rate that overflows the float32 parameters
+// makes the loss NaN; training stops with an error naming the epoch and
+// batch, writes no model, and keeps the checkpoint of the last good state.
+func TestNaNLossStops(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 300, 1)
+	model := filepath.Join(dir, "m.json")
+	ckpt := filepath.Join(dir, "m.ckpt")
+	code, _, errs := songc(t, context.Background(), "train", "--data", good, "-o", model, "--checkpoint", ckpt, "--nodes", "4", "--steps", "3", "--epochs", "2", "--batch", "16", "--lr", "1e38", "-q")
+	if code != 1 || !strings.Contains(errs, "epoch 1, batch ") || !strings.Contains(errs, "loss is NaN") || !strings.Contains(errs, ckpt+" holds the last good state (after epoch 0)") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("a failed run wrote the model")
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--lr", "0.01", "-q"); code != 0 && !strings.Contains(errs, "NaN") {
+		t.Errorf("the kept checkpoint does not load: %s", errs)
+	}
+}

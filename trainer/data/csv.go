@@ -134,7 +134,9 @@ func (s *CSVStream) Next() (ok bool, err error) {
 		s.x = s.x[:0]
 		for j, field := range rec {
 			if j == s.label {
-				s.lbl = strings.TrimSpace(field)
+				// Invalid UTF-8 becomes U+FFFD here, as JSON would make it in
+				// the model file, so training and prediction agree on names.
+				s.lbl = strings.ToValidUTF8(strings.TrimSpace(field), "\uFFFD")
 				continue
 			}
 			v, err := parseFeature(field)
