@@ -16,6 +16,7 @@ type Classifier struct {
 	b              []float64
 	shift, scale   []float64 // nil when absent
 	m0, m1         []float64 // (n+c) x n, row-major, column softmax of the logits
+	m0t, m1t       []float64 // n x (n+c): the same, transposed (a column per row)
 
 	// Binary graph: children of each internal node by argmax of the column,
 	// and the forced-exit leaves (argmax over leaf rows only).
@@ -37,6 +38,7 @@ func New(m *Model) (*Classifier, error) {
 	}
 	k.m0 = ColumnSoftmax(m.M0Logits)
 	k.m1 = ColumnSoftmax(m.M1Logits)
+	k.m0t, k.m1t = transpose(k.m0, n+c, n), transpose(k.m1, n+c, n)
 	k.left, k.leftExit = Children(m.M0Logits, n)
 	k.right, k.rightExit = Children(m.M1Logits, n)
 	return k, nil
@@ -60,6 +62,17 @@ func ColumnSoftmax(l [][]float64) []float64 {
 		}
 		for i := 0; i < rows; i++ {
 			out[i*cols+j] /= sum
+		}
+	}
+	return out
+}
+
+// transpose returns the cols x rows transpose of a row-major matrix.
+func transpose(a []float64, rows, cols int) []float64 {
+	out := make([]float64, len(a))
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			out[c*rows+r] = a[r*cols+c]
 		}
 	}
 	return out
@@ -194,18 +207,24 @@ func (k *Classifier) Walk(x, scratch []float64, path []Step) (WalkResult, []Step
 
 // SoftScratch holds the per-call buffers of Soft.
 type SoftScratch struct {
-	x, s, p, next []float64
+	x, s, p, u0, u1, next []float64
 }
 
 // NewSoftScratch allocates buffers for Soft.
 func (k *Classifier) NewSoftScratch() *SoftScratch {
-	return &SoftScratch{x: make([]float64, k.d), s: make([]float64, k.n),
-		p: make([]float64, k.n), next: make([]float64, k.n+k.c)}
+	n := k.n
+	return &SoftScratch{x: make([]float64, k.d), s: make([]float64, n), p: make([]float64, n),
+		u0: make([]float64, n), u1: make([]float64, n), next: make([]float64, n+k.c)}
 }
 
 // Soft runs the soft model for exactly N steps on the raw input x and writes
 // the c leaf masses into dst (no output clamp; their sum is at most 1).
 // It returns the predicted class, argmax of dst with ties to the lower index.
+//
+// Each step adds, for every internal node i holding mass p_i, the columns
+// u1_i·M1[:, i] + u0_i·M0[:, i] with u1 = s∘p and u0 = (1-s)∘p, reading
+// the transposed matrices so that a column is contiguous; nodes without mass
+// are skipped.
 func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	if len(dst) != k.c {
 		panic(fmt.Sprintf("runtime: dst has %d elements, want %d", len(dst), k.c))
@@ -215,24 +234,20 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	for i := 0; i < n; i++ {
 		sc.s[i] = sigmoid(k.Margin(i, sc.x))
 	}
-	for i := range sc.p {
-		sc.p[i] = 0
-	}
+	clear(sc.p)
 	sc.p[0] = 1
-	for j := range dst {
-		dst[j] = 0
-	}
+	clear(dst)
 	for t := 0; t < k.steps; t++ {
-		for r := 0; r < S; r++ {
-			row0, row1 := k.m0[r*n:(r+1)*n], k.m1[r*n:(r+1)*n]
-			var v float64
-			for i, p := range sc.p {
-				if p == 0 {
-					continue
-				}
-				v += row1[i]*(sc.s[i]*p) + row0[i]*((1-sc.s[i])*p)
+		clear(sc.next)
+		for i, p := range sc.p {
+			if p == 0 {
+				continue
 			}
-			sc.next[r] = v
+			u1, u0 := sc.s[i]*p, (1-sc.s[i])*p
+			c1, c0 := k.m1t[i*S:(i+1)*S], k.m0t[i*S:(i+1)*S]
+			for r := range sc.next {
+				sc.next[r] += c1[r]*u1 + c0[r]*u0
+			}
 		}
 		copy(sc.p, sc.next[:n])
 		for j := range dst {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/songc/songc/runtime"
@@ -205,5 +206,24 @@ func TestLearns(t *testing.T) {
 	recs := r.Records()
 	if acc := recs[len(recs)-1].TrainAcc; acc < 0.15 {
 		t.Errorf("train accuracy after %d epochs: %.3f", cfg.Epochs, acc)
+	}
+}
+
+// TestNewTaskRefusesMismatchedTest: a test set with another feature count or
+// an unknown class is refused with its file and line.
+func TestNewTaskRefusesMismatchedTest(t *testing.T) {
+	read := func(name, text string) *data.Dataset {
+		ds, err := data.ReadCSV(strings.NewReader(text), name, data.CSVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	train := read("train.csv", "1,2,a\n3,4,b\n")
+	if _, err := NewTask(train, read("test.csv", "1,2,3,a\n")); err == nil || !strings.Contains(err.Error(), "test.csv: rows have 3 features, the training data train.csv has 2") {
+		t.Errorf("feature count: %v", err)
+	}
+	if _, err := NewTask(train, read("test.csv", "1,2,a\n1,2,c\n")); err == nil || !strings.Contains(err.Error(), `test.csv:2: label "c" is not one of the model's 2 classes`) {
+		t.Errorf("class: %v", err)
 	}
 }

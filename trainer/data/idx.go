@@ -97,19 +97,22 @@ func readIDXImages(r io.Reader, name string) (*Dataset, error) {
 	if uint64(rows)*uint64(d) > maxIDXBytes {
 		return nil, fmt.Errorf("%s: IDX header claims %d images of %dx%d, more than songc reads", name, rows, dims[1], dims[2])
 	}
-	// Memory grows with the data actually read, never with what the header
-	// claims, so a short hostile file cannot ask for gigabytes.
-	ds := &Dataset{Name: name, Features: d, X: make([]float64, 0, min(rows*d, 1<<20))}
-	buf := make([]byte, d)
-	for i := 0; i < rows; i++ {
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return nil, fmt.Errorf("%s: image %d of %d is cut short: %v", name, i+1, rows, err)
-		}
-		for _, v := range buf {
-			ds.X = append(ds.X, float64(v)/255)
-		}
-		ds.Line = append(ds.Line, i+1)
-		ds.Rows++
+	// Memory grows with the bytes actually read (one per pixel), never with
+	// what the header claims, so a short hostile file cannot ask for
+	// gigabytes; the float64 table is allocated once, at its exact size.
+	raw, err := io.ReadAll(io.LimitReader(r, int64(rows)*int64(d)))
+	if err != nil {
+		return nil, readErr(name, err)
+	}
+	if len(raw) < rows*d {
+		return nil, fmt.Errorf("%s: image %d of %d is cut short", name, len(raw)/d+1, rows)
+	}
+	ds := &Dataset{Name: name, Rows: rows, Features: d, X: make([]float64, rows*d), Line: make([]int, rows)}
+	for i, v := range raw {
+		ds.X[i] = float64(v) / 255
+	}
+	for i := range ds.Line {
+		ds.Line[i] = i + 1
 	}
 	return ds, nil
 }
