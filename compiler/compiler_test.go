@@ -1,0 +1,56 @@
+package compiler
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/internal/testmodels"
+	"github.com/songc/songc/runtime"
+)
+
+// chain: node 0 -> node 2 (left) or leaf (right); node 2 -> leaves; node 1
+// is unreachable.
+func chain() *runtime.Model {
+	return &runtime.Model{Format: runtime.Format, Nodes: 3, Classes: 2, Steps: 3, Features: 2,
+		M0Logits: [][]float64{{0, 0, 0}, {0, 0, 0}, {5, 0, 0}, {0, 5, 5}, {0, 0, 0}},
+		M1Logits: [][]float64{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {5, 5, 5}},
+		W:        [][]float64{{1, -0.0}, {0, 1}, {-1, 1}}, B: []float64{0, 0, -0.0}}
+}
+
+func TestPlanReachableAndLayout(t *testing.T) {
+	p, err := NewPlan(chain(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Nodes) != 2 || p.Nodes[0] != 0 || p.Nodes[1] != 2 {
+		t.Errorf("emitted nodes %v, want [0 2]", p.Nodes)
+	}
+	if p.Layout != LayoutUnrolled || !strings.Contains(p.Why, "<= 8192") {
+		t.Errorf("small model: %v (%s)", p.Layout, p.Why)
+	}
+	big, err := NewPlan(testmodels.MNISTShaped(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 255 reachable nodes x 784 features = 199920 weights > UnrollLimit.
+	if big.Layout != LayoutTables || len(big.Nodes) != 255 || !strings.Contains(big.Why, "199920 weights > 8192") {
+		t.Errorf("MNIST-sized model: %v, %d nodes (%s)", big.Layout, len(big.Nodes), big.Why)
+	}
+}
+
+func TestRenderSaysWhyAndNormalisesNegativeZero(t *testing.T) {
+	src, p, err := Compile(chain(), Options{Package: "c", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(src, []byte("// Layout: unrolled ("+p.Why+").")) {
+		t.Error("the header does not say which layout was chosen and why")
+	}
+	if bytes.Contains(src, []byte("-0.0")) || bytes.Contains(src, []byte("-0 ")) {
+		t.Errorf("negative zero rendered:\n%s", src)
+	}
+	if !bytes.Contains(src, []byte("var nodeID = [numNodes]int{0, 2}")) {
+		t.Errorf("unreachable node emitted:\n%s", src)
+	}
+}
