@@ -44,6 +44,15 @@ func New(m *Model) (*Classifier, error) {
 	return k, nil
 }
 
+// LoadClassifier loads the model file at path and prepares it for inference.
+func LoadClassifier(path string) (*Classifier, error) {
+	m, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return New(m)
+}
+
 // ColumnSoftmax returns softmax(L) taken down each column of the
 // (rows x cols) matrix L, row-major.
 func ColumnSoftmax(l [][]float64) []float64 {

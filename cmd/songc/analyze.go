@@ -56,14 +56,11 @@ type analyzeReport struct {
 }
 
 func (c *AnalyzeCmd) Run(g *Globals) error {
-	m, err := runtime.Load(c.Model)
+	k, err := runtime.LoadClassifier(c.Model)
 	if err != nil {
 		return err
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return err
-	}
+	m := k.Model
 	if !(c.PathThreshold > 0 && c.PathThreshold < 1) {
 		return usagef("--path-threshold must be in (0, 1), got %v", c.PathThreshold)
 	}

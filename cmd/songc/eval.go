@@ -31,14 +31,11 @@ Example:
 }
 
 func loadModelAndData(model, path string, f DataFlags) (*runtime.Classifier, *data.Dataset, error) {
-	m, err := runtime.Load(model)
+	k, err := runtime.LoadClassifier(model)
 	if err != nil {
 		return nil, nil, err
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return nil, nil, err
-	}
+	m := k.Model
 	ds, err := data.Open(path, f.options(m.Features))
 	if err != nil {
 		return nil, nil, err
@@ -124,14 +121,11 @@ Examples:
 }
 
 func (c *PredictCmd) Run(g *Globals) error {
-	m, err := runtime.Load(c.Model)
+	k, err := runtime.LoadClassifier(c.Model)
 	if err != nil {
 		return err
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return err
-	}
+	m := k.Model
 	w := bufio.NewWriterSize(g.Stdout, 1<<16)
 	p := newPredictor(k, c.Proba, c.Hard)
 	opt := c.options(m.Features)
