@@ -4,7 +4,8 @@
 #   bench/paper.sh NAME [extra songc train flags...]
 #
 # NAME is one of the experiments below. Outputs go to bench/runs/NAME/
-# (bench/runs/NAME-TAG/ when the environment sets TAG, for variants):
+# (bench/runs/NAME-TAG/ when the environment sets TAG, for variants, and
+# -sSEED is added when it sets SEED, which becomes --seed):
 # model.json, model.log.jsonl (per-epoch log), model.ckpt (checkpoint after
 # every epoch), eval.json (songc eval --json on the test split) and
 # result.json (command, wall time, machine). Run it again after an
@@ -22,10 +23,13 @@ letter-511-50) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz 
 connect4-8-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 8 --steps 10" ;;
 connect4-255-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 255 --steps 10" ;;
 mnist-64-20) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t10k-images-idx3-ubyte.gz flags="--nodes 64 --steps 20" ;;
+mnist-255-50) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t10k-images-idx3-ubyte.gz flags="--nodes 255 --steps 50" ;;
+mnistcnn-16-8) data=$shared/mnist-cnn50/train.csv.gz test=$shared/mnist-cnn50/test.csv.gz flags="--nodes 16 --steps 8" ;;
 *) echo "unknown experiment $name" >&2; exit 2 ;;
 esac
 
-out=bench/runs/$name${TAG:+-$TAG}
+out=bench/runs/$name${TAG:+-$TAG}${SEED:+-s$SEED}
+[ -n "${SEED:-}" ] && flags="$flags --seed $SEED"
 mkdir -p "$out"
 go build -o "$out/songc" ./cmd/songc
 start=$(date +%s)
@@ -39,8 +43,9 @@ fi
 touch "$out/done"
 end=$(date +%s)
 "$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
+"$out/songc" analyze "$out/model.json" --json >"$out/analyze.json"
 cat >"$out/result.json" <<EOF
-{"experiment": "$name${TAG:+-$TAG}", "command": "${TAG:+TAG=$TAG }bench/paper.sh $name $*", "flags": "$flags $*",
+{"experiment": "$name${TAG:+-$TAG}${SEED:+-s$SEED}", "command": "${TAG:+TAG=$TAG }${SEED:+SEED=$SEED }bench/paper.sh $name $*", "flags": "$flags $*",
  "wall_seconds_this_session": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}
