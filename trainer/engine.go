@@ -45,6 +45,9 @@ type Engine interface {
 	// count; SetOptState restores them.
 	OptState(m, v []float64) int
 	SetOptState(m, v []float64, step int)
+	// SetTemperature sets tau > 0 of softmax((L+g)/tau) and sigmoid(a/tau)
+	// for the following calls (1: the plain model).
+	SetTemperature(tau float64)
 }
 
 // Adam hyper-parameters of the authors' training (PyTorch defaults).
@@ -76,19 +79,23 @@ type CPU[T Float] struct {
 	am, av []T // Adam moments
 	step   int
 
-	m   []T // S x 2n: [M1 | M0], column softmax of the logits (+ noise)
-	mt  []T // 2n x S: M transposed, for the backward products
-	nx  []T // S x B: one step's output
-	xb  []T // B x d batch input
-	sg  []T // n x B sigmoids s
-	ps  []T // (N+1) blocks of n x B: internal states p_0 .. p_N
-	u   []T // 2n x (N B): inputs of every step
-	q   []T // c x B: leaf mass accumulated over the steps
-	dq  []T // c x B: gradient of the loss with respect to q
-	dn  []T // S x (N B): gradient w.r.t. each step's output
-	du  []T // 2n x B
-	gs  []T // n x B: gradient w.r.t. s (then w.r.t. the pre-activation)
-	gm  []T // S x 2n
+	m  []T // S x 2n: [M1 | M0], column softmax of the logits (+ noise)
+	mt []T // 2n x S: M transposed, for the backward products
+	nx []T // S x B: one step's output
+	xb []T // B x d batch input
+	sg []T // n x B sigmoids s
+	ps []T // (N+1) blocks of n x B: internal states p_0 .. p_N
+	u  []T // 2n x (N B): inputs of every step
+	q  []T // c x B: leaf mass accumulated over the steps
+	dq []T // c x B: gradient of the loss with respect to q
+	dn []T // S x (N B): gradient w.r.t. each step's output
+	du []T // 2n x B
+	gs []T // n x B: gradient w.r.t. s (then w.r.t. the pre-activation)
+	gm []T // S x 2n
+	// invTau is 1/temperature: softmax((L+g)/tau) and sigmoid(a/tau).
+	// It is 1 unless the training anneals toward hard decisions.
+	invTau float64
+
 	nrA []T // N x n node-regularisation coefficients (see nodeReg)
 	nrB []T
 	nrZ []T
@@ -111,6 +118,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 		ps: make([]T, (N+1)*n*B), u: make([]T, 2*n*N*B), q: make([]T, c*B), dq: make([]T, c*B),
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
+		invTau: 1,
 	}
 	return e, nil
 }
@@ -138,6 +146,13 @@ func (e *CPU[T]) Params(dst []float64) {
 	for i, v := range e.p {
 		dst[i] = float64(v)
 	}
+}
+
+func (e *CPU[T]) SetTemperature(tau float64) {
+	if !(tau > 0) {
+		panic(fmt.Sprintf("trainer: temperature %v", tau))
+	}
+	e.invTau = 1 / tau
 }
 
 func (e *CPU[T]) OptState(m, v []float64) int {
@@ -168,6 +183,7 @@ func (e *CPU[T]) transitions(noise []float64) {
 	s := e.shape
 	n, S := s.Nodes, s.States()
 	l0o, l1o, _, _, _ := s.offsets()
+	tiny := smallestNormal[T]()
 	fill := func(logits []T, off int, noise []float64, col0 int) {
 		for i := 0; i < n; i++ {
 			mx := math.Inf(-1)
@@ -176,6 +192,7 @@ func (e *CPU[T]) transitions(noise []float64) {
 				if noise != nil {
 					v += noise[off+r*n+i]
 				}
+				v *= e.invTau
 				mx = math.Max(mx, v)
 			}
 			var sum float64
@@ -184,13 +201,20 @@ func (e *CPU[T]) transitions(noise []float64) {
 				if noise != nil {
 					v += noise[off+r*n+i]
 				}
-				ev := math.Exp(v - mx)
+				ev := math.Exp(v*e.invTau - mx)
 				e.m[r*2*n+col0+i] = T(ev)
 				sum += ev
 			}
 			inv := 1 / sum
 			for r := 0; r < S; r++ {
-				e.m[r*2*n+col0+i] = T(float64(e.m[r*2*n+col0+i]) * inv)
+				v := T(float64(e.m[r*2*n+col0+i]) * inv)
+				if v < tiny {
+					// Subnormal numbers are up to 100 times slower on x86;
+					// they appear when the temperature is low. Their
+					// contribution is below the smallest normal number.
+					v = 0
+				}
+				e.m[r*2*n+col0+i] = v
 			}
 		}
 	}
@@ -212,7 +236,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		bi := float64(e.p[bo+i])
 		row := e.sg[i*B : (i+1)*B]
 		for j, a := range row {
-			row[j] = T(sigmoid(float64(a) + bi))
+			row[j] = T(sigmoid((float64(a) + bi) * e.invTau))
 		}
 	}
 	p0 := e.ps[:n*B]
@@ -221,6 +245,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		p0[j] = 1 // root
 	}
 	NB := N * B
+	tiny := smallestNormal[T]()
 	for t := 0; t < N; t++ {
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {
@@ -228,8 +253,14 @@ func (e *CPU[T]) forward(x []float64, B int) {
 			u0 := e.u[(n+i)*NB+t*B : (n+i)*NB+t*B+B]
 			si := e.sg[i*B : (i+1)*B]
 			for j, p := range pt[i*B : (i+1)*B] {
-				u1[j] = si[j] * p
-				u0[j] = (1 - si[j]) * p
+				a, b := si[j]*p, (1-si[j])*p
+				if a < tiny { // no subnormals into the GEMM (see transitions)
+					a = 0
+				}
+				if b < tiny {
+					b = 0
+				}
+				u1[j], u0[j] = a, b
 			}
 		}
 		// One product per step: next = [M1 | M0] U_t (S x B). Its internal
@@ -244,6 +275,15 @@ func (e *CPU[T]) forward(x []float64, B int) {
 			}
 		}
 	}
+}
+
+// smallestNormal returns the smallest positive normal number of T.
+func smallestNormal[T Float]() T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return T(0x1p-126)
+	}
+	return T(0x1p-1022)
 }
 
 func sigmoid(a float64) float64 {
@@ -485,13 +525,15 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// dM = sum_t dn_t U_t^T: one GEMM over all steps (S x 2n).
 	e.k.Gemm(false, true, S, 2*n, NB, 1, e.dn, NB, e.u, NB, 0, e.gm, 2*n)
 
-	// Through the sigmoid, then into W and b.
+	// Through the sigmoid, then into W and b (both scaled by the
+	// temperature's 1/tau; exactly 1 unless annealing).
+	invTau := T(e.invTau)
 	l0o, l1o, wo, bo, _ := s.offsets()
 	for i := 0; i < n; i++ {
 		var sum T
 		for j := 0; j < B; j++ {
 			sv := e.sg[i*B+j]
-			g := e.gs[i*B+j] * sv * (1 - sv)
+			g := e.gs[i*B+j] * sv * (1 - sv) * invTau
 			e.gs[i*B+j] = g
 			sum += g
 		}
@@ -509,7 +551,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 			}
 			for r := 0; r < S; r++ {
 				mv := e.m[r*2*n+col0+i]
-				e.g[off+r*n+i] = mv * (e.gm[r*2*n+col0+i] - T(dot))
+				e.g[off+r*n+i] = mv * (e.gm[r*2*n+col0+i] - T(dot)) * invTau
 			}
 		}
 	}

@@ -17,13 +17,16 @@ func TestGradientFiniteDifference(t *testing.T) {
 		shape Shape
 		batch int
 		noise bool
+		tau   float64 // 0: the plain model
 	}{
-		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, false},
-		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, true},
-		{Shape{Nodes: 4, Classes: 2, Steps: 5, Features: 3, NodeRegGamma: 1.3, NodeRegLambda: 0.2}, 6, true},
-		{Shape{Nodes: 3, Classes: 4, Steps: 3, Features: 2, NodeRegGamma: 1, NodeRegLambda: 0.5}, 5, false},
-		{Shape{Nodes: 1, Classes: 2, Steps: 1, Features: 1}, 1, false},
-		{Shape{Nodes: 6, Classes: 5, Steps: 1, Features: 4}, 3, true},
+		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, false, 0},
+		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, true, 0},
+		{Shape{Nodes: 4, Classes: 2, Steps: 5, Features: 3, NodeRegGamma: 1.3, NodeRegLambda: 0.2}, 6, true, 0},
+		{Shape{Nodes: 3, Classes: 4, Steps: 3, Features: 2, NodeRegGamma: 1, NodeRegLambda: 0.5}, 5, false, 0},
+		{Shape{Nodes: 1, Classes: 2, Steps: 1, Features: 1}, 1, false, 0},
+		{Shape{Nodes: 6, Classes: 5, Steps: 1, Features: 4}, 3, true, 0},
+		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, true, 0.5},
+		{Shape{Nodes: 4, Classes: 2, Steps: 5, Features: 3, NodeRegGamma: 1.3, NodeRegLambda: 0.2}, 6, false, 0.3},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		p := NewParams(s.shape)
@@ -47,6 +50,9 @@ func TestGradientFiniteDifference(t *testing.T) {
 		e, err := NewCPU[float64](s.shape, Gonum64{}, s.batch)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if s.tau > 0 {
+			e.SetTemperature(s.tau)
 		}
 		e.SetParams(p.Flat)
 		grad := make([]float64, len(p.Flat))

@@ -33,6 +33,15 @@ type Config struct {
 	// deviation 1 over the training rows; the model file records the
 	// transformation (input_shift, input_scale) and inference applies it.
 	Standardize bool
+	// Anneal, in [0, 1), is the share of the last epochs during which the
+	// temperature of softmax((L+g)/tau) and sigmoid(a/tau) falls
+	// geometrically from 1 to AnnealTemp, so that the soft model approaches
+	// the hard walk it is compiled into. 0 (the authors' recipe) is off.
+	Anneal     float64
+	AnnealTemp float64
+	// Select is "soft" (the default: validation accuracy of the soft model)
+	// or "hard" (of the hard walk, what compiled code runs).
+	Select string
 	// Kernel is "auto" (or empty: the fastest on this machine), "gonum" or
 	// "avx2". Runs are byte-identical for the same kernel; the model's
 	// metadata records which one ran.
@@ -62,6 +71,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--val must be in [0, 1), got %v", c.Val)
 	case c.Precision != "f32" && c.Precision != "f64":
 		return fmt.Errorf("--precision must be f32 or f64, got %q", c.Precision)
+	case !(c.Anneal >= 0 && c.Anneal < 1):
+		return fmt.Errorf("--anneal must be in [0, 1), got %v", c.Anneal)
+	case c.Anneal > 0 && !(c.AnnealTemp > 0 && c.AnnealTemp <= 1):
+		return fmt.Errorf("--anneal-temp must be in (0, 1], got %v", c.AnnealTemp)
+	case c.Select != "" && c.Select != "soft" && c.Select != "hard":
+		return fmt.Errorf("--select must be soft or hard, got %q", c.Select)
 	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx2":
 		return fmt.Errorf("--kernel must be auto, gonum or avx2, got %q", c.Kernel)
 	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
@@ -74,19 +89,21 @@ func (c *Config) Validate() error {
 
 // EpochRecord is one line of the per-epoch log.
 type EpochRecord struct {
-	Epoch    int     `json:"epoch"`
-	BCE      float64 `json:"bce"`
-	Leaf     float64 `json:"leaf_term"`
-	Node     float64 `json:"node_loss"`
-	Total    float64 `json:"total_loss"`
-	LeafMass float64 `json:"leaf_mass"`
-	Gumbel   float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
-	ValAcc   float64 `json:"val_accuracy,omitempty"`
-	TestAcc  float64 `json:"test_accuracy,omitempty"`
-	TrainAcc float64 `json:"train_accuracy"` // on at most trainSampleMax evenly spaced training rows
-	Seconds  float64 `json:"seconds"`
-	Best     bool    `json:"best,omitempty"`
-	Batches  int     `json:"batches"`
+	Epoch      int     `json:"epoch"`
+	BCE        float64 `json:"bce"`
+	Leaf       float64 `json:"leaf_term"`
+	Node       float64 `json:"node_loss"`
+	Total      float64 `json:"total_loss"`
+	LeafMass   float64 `json:"leaf_mass"`
+	Gumbel     float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
+	ValAcc     float64 `json:"val_accuracy,omitempty"`
+	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
+	Temp       float64 `json:"temperature,omitempty"`       // tau during the epoch, when annealing
+	TestAcc    float64 `json:"test_accuracy,omitempty"`
+	TrainAcc   float64 `json:"train_accuracy"` // on at most trainSampleMax evenly spaced training rows
+	Seconds    float64 `json:"seconds"`
+	Best       bool    `json:"best,omitempty"`
+	Batches    int     `json:"batches"`
 	// Graph holds structure statistics of the binary graph as JSON, filled
 	// by Run.OnEpoch when set.
 	Graph json.RawMessage `json:"graph,omitempty"`
@@ -246,6 +263,7 @@ type runState struct {
 	NoiseRNG    []byte
 	BestParams  []float64
 	BestEpoch   int
+	BestTemp    float64 // temperature of the best epoch (0 means 1)
 	BestVal     float64
 	Records     []EpochRecord
 	Fingerprint string
@@ -432,6 +450,8 @@ func (r *Run) Train(ctx context.Context) error {
 	}
 	for e := r.state.Epoch; e < E; e++ {
 		t0 := time.Now()
+		tau := r.temperature(e)
+		r.engine.SetTemperature(tau)
 		copy(perm, r.trainIdx)
 		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 		var sum LossParts
@@ -486,6 +506,9 @@ func (r *Run) Train(ctx context.Context) error {
 		if len(r.valIdx) > 0 {
 			rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
 		}
+		if tau != 1 {
+			rec.Temp = tau
+		}
 		if testIdx != nil {
 			rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
 		}
@@ -495,13 +518,20 @@ func (r *Run) Train(ctx context.Context) error {
 		}
 		// Selection on the validation split only; with --val 0 the last
 		// epoch is kept. Ties keep the earlier epoch.
+		if len(r.valIdx) > 0 {
+			rec.HardValAcc = r.hardAccuracy(tau)
+		}
 		score := rec.ValAcc
+		if cfg.Select == "hard" {
+			score = rec.HardValAcc
+		}
 		if len(r.valIdx) == 0 {
 			score = float64(e + 1)
 		}
 		if score > r.state.BestVal {
 			r.state.BestVal = score
 			r.state.BestEpoch = e + 1
+			r.state.BestTemp = tau
 			copy(r.state.BestParams, r.state.Params)
 			rec.Best = true
 		}
@@ -563,6 +593,10 @@ type Metadata struct {
 	LR           float64 `json:"lr"`
 	Val          float64 `json:"val"`
 	Standardize  bool    `json:"standardize,omitempty"`
+	Anneal       float64 `json:"anneal,omitempty"`
+	AnnealTemp   float64 `json:"anneal_temp,omitempty"`
+	Select       string  `json:"select,omitempty"`
+	Temperature  float64 `json:"temperature,omitempty"` // tau of the saved epoch, folded into the parameters
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
 	Kernel       string  `json:"kernel"`
@@ -576,8 +610,7 @@ type Metadata struct {
 
 // Model returns the model of the selected epoch with its metadata.
 func (r *Run) Model(version string) (*runtime.Model, error) {
-	p := &Params{Shape: r.shape, Flat: r.state.BestParams}
-	m := p.Model(r.Task.ClassNames)
+	m := r.export(r.state.BestParams, r.state.BestTemp).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
 	meta := Metadata{Songc: version, Seed: r.Config.Seed, Precision: r.Config.Precision,
 		Epochs: r.state.Epoch, Batch: r.Config.Batch, LR: r.Config.LR, Val: r.Config.Val, Standardize: r.Config.Standardize,
@@ -588,6 +621,15 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 		meta.NodeRegGamma = 0
 	}
 	meta.Kernel = r.kernel
+	if r.Config.Anneal > 0 {
+		meta.Anneal, meta.AnnealTemp = r.Config.Anneal, r.Config.AnnealTemp
+		if t := r.state.BestTemp; t != 0 && t != 1 {
+			meta.Temperature = t
+		}
+	}
+	if r.Config.Select == "hard" {
+		meta.Select = "hard"
+	}
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
 		meta.TestAccuracy = r.state.Records[i].TestAcc
@@ -643,4 +685,55 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 		}
 	}
 	return &out
+}
+
+// temperature returns tau for epoch e (0-based): 1, then during the last
+// Anneal share of the epochs a geometric fall to AnnealTemp, reached in the
+// last epoch.
+func (r *Run) temperature(e int) float64 {
+	cfg := r.Config
+	if cfg.Anneal <= 0 {
+		return 1
+	}
+	E := cfg.Epochs
+	k := int(math.Round(cfg.Anneal * float64(E))) // annealed epochs
+	e0 := E - k
+	if k < 1 || e < e0 {
+		return 1
+	}
+	return math.Pow(cfg.AnnealTemp, float64(e-e0+1)/float64(k))
+}
+
+// export returns the parameters of the model that the engine computes at
+// temperature tau: L/tau, W/tau and b/tau, so that the plain softmax and
+// sigmoid of the model file give the same model. Routing is unchanged:
+// positive scaling keeps every argmax and every margin's sign.
+func (r *Run) export(flat []float64, tau float64) *Params {
+	p := &Params{Shape: r.shape, Flat: append([]float64(nil), flat...)}
+	if tau != 0 && tau != 1 {
+		for i := range p.Flat {
+			p.Flat[i] /= tau
+		}
+	}
+	return p
+}
+
+// hardAccuracy is the hard walk's accuracy on the validation rows for the
+// current parameters at temperature tau, computed by the runtime in
+// float64 on the raw rows, exactly as the saved model would be.
+func (r *Run) hardAccuracy(tau float64) float64 {
+	m := r.export(r.state.Params, tau).Model(r.Task.ClassNames)
+	m.InputShift, m.InputScale = r.shift, r.scale
+	k, err := runtime.New(m)
+	if err != nil {
+		return 0 // non-finite parameters: the loss check reports them
+	}
+	scratch := make([]float64, k.NumFeatures())
+	correct := 0
+	for _, i := range r.valIdx {
+		if res, _ := k.Walk(r.Task.Train.Row(i), scratch, nil); res.Class == r.Task.yTrain[i] {
+			correct++
+		}
+	}
+	return float64(correct) / float64(len(r.valIdx))
 }

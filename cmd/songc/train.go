@@ -43,6 +43,9 @@ type TrainCmd struct {
 	Standardize   *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the authors' recipe, on for the embedded demo."`
 	NodeRegGamma  float64  `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
 	NodeRegLambda float64  `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
+	Anneal        float64  `default:"0" help:"Share of the last epochs in which the temperature of the column softmax and the node sigmoids falls from 1 to --anneal-temp, so that the soft model approaches the hard walk it compiles into (0: off, the authors' recipe)."`
+	AnnealTemp    float64  `name:"anneal-temp" default:"0.1" help:"Final temperature of --anneal."`
+	Select        string   `enum:"soft,hard" default:"soft" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk (${enum})."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
 	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
@@ -99,7 +102,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg = trainer.Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: c.Batch,
 			LR: 1e-3, Seed: c.Seed, Precision: c.Precision, Val: c.Val,
-			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda, Kernel: c.Kernel}
+			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda, Kernel: c.Kernel,
+			Anneal: c.Anneal, AnnealTemp: c.AnnealTemp, Select: c.Select}
 		if args.Demo {
 			cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.LR, cfg.Standardize = demoNodes, demoSteps, demoEpochs, demoLR, true
 		}
@@ -308,7 +312,10 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 			}
 			line += fmt.Sprintf(")  leaf mass %.3f  train %.2f%%", rec.LeafMass, 100*rec.TrainAcc)
 			if rec.ValAcc > 0 || rec.Best {
-				line += fmt.Sprintf("  val %.2f%%", 100*rec.ValAcc)
+				line += fmt.Sprintf("  val %.2f%% (hard %.2f%%)", 100*rec.ValAcc, 100*rec.HardValAcc)
+			}
+			if rec.Temp != 0 {
+				line += fmt.Sprintf("  tau %.3g", rec.Temp)
 			}
 			if rec.TestAcc > 0 {
 				line += fmt.Sprintf("  test %.2f%%", 100*rec.TestAcc)
