@@ -194,6 +194,7 @@ func PlotCurves(recs []LogRecord, dir string) error {
 		{"curves.png", "Soft accuracy per epoch", "accuracy", []series{
 			{"train", grey, false, func(r LogRecord) (float64, bool) { return r.TrainAcc, true }},
 			{"validation", blue, false, func(r LogRecord) (float64, bool) { return r.ValAcc, r.ValAcc > 0 }},
+			{"validation, hard walk", green, false, func(r LogRecord) (float64, bool) { return r.HardValAcc, r.HardValAcc > 0 }},
 			{"test", red, true, func(r LogRecord) (float64, bool) { return r.TestAcc, r.TestAcc > 0 }},
 		}},
 		{"loss.png", "Loss per epoch", "loss", []series{
