@@ -17,12 +17,10 @@ import (
 	"github.com/songc/songc/trainer/data"
 )
 
-// The embedded demo's recipe: small enough to train in about a minute on
-// two cores, with standardised inputs and a larger learning rate so that it
-// gets somewhere in that minute. Flags given explicitly win.
+// The embedded demo's recipe: the default graph (64 nodes, 20 steps) with
+// standardised inputs, a larger learning rate and 60 epochs, so that it gets
+// somewhere in about a minute on two cores. Flags given explicitly win.
 const (
-	demoNodes  = 32
-	demoSteps  = 10
 	demoEpochs = 60
 	demoLR     = 0.01
 )
@@ -32,8 +30,8 @@ type TrainCmd struct {
 	Data          string   `placeholder:"FILE" help:"Training data: CSV (gzip'd or not) or an IDX images file (its labels file is found beside it). Without --data, the embedded Letter data (UCI, CC BY 4.0) and its test split are used."`
 	Test          string   `placeholder:"FILE" help:"Test data, only reported (never used to choose the model)."`
 	Output        string   `short:"o" default:"model.json" placeholder:"MODEL" help:"Where to write the model (JSON)."`
-	Nodes         *int     `placeholder:"64" help:"Internal nodes n (default 64; ${demo_nodes} for the embedded demo)."`
-	Steps         *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20; ${demo_steps} for the embedded demo)."`
+	Nodes         *int     `placeholder:"64" help:"Internal nodes n (default 64)."`
+	Steps         *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20)."`
 	Epochs        *int     `placeholder:"250" help:"Epochs (default 250, the authors' recipe; ${demo_epochs} for the embedded demo)."`
 	Batch         int      `default:"128" help:"Rows per batch."`
 	LR            *float64 `name:"lr" placeholder:"0.001" help:"Adam learning rate (default 0.001; ${demo_lr} for the embedded demo)."`
@@ -105,7 +103,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda, Kernel: c.Kernel,
 			Anneal: c.Anneal, AnnealTemp: c.AnnealTemp, Select: c.Select}
 		if args.Demo {
-			cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.LR, cfg.Standardize = demoNodes, demoSteps, demoEpochs, demoLR, true
+			cfg.Epochs, cfg.LR, cfg.Standardize = demoEpochs, demoLR, true
 		}
 		// Flags given on the command line win over both recipes.
 		setIf(&cfg.Nodes, c.Nodes)
