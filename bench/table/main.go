@@ -1,7 +1,8 @@
 // Command table prints the results of bench/paper.sh runs as a Markdown
 // table, from their result files only (eval.json, analyze.json,
 // result.json, model.json, model.log.jsonl under bench/runs/NAME/). Runs
-// that differ only by seed (NAME-sSEED) are grouped: mean, and min..max.
+// that differ only by seed (NAME-sSEED) and ran on the same kernel are
+// grouped: mean, and min..max.
 //
 //	go run ./bench/table [-runs bench/runs] [-match REGEXP]
 package main
@@ -67,6 +68,7 @@ func main() {
 		if m := seedRe.FindStringSubmatch(e.Name()); m != nil {
 			r.group, r.seed = m[1], m[2]
 		}
+		r.group += " | " + r.kernel // runs of different kernels are not pooled
 		if _, ok := groups[r.group]; !ok {
 			order = append(order, r.group)
 		}
@@ -77,7 +79,8 @@ func main() {
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range order {
 		rs := groups[g]
-		base := strings.SplitN(g, "-", 4)
+		name, _, _ := strings.Cut(g, " | ")
+		base := strings.SplitN(name, "-", 4)
 		key := strings.Join(base[:min(3, len(base))], "-")
 		seeds := make([]string, 0, len(rs))
 		for _, r := range rs {
@@ -87,7 +90,7 @@ func main() {
 				seeds = append(seeds, r.seed)
 			}
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", g, orDash(paper[key]),
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, orDash(paper[key]),
 			stat(rs, func(r run) float64 { return 100 * r.soft }, "%.2f"),
 			stat(rs, func(r run) float64 { return 100 * r.hard }, "%.2f"),
 			stat(rs, func(r run) float64 { return 100 * r.fid }, "%.1f"),
