@@ -151,6 +151,15 @@ Layout: %s (%s).`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.Why
 		})
 	})
 
+	// func PredictBatch(xs []*[NumFeatures]float64... ) — a slice of inputs.
+	comment(f, "PredictBatch writes Predict(&xs[i]) into out[i] for every row; out must be at\nleast as long as xs. It allocates nothing.")
+	f.Func().Id("PredictBatch").Params(jen.Id("xs").Index().Index(jen.Id("NumFeatures")).Float64(), jen.Id("out").Index().Int()).Block(
+		jen.Id("out").Op("=").Id("out").Index(jen.Empty(), jen.Len(jen.Id("xs"))).Comment("panics at once if out is too short"),
+		jen.For(jen.Id("i").Op(":=").Range().Id("xs")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Id("Predict").Call(jen.Op("&").Id("xs").Index(jen.Id("i"))),
+		),
+	)
+
 	// type Decision struct{...}; func Explain(x, path) (int, []Decision)
 	comment(f, "Decision is one step of a walk, as Explain reports it.")
 	f.Type().Id("Decision").Struct(

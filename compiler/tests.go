@@ -56,6 +56,16 @@ func (p *Plan) RenderTests(w io.Writer, version string, rows []float64) error {
 			),
 		),
 	)
+	f.Func().Id("TestPredictBatch").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.Id("out").Op(":=").Make(jen.Index().Int(), jen.Len(jen.Id("goldenX"))),
+		jen.Id("PredictBatch").Call(jen.Id("goldenX").Index(jen.Empty(), jen.Empty()), jen.Id("out")),
+		jen.Id("PredictBatch").Call(jen.Nil(), jen.Nil()),
+		jen.For(jen.List(jen.Id("i"), jen.Id("c")).Op(":=").Range().Id("out")).Block(
+			jen.If(jen.Id("c").Op("!=").Id("goldenClass").Index(jen.Id("i"))).Block(
+				jen.Id("t").Dot("Errorf").Call(jen.Lit("row %d: PredictBatch = %d, want %d"), jen.Id("i"), jen.Id("c"), jen.Id("goldenClass").Index(jen.Id("i"))),
+			),
+		),
+	)
 	f.Func().Id("TestZeroAllocs").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Id("buf").Op(":=").Make(jen.Index().Id("Decision"), jen.Lit(0), jen.Id("Steps")),
 		jen.Id("x").Op(":=").Id("goldenX").Index(jen.Lit(0)),

@@ -30,6 +30,7 @@ func (CompileCmd) Help() string {
 
   func Predict(x *[NumFeatures]float64) int                        // class index
   func Explain(x *[NumFeatures]float64, path []Decision) (int, []Decision)
+  func PredictBatch(xs [][NumFeatures]float64, out []int)
   var ClassNames = [NumClasses]string{...}
 
 Examples:

@@ -93,6 +93,15 @@ func Predict(x *[NumFeatures]float64) int {
 	}
 }
 
+// PredictBatch writes Predict(&xs[i]) into out[i] for every row; out must be at
+// least as long as xs. It allocates nothing.
+func PredictBatch(xs [][NumFeatures]float64, out []int) {
+	out = out[:len(xs)] // panics at once if out is too short
+	for i := range xs {
+		out[i] = Predict(&xs[i])
+	}
+}
+
 // Decision is one step of a walk, as Explain reports it.
 type Decision struct {
 	Node   int     // the model's node number
