@@ -377,3 +377,25 @@ func TestNaNLossStops(t *testing.T) {
 		t.Errorf("the kept checkpoint does not load: %s", errs)
 	}
 }
+
+// TestPresets: --preset quick changes the recipe with --data, the demo
+// defaults to it, and explicit flags win over both.
+func TestPresets(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 60, 1)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", train}, "lr 0.001, 1 epochs"},
+		{[]string{"--data", train, "--preset", "quick"}, "lr 0.01, 1 epochs, standardized inputs"},
+		{[]string{"--data", train, "--preset", "quick", "--lr", "0.5", "--no-standardize"}, "lr 0.5, 1 epochs\n"},
+		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
+	} {
+		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
+		code, _, errs := songc(t, context.Background(), args...)
+		if code != 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want %q in:\n%s", tc.args, code, tc.want, errs)
+		}
+	}
+}
