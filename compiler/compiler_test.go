@@ -2,6 +2,10 @@ package compiler
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,5 +56,34 @@ func TestRenderSaysWhyAndNormalisesNegativeZero(t *testing.T) {
 	}
 	if !bytes.Contains(src, []byte("var nodeID = [numNodes]int{0, 2}")) {
 		t.Errorf("unreachable node emitted:\n%s", src)
+	}
+}
+
+// TestHostileClassNames: very long names and names with control characters,
+// quotes and Go syntax compile to source that parses and holds them exactly.
+func TestHostileClassNames(t *testing.T) {
+	m := chain()
+	m.ClassNames = []string{strings.Repeat("x\"\\\n\t\x00", 20000), "`; panic(0) /*"}
+	src, _, err := Compile(m, Options{Package: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "c.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			s, err := strconv.Unquote(bl.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+		return true
+	})
+	if len(got) != 2 || got[0] != m.ClassNames[0] || got[1] != m.ClassNames[1] {
+		t.Errorf("class names did not survive: %d literals", len(got))
 	}
 }
