@@ -191,7 +191,7 @@ func PlotCurves(recs []LogRecord, dir string) error {
 		file, title, y string
 		s              []series
 	}{
-		{"curves.png", "Soft accuracy per epoch", "accuracy", []series{
+		{"curves.png", "Accuracy per epoch (soft model; green: hard walk)", "accuracy", []series{
 			{"train", grey, false, func(r LogRecord) (float64, bool) { return r.TrainAcc, true }},
 			{"validation", blue, false, func(r LogRecord) (float64, bool) { return r.ValAcc, r.ValAcc > 0 }},
 			{"validation, hard walk", green, false, func(r LogRecord) (float64, bool) { return r.HardValAcc, r.HardValAcc > 0 }},
