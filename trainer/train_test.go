@@ -227,3 +227,54 @@ func TestNewTaskRefusesMismatchedTest(t *testing.T) {
 		t.Errorf("class: %v", err)
 	}
 }
+
+// TestTemperatureSchedule: 1 before the annealed share of the epochs, then a
+// geometric fall that reaches AnnealTemp in the last epoch.
+func TestTemperatureSchedule(t *testing.T) {
+	r := &Run{Config: Config{Epochs: 10, Anneal: 0.3, AnnealTemp: 0.1}}
+	want := []float64{1, 1, 1, 1, 1, 1, 1, math.Pow(0.1, 1.0/3), math.Pow(0.1, 2.0/3), 0.1}
+	for e, w := range want {
+		if got := r.temperature(e); math.Abs(got-w) > 1e-15 {
+			t.Errorf("epoch %d: tau %v, want %v", e, got, w)
+		}
+	}
+	if got := (&Run{Config: Config{Epochs: 10}}).temperature(9); got != 1 {
+		t.Errorf("no annealing: tau %v", got)
+	}
+}
+
+// TestExportAtTemperature: a model saved at temperature tau (parameters
+// divided by tau) gives, with the plain softmax and sigmoid of the runtime,
+// the leaf masses the engine computes at tau.
+func TestExportAtTemperature(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	r := train(t, cfg, task)
+	const tau = 0.37
+	m := r.export(r.state.BestParams, tau).Model(task.ClassNames)
+	m.InputShift, m.InputScale = r.shift, r.scale
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewCPU[float64](r.Shape(), Gonum64{}, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetParams(r.state.BestParams)
+	e.SetTemperature(tau)
+	xs := preprocess(task.Test, r.shift, r.scale)
+	c := m.Classes
+	want := make([]float64, task.Test.Rows*c)
+	e.Predict(want, xs.X)
+	got := make([]float64, c)
+	sc := k.NewSoftScratch()
+	for i := 0; i < task.Test.Rows; i++ {
+		k.Soft(got, task.Test.Row(i), sc)
+		for j := range got {
+			if d := math.Abs(got[j] - want[i*c+j]); d > 1e-12 {
+				t.Fatalf("row %d class %d: runtime %v, engine at tau %v", i, j, got[j], want[i*c+j])
+			}
+		}
+	}
+}
