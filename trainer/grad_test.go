@@ -34,18 +34,9 @@ func TestGradientFiniteDifference(t *testing.T) {
 		for i := range p.W() { // larger filters than the init, so sigmoids are not all ~0.5
 			p.W()[i] = rng.NormFloat64()
 		}
-		x := make([]float64, s.batch*s.shape.Features)
-		for i := range x {
-			x[i] = rng.NormFloat64()
-		}
-		y := make([]int, s.batch)
-		for i := range y {
-			y[i] = rng.IntN(s.shape.Classes)
-		}
-		var noise []float64
-		if s.noise {
-			noise = make([]float64, 2*s.shape.States()*s.shape.Nodes)
-			gumbel(noise, rng)
+		x, y, noise := randomBatch(rng, s.shape, s.batch)
+		if !s.noise {
+			noise = nil
 		}
 		e, err := NewCPU[float64](s.shape, Gonum64{}, s.batch)
 		if err != nil {
@@ -73,4 +64,20 @@ func TestGradientFiniteDifference(t *testing.T) {
 			t.Errorf("%+v batch %d noise %v: max |grad - fd| = %.3g (max |fd| %.3g)", s.shape, s.batch, s.noise, maxDiff, maxAbs)
 		}
 	}
+}
+
+// randomBatch returns normal inputs, uniform labels and Gumbel noise for a
+// batch of shape s.
+func randomBatch(rng *rand.Rand, s Shape, batch int) (x []float64, y []int, noise []float64) {
+	x = make([]float64, batch*s.Features)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	y = make([]int, batch)
+	for i := range y {
+		y[i] = rng.IntN(s.Classes)
+	}
+	noise = make([]float64, 2*s.States()*s.Nodes)
+	gumbel(noise, rng)
+	return x, y, noise
 }

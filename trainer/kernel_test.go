@@ -29,16 +29,7 @@ func TestKernelsAgree(t *testing.T) {
 	for _, tc := range shapes {
 		p := NewParams(tc.s)
 		p.Init(rng)
-		x := make([]float64, tc.b*tc.s.Features)
-		for i := range x {
-			x[i] = rng.NormFloat64()
-		}
-		y := make([]int, tc.b)
-		for i := range y {
-			y[i] = rng.IntN(tc.s.Classes)
-		}
-		noise := make([]float64, 2*tc.s.States()*tc.s.Nodes)
-		gumbel(noise, rng)
+		x, y, noise := randomBatch(rng, tc.s, tc.b)
 		var grads [2][]float64
 		var losses [2]LossParts
 		for i, k := range []Kernel[float32]{Gonum32{}, NewAVX2()} {
