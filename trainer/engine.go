@@ -465,6 +465,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// n..S-1 are dq (the same for every step, since q sums the steps).
 	NB := N * B
 	gamma := s.NodeRegGamma
+	tiny := smallestNormal[T]()
 	for t := 0; t < N; t++ {
 		for k := 0; k < c; k++ {
 			copy(e.dn[(n+k)*NB+t*B:(n+k)*NB+t*B+B], e.dq[k*B:(k+1)*B])
@@ -501,7 +502,11 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 				sv := si[j]
 				gsi[j] += pi[j] * (du1[j] - du0[j])
 				if gp != nil {
-					gp[j] = sv*du1[j] + (1-sv)*du0[j]
+					g := sv*du1[j] + (1-sv)*du0[j]
+					if g < tiny && g > -tiny { // no subnormals into the GEMMs
+						g = 0
+					}
+					gp[j] = g
 				}
 				if !reg {
 					continue
