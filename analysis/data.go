@@ -29,7 +29,7 @@ func (in *Input) Set(x []float64) {
 	n, S := k.NumNodes(), k.NumNodes()+k.NumClasses()
 	k.Preprocess(in.x, x)
 	for i := 0; i < n; i++ {
-		in.S[i] = sigmoid(k.Margin(i, in.x))
+		in.S[i] = runtime.Sigmoid(k.Margin(i, in.x))
 	}
 	m0, m1 := k.M0(), k.M1()
 	for j := 0; j < S; j++ {
@@ -38,14 +38,6 @@ func (in *Input) Set(x []float64) {
 			in.P[j*n+i] = s*m1[j*n+i] + (1-s)*m0[j*n+i]
 		}
 	}
-}
-
-func sigmoid(a float64) float64 {
-	if a >= 0 {
-		return 1 / (1 + math.Exp(-a))
-	}
-	e := math.Exp(a)
-	return e / (1 + e)
 }
 
 // PathUnion returns the union of the edges of all paths from the root in

@@ -55,28 +55,7 @@ func NewBinary(k *runtime.Classifier) *Binary {
 }
 
 // Reachable returns the states reachable from the root, ascending.
-func (b *Binary) Reachable() []int {
-	seen := map[int64]bool{0: true}
-	stack := []int64{0}
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		it := b.Graph.From(u)
-		for it.Next() {
-			v := it.Node().ID()
-			if !seen[v] {
-				seen[v] = true
-				stack = append(stack, v)
-			}
-		}
-	}
-	out := make([]int, 0, len(seen))
-	for s := range seen {
-		out = append(out, int(s))
-	}
-	slices.Sort(out)
-	return out
-}
+func (b *Binary) Reachable() []int { return b.K.Reachable() }
 
 // Stats are the structure statistics of the binary graph.
 type Stats struct {

@@ -89,25 +89,10 @@ func NewPlan(m *runtime.Model, opt Options) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{Classifier: k, Package: pkg, Hash: hash, index: map[int]int{}}
-	// Reachable internal nodes: a search from the root over both children.
-	n := k.NumNodes()
-	seen := make([]bool, n)
-	stack := []int{0}
-	seen[0] = true
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, c := range [2]int{k.Left(i), k.Right(i)} {
-			if c < n && !seen[c] {
-				seen[c] = true
-				stack = append(stack, c)
-			}
-		}
-	}
-	for i, ok := range seen {
-		if ok {
-			p.index[i] = len(p.Nodes)
-			p.Nodes = append(p.Nodes, i)
+	for _, s := range k.Reachable() { // ascending: the root first
+		if s < k.NumNodes() {
+			p.index[s] = len(p.Nodes)
+			p.Nodes = append(p.Nodes, s)
 		}
 	}
 	weights := len(p.Nodes) * k.NumFeatures()

@@ -168,6 +168,34 @@ func (k *Classifier) Margin(i int, x []float64) float64 {
 	return s + k.b[i]
 }
 
+// Reachable returns the states reachable from the root in the binary graph
+// (each internal node's argmax children), internal nodes and leaves,
+// ascending. The root is always among them.
+func (k *Classifier) Reachable() []int {
+	seen := make([]bool, k.n+k.c)
+	seen[0] = true
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range [2]int{k.left[i], k.right[i]} {
+			if !seen[c] {
+				seen[c] = true
+				if c < k.n {
+					stack = append(stack, c)
+				}
+			}
+		}
+	}
+	var out []int
+	for s, ok := range seen {
+		if ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Step is one decision of a hard walk.
 type Step struct {
 	Node   int     // internal node
@@ -241,7 +269,7 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	n, S := k.n, k.n+k.c
 	k.Preprocess(sc.x, x)
 	for i := 0; i < n; i++ {
-		sc.s[i] = sigmoid(k.Margin(i, sc.x))
+		sc.s[i] = Sigmoid(k.Margin(i, sc.x))
 	}
 	clear(sc.p)
 	sc.p[0] = 1
@@ -272,7 +300,8 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	return best
 }
 
-func sigmoid(a float64) float64 {
+// Sigmoid is 1/(1+exp(-a)), computed without overflow for any a.
+func Sigmoid(a float64) float64 {
 	if a >= 0 {
 		return 1 / (1 + math.Exp(-a))
 	}

@@ -157,7 +157,7 @@ func Decode(r io.Reader, name string) (*Model, error) {
 	dec.DisallowUnknownFields()
 	var m Model
 	if err := dec.Decode(&m); err != nil {
-		return nil, jsonError(name, r, err)
+		return nil, jsonError(name, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%s: trailing data after the model object", name)
@@ -172,7 +172,7 @@ func Decode(r io.Reader, name string) (*Model, error) {
 	return &m, nil
 }
 
-func jsonError(name string, r io.Reader, err error) error {
+func jsonError(name string, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {

@@ -3,6 +3,8 @@ package trainer
 import (
 	"fmt"
 	"math"
+
+	"github.com/songc/songc/runtime"
 )
 
 // LossParts are the parts of the training objective for one batch
@@ -236,7 +238,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		bi := float64(e.p[bo+i])
 		row := e.sg[i*B : (i+1)*B]
 		for j, a := range row {
-			row[j] = T(sigmoid((float64(a) + bi) * e.invTau))
+			row[j] = T(runtime.Sigmoid((float64(a) + bi) * e.invTau))
 		}
 	}
 	p0 := e.ps[:n*B]
@@ -288,14 +290,6 @@ func smallestNormal[T Float]() T {
 		return T(0x1p-63)
 	}
 	return T(0x1p-511)
-}
-
-func sigmoid(a float64) float64 {
-	if a >= 0 {
-		return 1 / (1 + math.Exp(-a))
-	}
-	ea := math.Exp(a)
-	return ea / (1 + ea)
 }
 
 // clampOut is the authors' interval(): values <= 0 become 1e-5, values >= 1
