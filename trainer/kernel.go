@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"fmt"
 	goruntime "runtime"
 
 	"gonum.org/v1/gonum/blas"
@@ -87,3 +88,30 @@ func DefaultKernel32() Kernel[float32] {
 
 // DefaultKernel64 returns the float64 kernel (gonum).
 func DefaultKernel64() Kernel[float64] { return Gonum64{} }
+
+// NewEngine returns a CPU engine for shape s and batches of at most batch
+// rows, in precision "f32" or "f64", on kernel "auto" (or ""), "gonum" or
+// "avx2" (float32 only), and the name of the kernel it runs on.
+func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, error) {
+	if precision == "f64" {
+		if kernel == "avx2" {
+			return nil, "", fmt.Errorf("kernel avx2 is float32 only")
+		}
+		k := DefaultKernel64()
+		e, err := NewCPU[float64](s, k, batch)
+		return e, k.Name(), err
+	}
+	k := DefaultKernel32()
+	switch kernel {
+	case "gonum":
+		k = Gonum32{}
+	case "avx2":
+		a := NewAVX2()
+		if a == nil {
+			return nil, "", fmt.Errorf("kernel avx2: this CPU lacks AVX2 or FMA")
+		}
+		k = a
+	}
+	e, err := NewCPU[float32](s, k, batch)
+	return e, k.Name(), err
+}

@@ -331,19 +331,7 @@ func (r *Run) setup() error {
 	}
 	batch := min(cfg.Batch, len(r.trainIdx))
 	var err error
-	if cfg.Precision == "f64" {
-		k := DefaultKernel64()
-		r.kernel = k.Name()
-		r.engine, err = NewCPU[float64](r.shape, k, batch)
-	} else {
-		k := DefaultKernel32()
-		if cfg.Kernel == "gonum" {
-			k = Gonum32{}
-		}
-		r.kernel = k.Name()
-		r.engine, err = NewCPU[float32](r.shape, k, batch)
-	}
-	if err != nil {
+	if r.engine, r.kernel, err = NewEngine(r.shape, cfg.Precision, cfg.Kernel, batch); err != nil {
 		return err
 	}
 	r.shuffle, r.shufSrc = newRand(cfg.Seed, streamShuffle)

@@ -43,30 +43,7 @@ func (c *BenchCmd) Run(g *Globals) error {
 	if c.Batch < 1 || c.Batches < 1 {
 		return usagef("--batch and --batches must be at least 1")
 	}
-	var (
-		e      trainer.Engine
-		kernel string
-		err    error
-	)
-	if c.Precision == "f64" {
-		k := trainer.DefaultKernel64()
-		e, err = trainer.NewCPU[float64](s, k, c.Batch)
-		kernel = k.Name()
-	} else {
-		k := trainer.DefaultKernel32()
-		switch c.Kernel {
-		case "gonum":
-			k = trainer.Gonum32{}
-		case "avx2":
-			if a := trainer.NewAVX2(); a != nil {
-				k = a
-			} else {
-				return fmt.Errorf("--kernel avx2: this CPU lacks AVX2 or FMA")
-			}
-		}
-		e, err = trainer.NewCPU[float32](s, k, c.Batch)
-		kernel = k.Name()
-	}
+	e, kernel, err := trainer.NewEngine(s, c.Precision, c.Kernel, c.Batch)
 	if err != nil {
 		return err
 	}
