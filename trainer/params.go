@@ -93,6 +93,19 @@ func (p *Params) Init(rng *rand.Rand) {
 	}
 }
 
+// InitFanIn is Init with W and b uniform on [-1/sqrt(d), 1/sqrt(d)]
+// (PyTorch's default for a linear layer of d inputs).
+func (p *Params) InitFanIn(rng *rand.Rand) {
+	p.Init(rng)
+	r := 1 / math.Sqrt(float64(p.Shape.Features))
+	for i := range p.W() {
+		p.W()[i] = (2*rng.Float64() - 1) * r
+	}
+	for i := range p.B() {
+		p.B()[i] = (2*rng.Float64() - 1) * r
+	}
+}
+
 // Model converts p to a model file structure (without preprocessing or
 // training metadata).
 func (p *Params) Model(classNames []string) *runtime.Model {

@@ -46,6 +46,19 @@ type Config struct {
 	// "avx2". Runs are byte-identical for the same kernel; the model's
 	// metadata records which one ran.
 	Kernel string
+	// LRSchedule is "constant" (or empty: the authors' recipe) or "cosine":
+	// the learning rate falls from LR to 0 along a half cosine over the
+	// run's batches.
+	LRSchedule string
+	// Gumbel is "dirty" (or empty: the authors' dirty-tau schedule, noise
+	// on a share of batches that falls linearly from 1 to 0 over the run)
+	// or "off" (plain softmax on every batch).
+	Gumbel string
+	// Init is "paper" (or empty: the authors' r = 1/sqrt(d n) for W and b)
+	// or "fan-in" (W and b uniform on [-1/sqrt(d), 1/sqrt(d)], PyTorch's
+	// default for a linear layer, so that every node starts with a margin
+	// of the order of its inputs' scale).
+	Init string
 }
 
 // DefaultConfig returns the authors' defaults (spec section 3) with a small
@@ -79,6 +92,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--select must be soft or hard, got %q", c.Select)
 	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx2":
 		return fmt.Errorf("--kernel must be auto, gonum or avx2, got %q", c.Kernel)
+	case c.LRSchedule != "" && c.LRSchedule != "constant" && c.LRSchedule != "cosine":
+		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", c.LRSchedule)
+	case c.Gumbel != "" && c.Gumbel != "dirty" && c.Gumbel != "off":
+		return fmt.Errorf("--gumbel must be dirty or off, got %q", c.Gumbel)
+	case c.Init != "" && c.Init != "paper" && c.Init != "fan-in":
+		return fmt.Errorf("--init must be paper or fan-in, got %q", c.Init)
 	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
 		return fmt.Errorf("--kernel avx2 needs a CPU with AVX2 and FMA and --precision f32")
 	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
@@ -281,7 +300,11 @@ func NewRun(cfg Config, task *Task) (*Run, error) {
 	}
 	p := NewParams(r.shape)
 	initRNG, _ := newRand(cfg.Seed, streamInit)
-	p.Init(initRNG)
+	if cfg.Init == "fan-in" {
+		p.InitFanIn(initRNG)
+	} else {
+		p.Init(initRNG)
+	}
 	r.engine.SetParams(p.Flat)
 	r.state.Params = p.Flat
 	r.state.BestParams = append([]float64(nil), p.Flat...)
@@ -459,12 +482,14 @@ func (r *Run) Train(ctx context.Context) error {
 			}
 			// Dirty tau (spec section 3): Gumbel noise fades out linearly.
 			var nz []float64
-			if u := r.noise.Float64(); !(u < float64(e*L+b)/float64(E*L)) {
+			// The draw happens whatever the flag, so that both settings
+			// consume the noise stream alike.
+			if u := r.noise.Float64(); cfg.Gumbel != "off" && !(u < float64(e*L+b)/float64(E*L)) {
 				gumbel(noise, r.noise)
 				nz = noise
 				gumbelBatches++
 			}
-			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, cfg.LR)
+			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, r.learningRate(e*L+b, E*L))
 			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
 				saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
 				if r.CheckpointPath != "" {
@@ -584,6 +609,9 @@ type Metadata struct {
 	Anneal       float64 `json:"anneal,omitempty"`
 	AnnealTemp   float64 `json:"anneal_temp,omitempty"`
 	Select       string  `json:"select,omitempty"`
+	LRSchedule   string  `json:"lr_schedule,omitempty"`
+	Gumbel       string  `json:"gumbel,omitempty"`
+	Init         string  `json:"init,omitempty"`
 	Temperature  float64 `json:"temperature,omitempty"` // tau of the saved epoch, folded into the parameters
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
@@ -617,6 +645,15 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	}
 	if r.Config.Select == "hard" {
 		meta.Select = "hard"
+	}
+	if r.Config.LRSchedule == "cosine" {
+		meta.LRSchedule = "cosine"
+	}
+	if r.Config.Gumbel == "off" {
+		meta.Gumbel = "off"
+	}
+	if r.Config.Init == "fan-in" {
+		meta.Init = "fan-in"
 	}
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
@@ -690,6 +727,14 @@ func (r *Run) temperature(e int) float64 {
 		return 1
 	}
 	return math.Pow(cfg.AnnealTemp, float64(e-e0+1)/float64(k))
+}
+
+// learningRate returns the learning rate of batch i of n in the run.
+func (r *Run) learningRate(i, n int) float64 {
+	if r.Config.LRSchedule != "cosine" {
+		return r.Config.LR
+	}
+	return r.Config.LR * 0.5 * (1 + math.Cos(math.Pi*float64(i)/float64(n)))
 }
 
 // export returns the parameters of the model that the engine computes at

@@ -46,6 +46,9 @@ type TrainCmd struct {
 	Anneal        float64  `default:"0" help:"Share of the last epochs in which the temperature of the column softmax and the node sigmoids falls from 1 to --anneal-temp, so that the soft model approaches the hard walk it compiles into (0: off, the authors' recipe)."`
 	AnnealTemp    float64  `name:"anneal-temp" default:"0.1" help:"Final temperature of --anneal."`
 	Select        string   `enum:"soft,hard" default:"soft" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk (${enum})."`
+	LRSchedule    string   `name:"lr-schedule" enum:"constant,cosine" default:"constant" help:"Learning-rate schedule (${enum}): constant (the authors'), or cosine, which lowers it from --lr to 0 along a half cosine over the run."`
+	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
+	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
 	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
@@ -103,7 +106,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		cfg = trainer.Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: c.Batch,
 			LR: 1e-3, Seed: c.Seed, Precision: c.Precision, Val: c.Val,
 			NodeRegGamma: c.NodeRegGamma, NodeRegLambda: c.NodeRegLambda, Kernel: c.Kernel,
-			Anneal: c.Anneal, AnnealTemp: c.AnnealTemp, Select: c.Select}
+			Anneal: c.Anneal, AnnealTemp: c.AnnealTemp, Select: c.Select,
+			LRSchedule: c.LRSchedule, Gumbel: c.Gumbel, Init: c.Init}
 		preset := c.Preset
 		if preset == "" {
 			preset = "paper"
