@@ -43,7 +43,7 @@ fi
 touch "$out/done"
 end=$(date +%s)
 "$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
-"$out/songc" analyze "$out/model.json" --json >"$out/analyze.json"
+"$out/songc" analyze "$out/model.json" --json --plots "$out/plots" >"$out/analyze.json"
 cat >"$out/result.json" <<EOF
 {"experiment": "$name${TAG:+-$TAG}${SEED:+-s$SEED}", "command": "${TAG:+TAG=$TAG }${SEED:+SEED=$SEED }bench/paper.sh $name $*", "flags": "$flags $*",
  "wall_seconds_this_session": $((end - start)), "date": "$(date -u +%Y-%m-%d)",

@@ -96,7 +96,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { panic(exitCode(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"demo_epochs": fmt.Sprint(demoEpochs), "demo_lr": fmt.Sprint(demoLR)},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)

@@ -378,8 +378,8 @@ func TestNaNLossStops(t *testing.T) {
 	}
 }
 
-// TestPresets: --preset quick changes the recipe with --data, the demo
-// defaults to it, and explicit flags win over both.
+// TestPresets: --preset fast and quick change the recipe with --data, the
+// demo defaults to quick, and explicit flags win over every preset.
 func TestPresets(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 60, 1)
@@ -387,9 +387,12 @@ func TestPresets(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", train}, "lr 0.001, 1 epochs"},
-		{[]string{"--data", train, "--preset", "quick"}, "lr 0.01, 1 epochs, standardized inputs"},
-		{[]string{"--data", train, "--preset", "quick", "--lr", "0.5", "--no-standardize"}, "lr 0.5, 1 epochs\n"},
+		{[]string{"--data", train}, "batch 128, lr 0.001, 1 epochs\n"},
+		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk\n"},
+		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk\n"},
+		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft"}, "batch 16, lr 0.5, 1 epochs\n"},
+		{[]string{"--data", train, "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
+		{[]string{"--data", train, "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
 		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
 	} {
 		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
