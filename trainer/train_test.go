@@ -183,6 +183,9 @@ func TestConfigValidate(t *testing.T) {
 		{"lr NaN", func(c *Config) { c.LR = math.NaN() }},
 		{"val 1", func(c *Config) { c.Val = 1 }},
 		{"precision", func(c *Config) { c.Precision = "f16" }},
+		{"lr schedule", func(c *Config) { c.LRSchedule = "linear" }},
+		{"gumbel", func(c *Config) { c.Gumbel = "on" }},
+		{"init", func(c *Config) { c.Init = "xavier" }},
 	} {
 		c := DefaultConfig()
 		tc.mod(&c)
@@ -190,9 +193,80 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("%s: accepted", tc.name)
 		}
 	}
-	c := DefaultConfig()
-	if err := c.Validate(); err != nil {
-		t.Errorf("defaults: %v", err)
+	for _, name := range Presets {
+		c, err := PresetConfig(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("preset %s: %v", name, err)
+		}
+	}
+	if _, err := PresetConfig("slow"); err == nil {
+		t.Error("unknown preset accepted")
+	}
+}
+
+// TestLearningRateSchedule: constant by default; the cosine schedule starts
+// at LR, halves it midway and ends near 0.
+func TestLearningRateSchedule(t *testing.T) {
+	r := &Run{Config: Config{LR: 0.02}}
+	if got := r.learningRate(77, 100); got != 0.02 {
+		t.Errorf("constant: %v", got)
+	}
+	r.Config.LRSchedule = "cosine"
+	for _, tc := range []struct {
+		i    int
+		want float64
+	}{{0, 0.02}, {50, 0.01}, {100, 0}} {
+		if got := r.learningRate(tc.i, 100); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("cosine at %d of 100: %v, want %v", tc.i, got, tc.want)
+		}
+	}
+	if a, b := r.learningRate(30, 100), r.learningRate(31, 100); !(b < a) {
+		t.Errorf("cosine does not fall: %v then %v", a, b)
+	}
+}
+
+// TestRecipeKnobs: --gumbel off trains without noise (and so differs from
+// the dirty-tau run), --init fan-in draws W and b on +-1/sqrt(d), and both
+// are recorded in the model's metadata.
+func TestRecipeKnobs(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	base := train(t, cfg, task)
+	if g := base.Records()[0].Gumbel; g == 0 {
+		t.Fatalf("dirty tau used no noise in epoch 1")
+	}
+	cfg.Gumbel, cfg.Init, cfg.LRSchedule = "off", "fan-in", "cosine"
+	r := train(t, cfg, task)
+	for _, rec := range r.Records() {
+		if rec.Gumbel != 0 {
+			t.Errorf("epoch %d: Gumbel share %v with --gumbel off", rec.Epoch, rec.Gumbel)
+		}
+	}
+	m := string(modelBytes(t, r))
+	for _, want := range []string{`"gumbel":"off"`, `"init":"fan-in"`, `"lr_schedule":"cosine"`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metadata lacks %s", want)
+		}
+	}
+
+	p := NewParams(r.Shape())
+	rng, _ := newRand(1, streamInit)
+	p.InitFanIn(rng)
+	bound := 1 / math.Sqrt(float64(p.Shape.Features))
+	big := 0
+	for _, v := range append(p.W(), p.B()...) {
+		if math.Abs(v) > bound {
+			t.Fatalf("fan-in value %v outside +-%v", v, bound)
+		}
+		if math.Abs(v) > bound/2 {
+			big++
+		}
+	}
+	if n := len(p.W()) + len(p.B()); big < n/4 {
+		t.Errorf("only %d of %d fan-in values above half the bound", big, n)
 	}
 }
 
