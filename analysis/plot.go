@@ -196,6 +196,7 @@ func PlotCurves(recs []LogRecord, dir string) error {
 			{"validation", blue, false, func(r LogRecord) (float64, bool) { return r.ValAcc, r.ValAcc > 0 }},
 			{"validation, hard walk", green, false, func(r LogRecord) (float64, bool) { return r.HardValAcc, r.HardValAcc > 0 }},
 			{"test", red, true, func(r LogRecord) (float64, bool) { return r.TestAcc, r.TestAcc > 0 }},
+			{"test, hard walk (compiled)", green, true, func(r LogRecord) (float64, bool) { return r.HardTestAcc, r.HardTestAcc > 0 }},
 		}},
 		{"loss.png", "Loss per epoch", "loss", []series{
 			{"weighted BCE", blue, false, func(r LogRecord) (float64, bool) { return r.BCE, true }},

@@ -151,10 +151,13 @@ type EpochRecord struct {
 	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
 	Temp       float64 `json:"temperature,omitempty"`       // tau during the epoch, when annealing
 	TestAcc    float64 `json:"test_accuracy,omitempty"`
-	TrainAcc   float64 `json:"train_accuracy"` // on at most trainSampleMax evenly spaced training rows
-	Seconds    float64 `json:"seconds"`
-	Best       bool    `json:"best,omitempty"`
-	Batches    int     `json:"batches"`
+	// HardTestAcc is the hard walk (the compiled classifier) on the test
+	// rows: reported for the curves, never used to select.
+	HardTestAcc float64 `json:"hard_test_accuracy,omitempty"`
+	TrainAcc    float64 `json:"train_accuracy"` // on at most trainSampleMax evenly spaced training rows
+	Seconds     float64 `json:"seconds"`
+	Best        bool    `json:"best,omitempty"`
+	Batches     int     `json:"batches"`
 	// Graph holds structure statistics of the binary graph as JSON, filled
 	// by Run.OnEpoch when set.
 	Graph json.RawMessage `json:"graph,omitempty"`
@@ -563,9 +566,7 @@ func (r *Run) Train(ctx context.Context) error {
 		}
 		// Selection on the validation split only; with --val 0 the last
 		// epoch is kept. Ties keep the earlier epoch.
-		if len(r.valIdx) > 0 {
-			rec.HardValAcc = r.hardAccuracy(tau)
-		}
+		rec.HardValAcc, rec.HardTestAcc = r.hardAccuracy(tau)
 		score := rec.ValAcc
 		if cfg.Select == "hard" {
 			score = rec.HardValAcc
@@ -783,15 +784,16 @@ func (r *Run) export(flat []float64, tau float64) *Params {
 	return p
 }
 
-// hardAccuracy is the hard walk's accuracy on the validation rows for the
-// current parameters at temperature tau, computed by the runtime in
-// float64 on the raw rows, exactly as the saved model would be.
-func (r *Run) hardAccuracy(tau float64) float64 {
+// hardAccuracy is the hard walk's accuracy on the validation rows (and on
+// the test rows, when there are any) for the current parameters at
+// temperature tau, computed by the runtime in float64 on the raw rows,
+// exactly as the saved model would be.
+func (r *Run) hardAccuracy(tau float64) (val, test float64) {
 	m := r.export(r.state.Params, tau).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
 	k, err := runtime.New(m)
 	if err != nil {
-		return 0 // non-finite parameters: the loss check reports them
+		return 0, 0 // non-finite parameters: the loss check reports them
 	}
 	scratch := make([]float64, k.NumFeatures())
 	correct := 0
@@ -800,5 +802,17 @@ func (r *Run) hardAccuracy(tau float64) float64 {
 			correct++
 		}
 	}
-	return float64(correct) / float64(len(r.valIdx))
+	if len(r.valIdx) > 0 {
+		val = float64(correct) / float64(len(r.valIdx))
+	}
+	if ts := r.Task.Test; ts != nil && ts.Rows > 0 {
+		correct = 0
+		for i := 0; i < ts.Rows; i++ {
+			if res, _ := k.Walk(ts.Row(i), scratch, nil); res.Class == r.Task.yTest[i] {
+				correct++
+			}
+		}
+		test = float64(correct) / float64(ts.Rows)
+	}
+	return val, test
 }

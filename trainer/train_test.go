@@ -352,3 +352,26 @@ func TestExportAtTemperature(t *testing.T) {
 		}
 	}
 }
+
+// TestHardTestAccuracyLogged: the per-epoch hard-walk test accuracy is what
+// the saved model's hard walk scores on the test rows (with --val 0 the
+// last epoch is saved).
+func TestHardTestAccuracyLogged(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.Val = 0
+	r := train(t, cfg, task)
+	m, err := r.Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := k.Evaluate(task.Test.X, task.yTest).HardAccuracy
+	recs := r.Records()
+	if got := recs[len(recs)-1].HardTestAcc; got != want || got == 0 {
+		t.Errorf("logged hard test accuracy %v, the saved model scores %v", got, want)
+	}
+}

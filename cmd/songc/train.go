@@ -338,8 +338,8 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 			if rec.Temp != 0 {
 				line += fmt.Sprintf("  tau %.3g", rec.Temp)
 			}
-			if rec.TestAcc > 0 {
-				line += fmt.Sprintf("  test %.2f%%", 100*rec.TestAcc)
+			if rec.TestAcc > 0 || rec.HardTestAcc > 0 {
+				line += fmt.Sprintf("  test %.2f%% (hard %.2f%%)", 100*rec.TestAcc, 100*rec.HardTestAcc)
 			}
 			if rec.Best {
 				line += " *"

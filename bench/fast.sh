@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs issue 6's experiments with the fast recipe (songc train --preset
+# fast), resumably: every run is one bench/paper.sh command, and runs that
+# finished (their folder has eval.json) are skipped, so the script can be
+# started again after an interruption or in a later session.
+#
+#   bench/fast.sh small   # the small configurations, seeds 1, 2, 3
+#   bench/fast.sh large   # Connect-4 255/10, MNIST 255/50, Letter 511/50, seed 1
+#
+# Run the two lanes side by side on the 2-core machine, or one after the
+# other. Results go to bench/runs/NAME-fast-sSEED/; tabulate them with
+# go run ./bench/table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run() { # NAME SEED [flags]
+  local name=$1 seed=$2
+  shift 2
+  if [ -f "bench/runs/$name-fast-s$seed/eval.json" ]; then
+    echo "skip $name-fast-s$seed (done)"
+    return
+  fi
+  TAG=fast SEED=$seed bench/paper.sh "$name" --preset fast "$@" >"bench/runs-$name-fast-s$seed.out" 2>&1
+  tail -n 2 "bench/runs-$name-fast-s$seed.out" | head -n 1
+}
+
+case ${1:?usage: bench/fast.sh small|large} in
+small)
+  for s in 1 2 3; do
+    run letter-64-20 $s
+    run mnistcnn-16-8 $s
+    run connect4-8-10 $s
+  done
+  for s in 1 2 3; do
+    # MNIST pixels are already in [0, 1]; standardising them would blow up
+    # the rare border pixels (standard deviations near 0).
+    run mnist-64-20 $s --no-standardize --epochs 60
+  done
+  for s in 1 2 3; do
+    run letter-128-30 $s
+  done
+  ;;
+large)
+  run connect4-255-10 1 --epochs 60
+  run mnist-255-50 1 --no-standardize --epochs 30
+  run letter-511-50 1 --epochs 60
+  ;;
+*)
+  echo "usage: bench/fast.sh small|large" >&2
+  exit 2
+  ;;
+esac
