@@ -4,19 +4,29 @@
 // that differ only by seed (NAME-sSEED) and ran on the same kernel are
 // grouped: mean, and min..max.
 //
-//	go run ./bench/table [-runs bench/runs] [-match REGEXP]
+// "Epochs to paper" is, per seed, the first epoch whose test accuracy in
+// the per-epoch log reaches the paper's figure: soft model / hard walk
+// (the hard walk's test accuracy is logged by songc since issue 6; "–":
+// never, "?": not logged). With -curves DIR, the accuracy curves of each
+// group's first run are drawn to DIR/NAME-curves.png and linked.
+//
+//	go run ./bench/table [-runs bench/runs] [-match REGEXP] [-curves docs/img/curves]
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/songc/songc/analysis"
+	"github.com/songc/songc/runtime"
 )
 
 // paper holds the SONG-S test accuracies of the paper (spec section 5) for
@@ -38,11 +48,31 @@ type run struct {
 	used, nodes, epochs, best int
 	seconds                   float64
 	kernel, flags             string
+	dir                       string
+	log                       []analysis.LogRecord
+}
+
+// reach returns the first epoch whose accuracy f reaches target, "–" when
+// none does and "?" when the log does not hold f.
+func (r run) reach(target float64, f func(analysis.LogRecord) float64) string {
+	logged := false
+	for _, rec := range r.log {
+		v := f(rec)
+		logged = logged || v > 0
+		if v >= target-1e-9 {
+			return fmt.Sprint(rec.Epoch)
+		}
+	}
+	if !logged {
+		return "?"
+	}
+	return "–"
 }
 
 func main() {
 	dir := flag.String("runs", "bench/runs", "folder of runs")
 	match := flag.String("match", ".", "only runs whose name matches this regular expression")
+	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
 	flag.Parse()
 	re, err := regexp.Compile(*match)
 	if err != nil {
@@ -75,8 +105,8 @@ func main() {
 		groups[r.group] = append(groups[r.group], r)
 	}
 	slices.Sort(order)
-	fmt.Println("| run | paper | soft test % | hard walk (compiled) % | fidelity % | used nodes | best epoch / epochs | wall time | seeds | kernel |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| run | paper | soft test % | hard walk (compiled) % | fidelity % | used nodes | best epoch / epochs | epochs to paper (soft / hard) | wall time | seeds | kernel | curves |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range order {
 		rs := groups[g]
 		name, _, _ := strings.Cut(g, " | ")
@@ -90,15 +120,55 @@ func main() {
 				seeds = append(seeds, r.seed)
 			}
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, orDash(paper[key]),
+		reach := "–"
+		if target, err := strconv.ParseFloat(strings.Fields(paper[key] + " x")[0], 64); err == nil {
+			var per []string
+			for _, r := range rs {
+				per = append(per, r.reach(target/100, func(l analysis.LogRecord) float64 { return l.TestAcc })+" / "+
+					r.reach(target/100, func(l analysis.LogRecord) float64 { return l.HardTestAcc }))
+			}
+			reach = strings.Join(per, ", ")
+		}
+		link := "–"
+		if *curves != "" {
+			if err := drawCurves(rs[0], name, *curves); err != nil {
+				fail(err)
+			}
+			link = fmt.Sprintf("[png](%s)", filepath.ToSlash(filepath.Join(*curves, name+"-curves.png")))
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, orDash(paper[key]),
 			stat(rs, func(r run) float64 { return 100 * r.soft }, "%.2f"),
 			stat(rs, func(r run) float64 { return 100 * r.hard }, "%.2f"),
 			stat(rs, func(r run) float64 { return 100 * r.fid }, "%.1f"),
 			stat(rs, func(r run) float64 { return float64(r.used) }, "%.0f")+fmt.Sprintf(" of %d", rs[0].nodes),
 			fmt.Sprintf("%s / %d", stat(rs, func(r run) float64 { return float64(r.best) }, "%.0f"), rs[0].epochs),
+			reach,
 			stat(rs, func(r run) float64 { return r.seconds / 60 }, "%.1f")+" min",
-			strings.Join(seeds, ","), rs[0].kernel)
+			strings.Join(seeds, ","), rs[0].kernel, link)
 	}
+}
+
+// drawCurves draws the accuracy curves of r's log to dir/name-curves.png.
+func drawCurves(r run, name, dir string) error {
+	tmp, err := os.MkdirTemp("", "table-curves")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := analysis.PlotCurves(r.log, tmp); err != nil {
+		return fmt.Errorf("%s: %v", r.dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(tmp, "curves.png"))
+	if err != nil {
+		return err
+	}
+	return runtime.WriteFileAtomic(filepath.Join(dir, name+"-curves.png"), func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 func orDash(s string) string {
@@ -155,22 +225,14 @@ func load(dir string) (run, error) {
 	}
 	// Wall time: the sum of the epochs' seconds in the log (a resumed run's
 	// sessions add up).
-	f, err := os.Open(filepath.Join(dir, "model.log.jsonl"))
+	log, err := analysis.ReadLog(filepath.Join(dir, "model.log.jsonl"))
 	if err != nil {
 		return r, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var rec struct {
-			Seconds float64 `json:"seconds"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return r, err
-		}
+	for _, rec := range log {
 		r.seconds += rec.Seconds
 	}
+	r.log, r.dir = log, dir
 	r.soft, r.hard, r.fid = ev.Soft, ev.Hard, ev.Fid
 	r.used, r.nodes = an.Graph.Used, an.Graph.Nodes
 	r.epochs, r.best, r.kernel = model.Training.Epochs, model.Training.BestEpoch, model.Training.Kernel
