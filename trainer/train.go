@@ -235,9 +235,19 @@ func newRand(seed uint64, stream uint64) (*rand.Rand, *rand.PCG) {
 }
 
 // gumbel fills dst with standard Gumbel noise, -log(E) with E ~ Exp(1).
+//
+// ExpFloat64 returns exactly 0 once in about 2^32 draws (its ziggurat
+// scales a uint32 that can be 0), and -log(0) is +Inf, which makes the
+// column softmax NaN. A graph of 255 nodes draws 2^32 values in about 30
+// epochs, so a zero is drawn again: the stream is unchanged whenever no
+// zero occurs.
 func gumbel(dst []float64, rng *rand.Rand) {
 	for i := range dst {
-		dst[i] = -math.Log(rng.ExpFloat64())
+		e := rng.ExpFloat64()
+		for e == 0 {
+			e = rng.ExpFloat64()
+		}
+		dst[i] = -math.Log(e)
 	}
 }
 
