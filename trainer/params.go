@@ -18,6 +18,10 @@ type Shape struct {
 	// Node regularisation (spec section 2.3); off when Lambda is 0.
 	NodeRegGamma  float64
 	NodeRegLambda float64
+
+	// SharpenLambda weighs the sharpness penalty (LossParts.Sharp); off
+	// when 0. songc's addition, not the authors'.
+	SharpenLambda float64
 }
 
 // States returns n+c.
@@ -36,6 +40,8 @@ func (s Shape) Validate() error {
 		return fmt.Errorf("features must be at least 1, got %d", s.Features)
 	case s.NodeRegLambda < 0 || math.IsNaN(s.NodeRegLambda) || math.IsInf(s.NodeRegLambda, 0):
 		return fmt.Errorf("node-reg-lambda must be a finite number >= 0, got %v", s.NodeRegLambda)
+	case s.SharpenLambda < 0 || math.IsNaN(s.SharpenLambda) || math.IsInf(s.SharpenLambda, 0):
+		return fmt.Errorf("sharpen must be a finite number >= 0, got %v", s.SharpenLambda)
 	case s.NodeRegLambda > 0 && !(s.NodeRegGamma >= 1 && s.NodeRegGamma < 2):
 		return fmt.Errorf("node-reg-gamma must be in [1, 2), got %v", s.NodeRegGamma)
 	}

@@ -54,6 +54,12 @@ type Config struct {
 	// on a share of batches that falls linearly from 1 to 0 over the run)
 	// or "off" (plain softmax on every batch).
 	Gumbel string
+	// Sharpen, when > 0, adds Sharpen times the sharpness penalty
+	// (LossParts.Sharp) to the objective: it pushes node decisions and
+	// transition columns toward hard ones, so that the soft model trained
+	// is close to the hard walk that compiles. songc's addition; 0 (the
+	// authors' objective) is off.
+	Sharpen float64
 	// Init is "paper" (or empty: the authors' r = 1/sqrt(d n) for W and b)
 	// or "fan-in" (W and b uniform on [-1/sqrt(d), 1/sqrt(d)], PyTorch's
 	// default for a linear layer, so that every node starts with a margin
@@ -128,6 +134,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", c.LRSchedule)
 	case c.Gumbel != "" && c.Gumbel != "dirty" && c.Gumbel != "off":
 		return fmt.Errorf("--gumbel must be dirty or off, got %q", c.Gumbel)
+	case !(c.Sharpen >= 0) || math.IsInf(c.Sharpen, 0):
+		return fmt.Errorf("--sharpen must be a finite number >= 0, got %v", c.Sharpen)
 	case c.Init != "" && c.Init != "paper" && c.Init != "fan-in":
 		return fmt.Errorf("--init must be paper or fan-in, got %q", c.Init)
 	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
@@ -144,6 +152,7 @@ type EpochRecord struct {
 	BCE        float64 `json:"bce"`
 	Leaf       float64 `json:"leaf_term"`
 	Node       float64 `json:"node_loss"`
+	Sharp      float64 `json:"sharp,omitempty"` // sharpness penalty before its weight, with --sharpen
 	Total      float64 `json:"total_loss"`
 	LeafMass   float64 `json:"leaf_mass"`
 	Gumbel     float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
@@ -362,7 +371,8 @@ func NewRun(cfg Config, task *Task) (*Run, error) {
 func (r *Run) setup() error {
 	cfg, task := r.Config, r.Task
 	r.shape = Shape{Nodes: cfg.Nodes, Classes: len(task.ClassNames), Steps: cfg.Steps,
-		Features: task.Train.Features, NodeRegGamma: cfg.NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda}
+		Features: task.Train.Features, NodeRegGamma: cfg.NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda,
+		SharpenLambda: cfg.Sharpen}
 	if cfg.NodeRegLambda > 0 && cfg.NodeRegGamma == 0 {
 		r.shape.NodeRegGamma = 1
 	}
@@ -545,6 +555,7 @@ func (r *Run) Train(ctx context.Context) error {
 			sum.BCE += lp.BCE
 			sum.Leaf += lp.Leaf
 			sum.Node += lp.Node
+			sum.Sharp += lp.Sharp
 			sum.Total += lp.Total
 			sum.LeafMass += lp.LeafMass
 			if r.Progress != nil {
@@ -553,12 +564,12 @@ func (r *Run) Train(ctx context.Context) error {
 				doneBatches := float64((e-doneAtStart)*L + b + 1)
 				eta := time.Duration(float64(el) / doneBatches * float64((E-e)*L-b-1))
 				r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: b + 1, Batches: L,
-					Loss:       LossParts{BCE: sum.BCE / nb, Leaf: sum.Leaf / nb, Node: sum.Node / nb, Total: sum.Total / nb, LeafMass: sum.LeafMass / nb},
+					Loss:       LossParts{BCE: sum.BCE / nb, Leaf: sum.Leaf / nb, Node: sum.Node / nb, Sharp: sum.Sharp / nb, Total: sum.Total / nb, LeafMass: sum.LeafMass / nb},
 					LastValAcc: lastVal, Elapsed: el, ETA: eta})
 			}
 		}
 		fl := float64(L)
-		rec := EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
+		rec := EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl, Sharp: sum.Sharp / fl,
 			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L}
 		rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
 		if len(r.valIdx) > 0 {
@@ -655,6 +666,7 @@ type Metadata struct {
 	LRSchedule   string  `json:"lr_schedule,omitempty"`
 	Gumbel       string  `json:"gumbel,omitempty"`
 	Init         string  `json:"init,omitempty"`
+	Sharpen      float64 `json:"sharpen,omitempty"`
 	Temperature  float64 `json:"temperature,omitempty"` // tau of the saved epoch, folded into the parameters
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
@@ -698,6 +710,7 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	if r.Config.Init == "fan-in" {
 		meta.Init = "fan-in"
 	}
+	meta.Sharpen = r.Config.Sharpen
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
 		meta.TestAccuracy = r.state.Records[i].TestAcc

@@ -39,6 +39,7 @@ type TrainCmd struct {
 	Select        *string  `placeholder:"soft|hard" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk, which is what compiles (paper: soft, fast and quick: hard)."`
 	LRSchedule    *string  `name:"lr-schedule" placeholder:"constant|cosine" help:"Learning-rate schedule: constant (paper), or cosine (fast and quick), which lowers it from --lr to 0 along a half cosine over the run."`
 	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
+	Sharpen       float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
 	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
@@ -107,7 +108,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg.Seed, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
-		cfg.Gumbel, cfg.Init = c.Gumbel, c.Init
+		cfg.Gumbel, cfg.Init, cfg.Sharpen = c.Gumbel, c.Init, c.Sharpen
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
 		setIf(&cfg.Steps, c.Steps)
@@ -194,6 +195,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if cfg.Anneal > 0 {
 			fmt.Fprintf(g.Stderr, ", annealed to temperature %g over the last %g%% of epochs", cfg.AnnealTemp, 100*cfg.Anneal)
+		}
+		if cfg.Sharpen > 0 {
+			fmt.Fprintf(g.Stderr, ", sharpened (%g)", cfg.Sharpen)
 		}
 		if cfg.Select == "hard" {
 			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
@@ -330,6 +334,9 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 			line := fmt.Sprintf("epoch %d/%d  loss %.4f (bce %.4f, leaf %.4f", p.Epoch, p.Epochs, rec.Total, rec.BCE, rec.Leaf)
 			if rec.Node != 0 {
 				line += fmt.Sprintf(", node %.4f", rec.Node)
+			}
+			if rec.Sharp != 0 {
+				line += fmt.Sprintf(", sharp %.4f", rec.Sharp)
 			}
 			line += fmt.Sprintf(")  leaf mass %.3f  train %.2f%%", rec.LeafMass, 100*rec.TrainAcc)
 			if rec.ValAcc > 0 || rec.Best {
