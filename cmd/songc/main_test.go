@@ -396,9 +396,17 @@ func TestPresets(t *testing.T) {
 		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
 	} {
 		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
-		code, _, errs := songc(t, context.Background(), args...)
+		code, out, errs := songc(t, context.Background(), args...)
 		if code != 0 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, want %q in:\n%s", tc.args, code, tc.want, errs)
+		}
+		// The summary names what chose the epoch.
+		by := "(best epoch 1 of 1 by validation accuracy "
+		if strings.Contains(tc.want, "epoch chosen by the hard walk") {
+			by = "(best epoch 1 of 1 by hard-walk validation accuracy "
+		}
+		if !strings.Contains(out, by) {
+			t.Errorf("%v: want %q in:\n%s", tc.args, by, out)
 		}
 	}
 }

@@ -305,8 +305,12 @@ func writeLog(path string, recs []trainer.EpochRecord) error {
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
 	var meta trainer.Metadata
 	_ = json.Unmarshal(m.Training, &meta)
-	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by validation accuracy %.2f%%); log: %s; %s\n",
-		a.Output, meta.BestEpoch, r.EpochsDone(), 100*meta.ValAccuracy, a.Log, took.Round(time.Second))
+	by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
+	if recs := r.Records(); meta.Select == "hard" && meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
+		by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*recs[meta.BestEpoch-1].HardValAcc)
+	}
+	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
+		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
 	if test == nil {
 		return nil
 	}
