@@ -108,6 +108,7 @@ func main() {
 	slices.Sort(order)
 	fmt.Println("| run | paper | soft test % | hard walk (compiled) % | fidelity % | used nodes | best epoch / epochs | epochs to paper (soft / hard) | epochs to paper − 1 (soft / hard) | wall time | seeds | kernel | curves |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	drawn := map[string]bool{}
 	for _, g := range order {
 		rs := groups[g]
 		name, _, _ := strings.Cut(g, " | ")
@@ -135,10 +136,15 @@ func main() {
 		}
 		link := "–"
 		if *curves != "" {
-			if err := drawCurves(rs[0], name, *curves); err != nil {
+			file := name
+			if drawn[file] { // the same runs on another kernel
+				file += "-" + rs[0].kernel
+			}
+			drawn[file] = true
+			if err := drawCurves(rs[0], file, *curves); err != nil {
 				fail(err)
 			}
-			link = fmt.Sprintf("[png](%s)", filepath.ToSlash(filepath.Join(*curves, name+"-curves.png")))
+			link = fmt.Sprintf("[png](%s)", filepath.ToSlash(filepath.Join(*curves, file+"-curves.png")))
 		}
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, orDash(paper[key]),
 			stat(rs, func(r run) float64 { return 100 * r.soft }, "%.2f"),

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Prints the tables of issue 6 in docs/RESULTS.md from the result files
+# under bench/runs (bench/table reads only those), and draws the curves
+# they link to into docs/img/curves/. Run it after bench/fast.sh and the
+# bench/paper.sh commands that RESULTS lists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+table() { # TITLE REGEXP
+  echo "#### $1"
+  echo
+  echo "\`go run ./bench/table -match '$2' -curves docs/img/curves\` (links made relative to docs/)"
+  echo
+  go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
+  echo
+}
+table "Fast recipe (--preset fast)" '-(fast|fastlr10)(-s[0-9]+)?$'
+table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
+table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
+table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr01|sh|ng|b32|e200)|255-10-fast30)'
