@@ -20,6 +20,17 @@
 //     noise schedule, per-epoch evaluation, model selection on the
 //     validation split only, checkpoints and resumption.
 //
+// # Recipes
+//
+// PresetConfig names the recipes: "paper" (the authors' defaults above),
+// "fast" (standardised inputs, batch 64, Adam on a cosine schedule, an
+// annealed end and selection by the hard walk; it reaches the paper's
+// accuracies in fewer epochs, docs/RESULTS.md) and "quick" (fast in 60
+// epochs). Options beyond the authors' objective, all off in "paper":
+// Config.Anneal (temperature annealing toward hard decisions),
+// Config.Sharpen (a penalty on soft decisions, LossParts.Sharp),
+// Config.LRSchedule, Config.Gumbel and Config.Init.
+//
 // # The step
 //
 // With S = n+c states and a batch of B rows, one step is
