@@ -8,9 +8,9 @@
 #   bench/fast.sh large   # Connect-4 255/10, MNIST 255/50, Letter 511/50, seed 1
 #
 # Run the two lanes side by side on the 2-core machine, or one after the
-# other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, or fastlr10
-# for the Letter runs at learning rate 0.1); tabulate them with
-# go run ./bench/table.
+# other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, fastlr10
+# for the Letter runs at learning rate 0.1, fastlr01 for Connect-4 at 0.01);
+# tabulate them with bench/tables.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +47,7 @@ small)
   ;;
 large)
   run connect4-255-10 fast 1 --epochs 60
+  run connect4-255-10 fastlr01 1 --lr 0.01 --epochs 60
   run mnist-255-50 fast 1 --no-standardize --epochs 30
   # 40 epochs (about an hour on the shared 2 cores) at the Letter rate.
   run letter-511-50 fastlr10 1 --lr 0.1 --epochs 40
