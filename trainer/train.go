@@ -70,7 +70,8 @@ type Config struct {
 // DefaultConfig returns the authors' defaults (spec section 3) with a small
 // graph.
 func DefaultConfig() Config {
-	return Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: 128, LR: 1e-3, Seed: 1, Precision: "f32", Val: 0.1}
+	return Config{Nodes: 64, Steps: 20, Epochs: 250, Batch: 128, LR: 1e-3, Seed: 1, Precision: "f32", Val: 0.1,
+		AnnealTemp: 0.1} // used only with Anneal > 0
 }
 
 // Presets names the training recipes of PresetConfig.
@@ -247,8 +248,8 @@ func newRand(seed uint64, stream uint64) (*rand.Rand, *rand.PCG) {
 //
 // ExpFloat64 returns exactly 0 once in about 2^32 draws (its ziggurat
 // scales a uint32 that can be 0), and -log(0) is +Inf, which makes the
-// column softmax NaN. A graph of 255 nodes draws 2^32 values in about 30
-// epochs, so a zero is drawn again: the stream is unchanged whenever no
+// column softmax NaN. Connect-4 255/10 draws 2^32 values in about 40
+// epochs (2 (n+c) n per noisy batch), so a zero is drawn again: the stream is unchanged whenever no
 // zero occurs.
 func gumbel(dst []float64, rng *rand.Rand) {
 	for i := range dst {

@@ -120,9 +120,6 @@ func (c *TrainCmd) Run(g *Globals) error {
 		setIf(&cfg.AnnealTemp, c.AnnealTemp)
 		setIf(&cfg.Select, c.Select)
 		setIf(&cfg.LRSchedule, c.LRSchedule)
-		if cfg.Anneal > 0 && cfg.AnnealTemp == 0 {
-			cfg.AnnealTemp = 0.1
-		}
 		if err := cfg.Validate(); err != nil {
 			return usageError{err}
 		}
