@@ -41,6 +41,7 @@ type TrainCmd struct {
 	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
 	Sharpen       float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
 	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
+	Refine        int      `placeholder:"PASSES" default:"0" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (0: off)."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
 	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
@@ -68,6 +69,7 @@ type trainArgs struct {
 	Data, Test, Output, Log string
 	Header, LabelCol        string
 	Demo                    bool
+	Refine                  int // passes of songc refine after training (0: none)
 }
 
 func (c *TrainCmd) Run(g *Globals) error {
@@ -86,12 +88,18 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if c.Output != "model.json" {
 			args.Output = c.Output
 		}
+		if c.Refine > 0 {
+			args.Refine = c.Refine
+		}
 		if c.Checkpoint == "" {
 			c.Checkpoint = c.Resume
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""}
+			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == "", Refine: c.Refine}
+		if c.Refine < 0 {
+			return usagef("--refine must be at least 0, got %d", c.Refine)
+		}
 		if args.Demo && c.Test != "" {
 			return usagef("--test needs --data (the embedded demo brings its own test split)")
 		}
@@ -199,6 +207,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if cfg.Select == "hard" {
 			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
 		}
+		if args.Refine > 0 {
+			fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
+		}
 		if done := r.EpochsDone(); done > 0 {
 			fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
 		}
@@ -217,6 +228,17 @@ func (c *TrainCmd) Run(g *Globals) error {
 	model, err := r.Model(version)
 	if err != nil {
 		return err
+	}
+	if args.Refine > 0 {
+		refined, err := refine(g, model, task, trainer.RefineConfig{Passes: args.Refine}, c.Quiet)
+		if err != nil {
+			// Hours of training are not lost to a failed or interrupted refine.
+			if serr := model.Save(args.Output); serr != nil {
+				return fmt.Errorf("%v; saving the trained model failed too: %v", err, serr)
+			}
+			return fmt.Errorf("%w; the trained model, not refined, is saved in %s (songc refine -m %s continues)", err, args.Output, args.Output)
+		}
+		model = refined
 	}
 	if err := model.Save(args.Output); err != nil {
 		return err
@@ -308,21 +330,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
 		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
-	if test == nil {
-		return nil
-	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return err
-	}
-	y, err := test.Targets(m.ClassNames)
-	if err != nil {
-		return err
-	}
-	met := k.Evaluate(test.X, y)
-	fmt.Fprintf(g.Stdout, "test (%s, %d rows): soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%\n",
-		test.Name, met.Rows, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity)
-	return nil
+	return reportTest(g, m, test)
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on

@@ -1,0 +1,824 @@
+package trainer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/songc/songc/runtime"
+)
+
+// RefineConfig sets the hard-routing fine-tune of Refine.
+type RefineConfig struct {
+	// Passes bounds the passes over the graph; Refine stops earlier when a
+	// pass changes nothing.
+	Passes int
+	// Ridge is the weight of the L2 penalty on a node's filter in its
+	// logistic refit (the bias is not penalised).
+	Ridge float64
+}
+
+// DefaultRefineRidge is the ridge weight of RefineConfig when it is 0.
+const DefaultRefineRidge = 1e-4
+
+// RefinePass is one line of Refine's report. Accuracies are the hard walk's,
+// computed with the runtime's routing rule; pass 0 is the model as given.
+type RefinePass struct {
+	Pass     int     `json:"pass"`
+	TrainAcc float64 `json:"hard_train_accuracy"`          // on the rows refitted to
+	ValAcc   float64 `json:"hard_val_accuracy,omitempty"`  // the model's validation rows
+	TestAcc  float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
+	Filters  int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
+	Routes   int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
+	Grown    int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
+	Best     bool    `json:"selected,omitempty"`           // the pass Refine returns
+	Seconds  float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
+}
+
+// RefineMetadata is the "refine" object Refine adds to the model's
+// training metadata.
+type RefineMetadata struct {
+	Passes   int          `json:"passes"` // RefineConfig.Passes
+	Ridge    float64      `json:"ridge"`
+	Selected int          `json:"selected_pass"`
+	Log      []RefinePass `json:"log"`
+}
+
+// Refine fine-tunes the hard walk of a trained model, the classifier that
+// compiles, directly: it changes node filters, argmax children and forced
+// exits so that the walk's training accuracy never falls, and returns the
+// model of the pass with the best validation accuracy (pass 0, the model
+// as given, included).
+//
+// The rows are the model's own split: Refine rebuilds its training and
+// validation rows from the seed and share recorded in the metadata, and
+// fails when task's training data is not the data the model was trained on.
+// It is deterministic, and returns a new model; m is not changed.
+//
+// A pass is one round of alternating optimisation in the manner of TAO
+// (Carreira-Perpiñán and Tavallali, "Alternating optimization of decision
+// trees", NeurIPS 2018), carried over from trees to SONG's graph, where a
+// walk may visit a node more than once but always takes the same branch
+// there, since the decision depends on the input alone:
+//
+//   - For each reachable node j, the rows whose walk visits j are walked
+//     twice more with j's decision forced left and forced right. Where
+//     exactly one of the two ends in the true class, that branch is the
+//     row's target; elsewhere j's decision does not matter. A logistic
+//     regression fitted to the targets (from j's filter, with Ridge)
+//     replaces the filter when it routes more of them right: the walk's
+//     training accuracy rises by exactly that many rows.
+//   - For each edge (j, branch), every state is tried as its child on the
+//     rows whose walk takes the edge, and the best replaces the child when
+//     it is strictly better; likewise the forced-exit leaf of the edge for
+//     the rows that end there.
+//
+// A child or exit is changed by raising its transition logit just above
+// the column's largest, so the soft model changes a little too; the hard
+// walk is what Refine optimises.
+func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig, progress func(RefinePass)) (*runtime.Model, error) {
+	if cfg.Passes < 1 {
+		return nil, fmt.Errorf("refine: passes must be at least 1, got %d", cfg.Passes)
+	}
+	if cfg.Ridge == 0 {
+		cfg.Ridge = DefaultRefineRidge
+	}
+	if !(cfg.Ridge > 0) || math.IsInf(cfg.Ridge, 0) {
+		return nil, fmt.Errorf("refine: ridge must be a finite number > 0, got %v", cfg.Ridge)
+	}
+	var meta Metadata
+	if len(m.Training) == 0 || json.Unmarshal(m.Training, &meta) != nil || meta.DataSHA256 == "" {
+		return nil, fmt.Errorf("refine: the model has no training metadata (seed, validation share, data fingerprint); only models written by songc train can be refined")
+	}
+	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
+		return nil, fmt.Errorf("refine: the model has classes %q and %d features, the training data %s has %q and %d", m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
+	}
+	if fp := task.Fingerprint(); fp != meta.DataSHA256 {
+		return nil, fmt.Errorf("refine: %s is not the data the model was trained on (its fingerprint differs from the model's data_sha256); refine needs the same training file to rebuild the validation split", task.Train.Name)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		return nil, err
+	}
+	var fit, val []int
+	if meta.Val > 0 {
+		rng, _ := newRand(meta.Seed, streamSplit)
+		fit, val = splitVal(task.yTrain, len(task.ClassNames), meta.Val, rng)
+	} else {
+		fit = make([]int, task.Train.Rows)
+		for i := range fit {
+			fit[i] = i
+		}
+	}
+	g := newRefiner(k, task, fit, val)
+
+	out := cloneModel(m)
+	var log []RefinePass
+	best, bestVal := 0, -1.0
+	var bestW, bestB []float64
+	var bestChild, bestExit [2][]int
+	keep := func() {
+		bestW, bestB = slices.Clone(g.w), slices.Clone(g.b)
+		for s := range 2 {
+			bestChild[s], bestExit[s] = slices.Clone(g.child[s]), slices.Clone(g.exit[s])
+		}
+	}
+	report := func(p RefinePass, start time.Time) {
+		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.accuracy(g.val), g.accuracy(g.test)
+		p.Seconds = time.Since(start).Seconds()
+		if p.ValAcc > bestVal || (len(g.val) == 0 && p.Pass > 0) {
+			best, bestVal = p.Pass, p.ValAcc
+			keep()
+		}
+		log = append(log, p)
+		if progress != nil {
+			progress(p)
+		}
+	}
+	report(RefinePass{Pass: 0}, time.Now())
+	for pass := 1; pass <= cfg.Passes; pass++ {
+		start := time.Now()
+		p := RefinePass{Pass: pass}
+		order := g.reachable()
+		for _, j := range order {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("refine: %w", err)
+			}
+			if g.refitNode(j, cfg.Ridge) {
+				p.Filters++
+			}
+		}
+		for _, j := range order {
+			for s := range 2 {
+				if g.refitChild(j, s) {
+					p.Routes++
+				}
+				if g.refitExit(j, s) {
+					p.Routes++
+				}
+			}
+		}
+		p.Grown = g.grow(ctx, cfg.Ridge)
+		report(p, start)
+		if p.Filters == 0 && p.Routes == 0 && p.Grown == 0 {
+			break
+		}
+	}
+	log[best].Best = true
+
+	n, d := g.n, g.d
+	for i := range n {
+		copy(out.W[i], bestW[i*d:(i+1)*d])
+	}
+	copy(out.B, bestB)
+	for j := range n {
+		setRoute(out.M0Logits, j, bestChild[0][j], bestExit[0][j], n)
+		setRoute(out.M1Logits, j, bestChild[1][j], bestExit[1][j], n)
+	}
+	// The model must walk exactly as the refiner did.
+	for s, l := range [2][][]float64{out.M0Logits, out.M1Logits} {
+		child, exit := runtime.Children(l, n)
+		for j := range n {
+			if child[j] != bestChild[s][j] || (child[j] < n && exit[j] != bestExit[s][j]) {
+				panic(fmt.Sprintf("trainer: refine: route of node %d branch %d encoded as %d/%d, want %d/%d", j, s, child[j], exit[j], bestChild[s][j], bestExit[s][j]))
+			}
+		}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(m.Training, &raw); err != nil {
+		return nil, fmt.Errorf("refine: training metadata: %v", err)
+	}
+	rm, err := json.Marshal(RefineMetadata{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	raw["refine"] = rm
+	if out.Training, err = json.Marshal(raw); err != nil {
+		return nil, err
+	}
+	return out, out.Validate()
+}
+
+// cloneModel returns a deep copy of the parts of m that Refine changes.
+func cloneModel(m *runtime.Model) *runtime.Model {
+	out := *m
+	clone2 := func(a [][]float64) [][]float64 {
+		b := make([][]float64, len(a))
+		for i, row := range a {
+			b[i] = slices.Clone(row)
+		}
+		return b
+	}
+	out.W, out.M0Logits, out.M1Logits = clone2(m.W), clone2(m.M0Logits), clone2(m.M1Logits)
+	out.B = slices.Clone(m.B)
+	out.Training = slices.Clone(m.Training)
+	return &out
+}
+
+// setRoute changes column j of the logits l, if needed, so that its argmax
+// is child and, when child is an internal node, its argmax over the leaf
+// rows is exit: a changed state gets a logit above the others it must beat.
+func setRoute(l [][]float64, j, child, exit, n int) {
+	cur, curExit := 0, n
+	for i := 1; i < len(l); i++ {
+		if l[i][j] > l[cur][j] {
+			cur = i
+		}
+		if i > n && l[i][j] > l[curExit][j] {
+			curExit = i
+		}
+	}
+	if cur == child && (child >= n || curExit == exit) {
+		return
+	}
+	top, topLeaf := l[cur][j], l[curExit][j]
+	if child >= n {
+		l[child][j] = top + 1
+		return
+	}
+	if curExit != exit {
+		l[exit][j] = topLeaf + 1
+	}
+	if cur != child || l[child][j] <= l[exit][j] {
+		l[child][j] = max(top, l[exit][j]) + 1
+	}
+}
+
+// refiner holds the hard walk being refined and the rows it is fitted to.
+type refiner struct {
+	n, c, d, steps int
+	w, b           []float64 // n x d filters and biases, in the preprocessed space
+	child, exit    [2][]int  // [0]: left (margin <= 0), [1]: right
+
+	x []float64 // preprocessed rows: the training rows, then the test rows
+	z []float64 // their margins, rows x n
+	y []int
+	// fit, val and test index rows of x.
+	fit, val, test []int
+
+	hops []hop // scratch of trace
+	// scratch of refitNode
+	care   []int
+	target []float64
+	theta  []float64
+}
+
+// hop is one move of a walk: the node, its branch, and whether the move was
+// a forced exit.
+type hop struct {
+	node   int
+	side   int
+	forced bool
+}
+
+func newRefiner(k *runtime.Classifier, task *Task, fit, val []int) *refiner {
+	n, c, d := k.NumNodes(), k.NumClasses(), k.NumFeatures()
+	g := &refiner{n: n, c: c, d: d, steps: k.Steps(), w: make([]float64, n*d), b: make([]float64, n),
+		fit: fit, val: val}
+	for i := range n {
+		copy(g.w[i*d:], k.Weights(i))
+		g.b[i] = k.Bias(i)
+	}
+	for s := range 2 {
+		g.child[s], g.exit[s] = make([]int, n), make([]int, n)
+		for j := range n {
+			g.child[s][j], g.exit[s][j] = k.Left(j), k.Exit(j, false)
+			if s == 1 {
+				g.child[s][j], g.exit[s][j] = k.Right(j), k.Exit(j, true)
+			}
+		}
+	}
+	rows := task.Train.Rows
+	if task.Test != nil {
+		rows += task.Test.Rows
+	}
+	g.x, g.y, g.z = make([]float64, rows*d), make([]int, rows), make([]float64, rows*n)
+	for i := range task.Train.Rows {
+		k.Preprocess(g.x[i*d:(i+1)*d], task.Train.Row(i))
+		g.y[i] = task.yTrain[i]
+	}
+	if ts := task.Test; ts != nil {
+		for i := range ts.Rows {
+			r := task.Train.Rows + i
+			k.Preprocess(g.x[r*d:(r+1)*d], ts.Row(i))
+			g.y[r] = task.yTest[i]
+			g.test = append(g.test, r)
+		}
+	}
+	for j := range n {
+		g.margins(j)
+	}
+	return g
+}
+
+// margin is runtime.Classifier.Margin: each product rounded before it is
+// added, in feature order, the bias last.
+func margin(w []float64, b float64, x []float64) float64 {
+	var s float64
+	for j, wj := range w {
+		s += float64(wj * x[j])
+	}
+	return s + b
+}
+
+// margins recomputes node j's margin on every row.
+func (g *refiner) margins(j int) {
+	n, d := g.n, g.d
+	w := g.w[j*d : (j+1)*d]
+	for r := range g.y {
+		g.z[r*n+j] = margin(w, g.b[j], g.x[r*d:(r+1)*d])
+	}
+}
+
+// walk returns the class of row r's hard walk, with node f's branch forced
+// to side fs when f >= 0.
+func (g *refiner) walk(r, f, fs int) int {
+	z := g.z[r*g.n : (r+1)*g.n]
+	node := 0
+	for t := 0; ; t++ {
+		s := 0
+		if z[node] > 0 {
+			s = 1
+		}
+		if node == f {
+			s = fs
+		}
+		next := g.child[s][node]
+		if next < g.n && t == g.steps-1 {
+			next = g.exit[s][node]
+		}
+		if next >= g.n {
+			return next - g.n
+		}
+		node = next
+	}
+}
+
+// trace is walk without forcing that also records the hops in g.hops.
+func (g *refiner) trace(r int) int {
+	z := g.z[r*g.n : (r+1)*g.n]
+	g.hops = g.hops[:0]
+	node := 0
+	for t := 0; ; t++ {
+		s := 0
+		if z[node] > 0 {
+			s = 1
+		}
+		next := g.child[s][node]
+		forced := next < g.n && t == g.steps-1
+		if forced {
+			next = g.exit[s][node]
+		}
+		g.hops = append(g.hops, hop{node: node, side: s, forced: forced})
+		if next >= g.n {
+			return next - g.n
+		}
+		node = next
+	}
+}
+
+func (g *refiner) accuracy(rows []int) float64 {
+	if len(rows) == 0 {
+		return 0
+	}
+	correct := 0
+	for _, r := range rows {
+		if g.walk(r, -1, 0) == g.y[r] {
+			correct++
+		}
+	}
+	return float64(correct) / float64(len(rows))
+}
+
+// reachable returns the internal nodes reachable from the root, in
+// breadth-first order with children left before right.
+func (g *refiner) reachable() []int {
+	seen := make([]bool, g.n)
+	seen[0] = true
+	order := []int{0}
+	for q := 0; q < len(order); q++ {
+		j := order[q]
+		for s := range 2 {
+			if c := g.child[s][j]; c < g.n && !seen[c] {
+				seen[c] = true
+				order = append(order, c)
+			}
+		}
+	}
+	return order
+}
+
+// refitNode replaces node j's filter by a logistic regression on the rows
+// whose outcome its branch decides, if that routes more of them right.
+func (g *refiner) refitNode(j int, ridge float64) bool {
+	g.care, g.target = g.care[:0], g.target[:0]
+	for _, r := range g.fit {
+		g.trace(r)
+		visits := false
+		for _, h := range g.hops {
+			if h.node == j {
+				visits = true
+				break
+			}
+		}
+		if !visits {
+			continue
+		}
+		left, right := g.walk(r, j, 0) == g.y[r], g.walk(r, j, 1) == g.y[r]
+		if left == right {
+			continue
+		}
+		g.care = append(g.care, r)
+		t := 0.0
+		if right {
+			t = 1
+		}
+		g.target = append(g.target, t)
+	}
+	if len(g.care) == 0 {
+		return false
+	}
+	d := g.d
+	g.theta = append(g.theta[:0], g.w[j*d:(j+1)*d]...)
+	g.theta = append(g.theta, g.b[j])
+	before := g.routed(g.theta)
+	if before == len(g.care) {
+		return false
+	}
+	theta := g.logistic(g.theta, ridge)
+	if theta == nil || g.routed(theta) <= before {
+		return false
+	}
+	copy(g.w[j*d:(j+1)*d], theta[:d])
+	g.b[j] = theta[d]
+	g.margins(j)
+	return true
+}
+
+// routed counts the care rows that filter theta (w then b) sends to their
+// target branch, by the routing rule.
+func (g *refiner) routed(theta []float64) int {
+	d := g.d
+	n := 0
+	for i, r := range g.care {
+		right := margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0
+		if right == (g.target[i] == 1) {
+			n++
+		}
+	}
+	return n
+}
+
+// logistic minimises the mean logistic loss of the care rows plus
+// ridge/2 |w|^2 by L-BFGS from theta0, and returns the minimiser, or nil
+// when the optimiser fails or leaves the finite numbers.
+func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
+	d := g.d
+	m := float64(len(g.care))
+	margins := make([]float64, len(g.care))
+	eval := func(theta []float64) {
+		for i, r := range g.care {
+			margins[i] = margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])
+		}
+	}
+	p := optimize.Problem{
+		Func: func(theta []float64) float64 {
+			eval(theta)
+			var f float64
+			for i, a := range margins {
+				if g.target[i] == 0 {
+					a = -a
+				}
+				f += softplus(-a)
+			}
+			var w2 float64
+			for _, v := range theta[:d] {
+				w2 += v * v
+			}
+			return f/m + ridge/2*w2
+		},
+		Grad: func(grad, theta []float64) {
+			eval(theta)
+			clear(grad)
+			for i, r := range g.care {
+				// d/da of softplus(-a) for the signed margin, then the sign.
+				e := runtime.Sigmoid(margins[i]) - g.target[i]
+				x := g.x[r*d : (r+1)*d]
+				for k, v := range x {
+					grad[k] += e * v
+				}
+				grad[d] += e
+			}
+			for k := range grad {
+				grad[k] /= m
+			}
+			for k, v := range theta[:d] {
+				grad[k] += ridge * v
+			}
+		},
+	}
+	res, err := optimize.Minimize(p, theta0, &optimize.Settings{MajorIterations: 100, GradientThreshold: 1e-6}, &optimize.LBFGS{})
+	if err != nil && res == nil {
+		return nil
+	}
+	for _, v := range res.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+	}
+	return res.X
+}
+
+// softplus is log(1+exp(a)) without overflow.
+func softplus(a float64) float64 {
+	if a > 0 {
+		return a + math.Log1p(math.Exp(-a))
+	}
+	return math.Log1p(math.Exp(a))
+}
+
+// refitChild tries every state as the child of (j, s) on the rows whose
+// walk takes that edge and keeps the best when it is strictly better.
+func (g *refiner) refitChild(j, s int) bool {
+	var rows []int
+	for _, r := range g.fit {
+		g.trace(r)
+		for _, h := range g.hops {
+			if h.node == j && h.side == s {
+				rows = append(rows, r)
+				break
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return false
+	}
+	count := func() int {
+		n := 0
+		for _, r := range rows {
+			if g.walk(r, -1, 0) == g.y[r] {
+				n++
+			}
+		}
+		return n
+	}
+	cur, curExit := g.child[s][j], g.exit[s][j]
+	best, bestN := cur, count()
+	for c := range g.n + g.c {
+		if c == cur {
+			continue
+		}
+		g.child[s][j] = c
+		if c >= g.n {
+			g.exit[s][j] = c
+		} else if cur >= g.n {
+			g.exit[s][j] = cur // the old leaf stays the column's top leaf
+		}
+		if k := count(); k > bestN {
+			best, bestN = c, k
+		}
+		g.child[s][j], g.exit[s][j] = cur, curExit
+	}
+	if best == cur {
+		return false
+	}
+	g.child[s][j] = best
+	if best >= g.n {
+		g.exit[s][j] = best
+	} else if cur >= g.n {
+		g.exit[s][j] = cur
+	}
+	return true
+}
+
+// refitExit gives the forced exit of (j, s) the most common class of the
+// rows whose walk ends there, when that is strictly better.
+func (g *refiner) refitExit(j, s int) bool {
+	if g.child[s][j] >= g.n {
+		return false // the child is a leaf: the exit is never taken
+	}
+	counts := make([]int, g.c)
+	for _, r := range g.fit {
+		g.trace(r)
+		if h := g.hops[len(g.hops)-1]; h.forced && h.node == j && h.side == s {
+			counts[g.y[r]]++
+		}
+	}
+	cur := g.exit[s][j] - g.n
+	best := cur
+	for k, v := range counts {
+		if v > counts[best] {
+			best = k
+		}
+	}
+	if best == cur {
+		return false
+	}
+	g.exit[s][j] = g.n + best
+	return true
+}
+
+// insertion is a candidate growth of the walk: unused node u put on edge
+// (j, s), with the edge's old child on its left, other on its right, and
+// filter theta.
+type insertion struct {
+	j, s, u, other int
+	theta          []float64
+	gain           int // rows of the fit set that become correct
+}
+
+// grow puts unused nodes into the walk where they help most: for every
+// edge it finds the best insertion, then applies them, best first, each
+// evaluated again on the graph as it is by then, while unused nodes remain
+// and the gain is at least growMinShare of the fit rows (and one row). It
+// returns the number of nodes inserted.
+func (g *refiner) grow(ctx context.Context, ridge float64) int {
+	minGain := max(1, int(growMinShare*float64(len(g.fit))))
+	spare := g.unused()
+	if len(spare) == 0 {
+		return 0
+	}
+	var cands []insertion
+	for _, j := range g.reachable() {
+		for s := range 2 {
+			if ctx.Err() != nil {
+				return 0
+			}
+			if in, ok := g.bestInsertion(j, s, spare[0], ridge); ok && in.gain >= minGain {
+				cands = append(cands, in)
+			}
+		}
+	}
+	// Best first; ties in edge order, so the result is deterministic.
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].gain > cands[b].gain })
+	grown := 0
+	for _, c := range cands {
+		if spare = g.unused(); len(spare) == 0 || ctx.Err() != nil {
+			break
+		}
+		if in, ok := g.bestInsertion(c.j, c.s, spare[0], ridge); ok && in.gain >= minGain {
+			g.insert(in)
+			grown++
+		}
+	}
+	return grown
+}
+
+// growMinShare is the smallest gain, as a share of the fit rows, for which
+// grow spends a node.
+const growMinShare = 1e-3
+
+// unused returns the internal nodes the walk cannot reach, ascending.
+func (g *refiner) unused() []int {
+	seen := make([]bool, g.n)
+	for _, j := range g.reachable() {
+		seen[j] = true
+	}
+	var out []int
+	for j, ok := range seen {
+		if !ok {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// bestInsertion evaluates putting unused node u on edge (j, s) and returns
+// the best such insertion; the refiner is left as it was.
+func (g *refiner) bestInsertion(j, s, u int, ridge float64) (insertion, bool) {
+	var rows []int
+	base := 0
+	for _, r := range g.fit {
+		c := g.trace(r)
+		for _, h := range g.hops {
+			if h.node == j && h.side == s {
+				rows = append(rows, r)
+				if c == g.y[r] {
+					base++
+				}
+				break
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return insertion{}, false
+	}
+	old := g.saveNode(u)
+	defer g.restoreNode(u, old)
+	c0, e0 := g.child[s][j], g.exit[s][j]
+	defer func() { g.child[s][j] = c0 }()
+	g.child[s][j] = u
+	g.child[0][u], g.exit[0][u] = c0, e0
+	left := make([]bool, len(rows))
+	for i, r := range rows {
+		left[i] = g.walk(r, u, 0) == g.y[r]
+	}
+	// The right child with the most rows that either branch gets right:
+	// the most the filter could do.
+	const tries = 3
+	type cand struct{ c, oracle int }
+	var top []cand
+	for c := range g.n + g.c {
+		if c == u {
+			continue
+		}
+		g.setInserted(u, c, e0)
+		k := 0
+		for i, r := range rows {
+			if left[i] || g.walk(r, u, 1) == g.y[r] {
+				k++
+			}
+		}
+		top = append(top, cand{c, k})
+	}
+	sort.SliceStable(top, func(a, b int) bool { return top[a].oracle > top[b].oracle })
+	best := insertion{j: j, s: s, u: u, gain: 0}
+	found := false
+	for _, t := range top[:min(tries, len(top))] {
+		if t.oracle-base <= best.gain {
+			break
+		}
+		g.setInserted(u, t.c, e0)
+		g.care, g.target = g.care[:0], g.target[:0]
+		right := make([]bool, len(rows))
+		for i, r := range rows {
+			right[i] = g.walk(r, u, 1) == g.y[r]
+			if left[i] != right[i] {
+				g.care = append(g.care, r)
+				g.target = append(g.target, b2f(right[i]))
+			}
+		}
+		if len(g.care) == 0 {
+			continue
+		}
+		theta := g.logistic(make([]float64, g.d+1), ridge)
+		if theta == nil {
+			continue
+		}
+		k := 0
+		d := g.d
+		for i, r := range rows {
+			if margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0 {
+				if right[i] {
+					k++
+				}
+			} else if left[i] {
+				k++
+			}
+		}
+		if k-base > best.gain {
+			best.other, best.theta, best.gain = t.c, theta, k-base
+			found = true
+		}
+	}
+	return best, found
+}
+
+// setInserted sets the routes of node u when inserted on an edge whose old
+// exit leaf is e0: right child c, exits the old one (or c, a leaf).
+func (g *refiner) setInserted(u, c, e0 int) {
+	g.child[1][u], g.exit[1][u] = c, e0
+	if c >= g.n {
+		g.exit[1][u] = c
+	}
+}
+
+// insert applies an insertion found by bestInsertion.
+func (g *refiner) insert(in insertion) {
+	c0, e0 := g.child[in.s][in.j], g.exit[in.s][in.j]
+	g.child[in.s][in.j] = in.u
+	g.child[0][in.u], g.exit[0][in.u] = c0, e0
+	g.setInserted(in.u, in.other, e0)
+	d := g.d
+	copy(g.w[in.u*d:(in.u+1)*d], in.theta[:d])
+	g.b[in.u] = in.theta[d]
+	g.margins(in.u)
+}
+
+// nodeState is what insertion evaluation changes of a node.
+type nodeState struct {
+	child, exit [2]int
+}
+
+func (g *refiner) saveNode(u int) nodeState {
+	return nodeState{child: [2]int{g.child[0][u], g.child[1][u]}, exit: [2]int{g.exit[0][u], g.exit[1][u]}}
+}
+
+func (g *refiner) restoreNode(u int, st nodeState) {
+	for s := range 2 {
+		g.child[s][u], g.exit[s][u] = st.child[s], st.exit[s]
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

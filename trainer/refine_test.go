@@ -1,0 +1,200 @@
+package trainer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+)
+
+// refineFixture trains the small Letter task into a graph with room to
+// grow (12 nodes, 6 steps, 8 epochs: the hard walk is far from what its
+// nodes could do).
+func refineFixture(t *testing.T) (*Task, *runtime.Model) {
+	t.Helper()
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.Nodes, cfg.Steps, cfg.Epochs = 12, 6, 8
+	m, err := train(t, cfg, task).Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return task, m
+}
+
+func encode(t *testing.T, m *runtime.Model) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := m.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// hardAcc is the runtime's hard-walk accuracy on rows idx of the training
+// data (test rows when test is set).
+func hardAcc(t *testing.T, m *runtime.Model, task *Task, idx []int, test bool) float64 {
+	t.Helper()
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, y := task.Train, task.yTrain
+	if test {
+		ds, y = task.Test, task.yTest
+	}
+	scratch := make([]float64, k.NumFeatures())
+	correct := 0
+	for _, i := range idx {
+		if res, _ := k.Walk(ds.Row(i), scratch, nil); res.Class == y[i] {
+			correct++
+		}
+	}
+	return float64(correct) / float64(len(idx))
+}
+
+func TestRefine(t *testing.T) {
+	task, m := refineFixture(t)
+	before := encode(t, m)
+	out, err := Refine(context.Background(), m, task, RefineConfig{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, m), before) {
+		t.Error("Refine changed its input model")
+	}
+	var meta struct {
+		Refine RefineMetadata `json:"refine"`
+	}
+	if err := json.Unmarshal(out.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	log := meta.Refine.Log
+	if len(log) < 2 || meta.Refine.Passes != 4 || meta.Refine.Ridge != DefaultRefineRidge {
+		t.Fatalf("refine metadata: %+v", meta.Refine)
+	}
+	// The split Refine rebuilt is the run's: pass 0 is the given model's
+	// hard walk on the run's fit, validation and test rows.
+	rng, _ := newRand(7, streamSplit) // smallConfig's seed
+	fit, val := splitVal(task.yTrain, len(task.ClassNames), 0.2, rng)
+	testIdx := make([]int, task.Test.Rows)
+	for i := range testIdx {
+		testIdx[i] = i
+	}
+	if got, want := log[0].TrainAcc, hardAcc(t, m, task, fit, false); got != want {
+		t.Errorf("pass 0 train accuracy %v, runtime says %v", got, want)
+	}
+	if got, want := log[0].ValAcc, hardAcc(t, m, task, val, false); got != want {
+		t.Errorf("pass 0 validation accuracy %v, runtime says %v", got, want)
+	}
+	// Every move is accepted only when the fit rows gain: training accuracy
+	// never falls, and here it rises (an 8-epoch model leaves room).
+	for i := 1; i < len(log); i++ {
+		if log[i].TrainAcc < log[i-1].TrainAcc {
+			t.Errorf("pass %d: training accuracy fell from %v to %v", i, log[i-1].TrainAcc, log[i].TrainAcc)
+		}
+	}
+	if last := log[len(log)-1]; last.TrainAcc <= log[0].TrainAcc {
+		t.Errorf("refine did not raise the hard walk's training accuracy: %+v", log)
+	}
+	// The selected pass has the best validation accuracy, and the model
+	// written walks exactly as the refiner did.
+	sel := meta.Refine.Selected
+	for _, p := range log {
+		if p.ValAcc > log[sel].ValAcc {
+			t.Errorf("selected pass %d (val %v), pass %d has val %v", sel, log[sel].ValAcc, p.Pass, p.ValAcc)
+		}
+		if p.Best != (p.Pass == sel) {
+			t.Errorf("pass %d marked selected=%v, selected pass is %d", p.Pass, p.Best, sel)
+		}
+	}
+	if got := hardAcc(t, out, task, val, false); got != log[sel].ValAcc {
+		t.Errorf("refined model: runtime validation accuracy %v, refine reported %v", got, log[sel].ValAcc)
+	}
+	if got := hardAcc(t, out, task, testIdx, true); got != log[sel].TestAcc {
+		t.Errorf("refined model: runtime test accuracy %v, refine reported %v", got, log[sel].TestAcc)
+	}
+	again, err := Refine(context.Background(), m, task, RefineConfig{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, again), encode(t, out)) {
+		t.Error("two refines of the same model differ")
+	}
+}
+
+func TestRefineRefuses(t *testing.T) {
+	task, m := refineFixture(t)
+	ctx := context.Background()
+	idx := make([]int, 500)
+	for i := range idx {
+		idx[i] = i
+	}
+	other, err := NewTask(task.Train.Subset(idx), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *m
+	bare.Training = nil
+	cases := []struct {
+		name string
+		m    *runtime.Model
+		task *Task
+		cfg  RefineConfig
+		want string
+	}{
+		{"other data", m, other, RefineConfig{Passes: 1}, "not the data the model was trained on"},
+		{"no metadata", &bare, task, RefineConfig{Passes: 1}, "no training metadata"},
+		{"no passes", m, task, RefineConfig{}, "passes must be at least 1"},
+		{"bad ridge", m, task, RefineConfig{Passes: 1, Ridge: -1}, "ridge must be"},
+	}
+	for _, c := range cases {
+		if _, err := Refine(ctx, c.m, c.task, c.cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Refine(cancelled, m, task, RefineConfig{Passes: 1}, nil); err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("cancelled refine: %v", err)
+	}
+}
+
+// TestSetRoute: whatever the column, setRoute makes its argmax the child
+// and, for an internal child, its top leaf the exit, as runtime.Children
+// reads them.
+func TestSetRoute(t *testing.T) {
+	const n, c, cols = 5, 3, 5
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		l := make([][]float64, n+c)
+		for i := range l {
+			l[i] = make([]float64, cols)
+			for j := range l[i] {
+				// Few distinct values, so that ties are common.
+				l[i][j] = float64(rng.IntN(4))
+			}
+		}
+		j, child, exit := rng.IntN(cols), rng.IntN(n+c), n+rng.IntN(c)
+		if child >= n {
+			exit = child
+		}
+		setRoute(l, j, child, exit, n)
+		got, gotExit := runtime.Children(l, n)
+		if got[j] != child || gotExit[j] != exit {
+			t.Fatalf("trial %d: want child %d exit %d, got %d %d (column %v)", trial, child, exit, got[j], gotExit[j], column(l, j))
+		}
+	}
+}
+
+func column(l [][]float64, j int) []float64 {
+	out := make([]float64, len(l))
+	for i := range l {
+		out[i] = l[i][j]
+	}
+	return out
+}
