@@ -14,19 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: bench/paper.sh NAME [flags]}
 shift
-shared=${SHARED:-../shared/data}
-
-case $name in
-letter-64-20) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 64 --steps 20" ;;
-letter-128-30) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 128 --steps 30" ;;
-letter-511-50) data=$shared/letter/train.csv.gz test=$shared/letter/test.csv.gz flags="--nodes 511 --steps 50" ;;
-connect4-8-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 8 --steps 10" ;;
-connect4-255-10) data=$shared/connect4/train.csv.gz test=$shared/connect4/test.csv.gz flags="--nodes 255 --steps 10" ;;
-mnist-64-20) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t10k-images-idx3-ubyte.gz flags="--nodes 64 --steps 20" ;;
-mnist-255-50) data=$shared/mnist/train-images-idx3-ubyte.gz test=$shared/mnist/t10k-images-idx3-ubyte.gz flags="--nodes 255 --steps 50" ;;
-mnistcnn-16-8) data=$shared/mnist-cnn50/train.csv.gz test=$shared/mnist-cnn50/test.csv.gz flags="--nodes 16 --steps 8" ;;
-*) echo "unknown experiment $name" >&2; exit 2 ;;
-esac
+# shellcheck source=bench/experiments.sh
+. bench/experiments.sh
+experiment "$name"
 
 out=bench/runs/$name${TAG:+-$TAG}${SEED:+-s$SEED}
 [ -n "${SEED:-}" ] && flags="$flags --seed $SEED"

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/songc/songc/runtime"
@@ -17,7 +21,8 @@ import (
 // RefineConfig sets the hard-routing fine-tune of Refine.
 type RefineConfig struct {
 	// Passes bounds the passes over the graph; Refine stops earlier when a
-	// pass changes nothing.
+	// pass changes nothing, or when two passes in a row did not raise the
+	// validation accuracy.
 	Passes int
 	// Ridge is the weight of the L2 penalty on a node's filter in its
 	// logistic refit (the bias is not penalised).
@@ -25,7 +30,11 @@ type RefineConfig struct {
 }
 
 // DefaultRefineRidge is the ridge weight of RefineConfig when it is 0.
-const DefaultRefineRidge = 1e-4
+const DefaultRefineRidge = 1e-2
+
+// refinePatience is how many passes Refine goes on without a better
+// validation accuracy.
+const refinePatience = 2
 
 // RefinePass is one line of Refine's report. Accuracies are the hard walk's,
 // computed with the runtime's routing rule; pass 0 is the model as given.
@@ -168,6 +177,9 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 		report(p, start)
 		if p.Filters == 0 && p.Routes == 0 && p.Grown == 0 {
 			break
+		}
+		if len(g.val) > 0 && pass-best >= refinePatience {
+			break // validation accuracy has stopped rising
 		}
 	}
 	log[best].Best = true
@@ -478,49 +490,67 @@ func (g *refiner) routed(theta []float64) int {
 // logistic minimises the mean logistic loss of the care rows plus
 // ridge/2 |w|^2 by L-BFGS from theta0, and returns the minimiser, or nil
 // when the optimiser fails or leaves the finite numbers.
+//
+// The loss and its gradient are summed over fixed blocks of rows, in
+// parallel, and the blocks' sums added in order: the result does not
+// depend on the number of threads. (Only the fit uses BLAS-style dot
+// products; whether a filter is kept is decided by the routing rule's own
+// arithmetic, in routed.)
 func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
-	d := g.d
-	m := float64(len(g.care))
-	margins := make([]float64, len(g.care))
+	d, m := g.d, len(g.care)
+	nb := (m + logisticBlock - 1) / logisticBlock
+	partF := make([]float64, nb)
+	partG := make([]float64, nb*(d+1))
+	grad := make([]float64, d+1)
+	var f float64
+	// L-BFGS asks for the value and the gradient at the same points: both
+	// are computed at once and kept for the last point.
+	var last []float64
 	eval := func(theta []float64) {
-		for i, r := range g.care {
-			margins[i] = margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])
+		if last != nil && slices.Equal(theta, last) {
+			return
 		}
+		w, b := theta[:d], theta[d]
+		parallelFor(nb, func(k int) {
+			gk := partG[k*(d+1) : (k+1)*(d+1)]
+			clear(gk)
+			var fk float64
+			for i := k * logisticBlock; i < min(m, (k+1)*logisticBlock); i++ {
+				r := g.care[i]
+				x := g.x[r*d : (r+1)*d]
+				a := floats.Dot(w, x) + b
+				if g.target[i] == 1 {
+					fk += softplus(-a)
+				} else {
+					fk += softplus(a)
+				}
+				// d/da of the row's loss.
+				e := runtime.Sigmoid(a) - g.target[i]
+				floats.AddScaled(gk[:d], e, x)
+				gk[d] += e
+			}
+			partF[k] = fk
+		})
+		f = 0
+		clear(grad)
+		for k := range nb {
+			f += partF[k]
+			floats.Add(grad, partG[k*(d+1):(k+1)*(d+1)])
+		}
+		f /= float64(m)
+		floats.Scale(1/float64(m), grad)
+		f += ridge / 2 * floats.Dot(w, w)
+		floats.AddScaled(grad[:d], ridge, w)
+		last = append(last[:0], theta...)
 	}
 	p := optimize.Problem{
 		Func: func(theta []float64) float64 {
 			eval(theta)
-			var f float64
-			for i, a := range margins {
-				if g.target[i] == 0 {
-					a = -a
-				}
-				f += softplus(-a)
-			}
-			var w2 float64
-			for _, v := range theta[:d] {
-				w2 += v * v
-			}
-			return f/m + ridge/2*w2
+			return f
 		},
-		Grad: func(grad, theta []float64) {
+		Grad: func(dst, theta []float64) {
 			eval(theta)
-			clear(grad)
-			for i, r := range g.care {
-				// d/da of softplus(-a) for the signed margin, then the sign.
-				e := runtime.Sigmoid(margins[i]) - g.target[i]
-				x := g.x[r*d : (r+1)*d]
-				for k, v := range x {
-					grad[k] += e * v
-				}
-				grad[d] += e
-			}
-			for k := range grad {
-				grad[k] /= m
-			}
-			for k, v := range theta[:d] {
-				grad[k] += ridge * v
-			}
+			copy(dst, grad)
 		},
 	}
 	res, err := optimize.Minimize(p, theta0, &optimize.Settings{MajorIterations: 100, GradientThreshold: 1e-6}, &optimize.LBFGS{})
@@ -533,6 +563,32 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 		}
 	}
 	return res.X
+}
+
+// logisticBlock is the rows per block of logistic's sums.
+const logisticBlock = 1024
+
+// parallelFor calls f(0), ..., f(n-1) on up to GOMAXPROCS goroutines.
+func parallelFor(n int, f func(k int)) {
+	workers := min(n, goruntime.GOMAXPROCS(0))
+	if workers <= 1 {
+		for k := range n {
+			f(k)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := int(next.Add(1) - 1); k < n; k = int(next.Add(1) - 1) {
+				f(k)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // softplus is log(1+exp(a)) without overflow.
@@ -650,7 +706,7 @@ func (g *refiner) grow(ctx context.Context, ridge float64) int {
 			if ctx.Err() != nil {
 				return 0
 			}
-			if in, ok := g.bestInsertion(j, s, spare[0], ridge); ok && in.gain >= minGain {
+			if in, ok := g.bestInsertion(j, s, spare[0], ridge, minGain); ok {
 				cands = append(cands, in)
 			}
 		}
@@ -662,7 +718,7 @@ func (g *refiner) grow(ctx context.Context, ridge float64) int {
 		if spare = g.unused(); len(spare) == 0 || ctx.Err() != nil {
 			break
 		}
-		if in, ok := g.bestInsertion(c.j, c.s, spare[0], ridge); ok && in.gain >= minGain {
+		if in, ok := g.bestInsertion(c.j, c.s, spare[0], ridge, minGain); ok {
 			g.insert(in)
 			grown++
 		}
@@ -690,8 +746,9 @@ func (g *refiner) unused() []int {
 }
 
 // bestInsertion evaluates putting unused node u on edge (j, s) and returns
-// the best such insertion; the refiner is left as it was.
-func (g *refiner) bestInsertion(j, s, u int, ridge float64) (insertion, bool) {
+// the best such insertion if it gains at least minGain rows; the refiner is
+// left as it was.
+func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insertion, bool) {
 	var rows []int
 	base := 0
 	for _, r := range g.fit {
@@ -738,11 +795,11 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64) (insertion, bool) {
 		top = append(top, cand{c, k})
 	}
 	sort.SliceStable(top, func(a, b int) bool { return top[a].oracle > top[b].oracle })
-	best := insertion{j: j, s: s, u: u, gain: 0}
+	best := insertion{j: j, s: s, u: u, gain: minGain - 1}
 	found := false
 	for _, t := range top[:min(tries, len(top))] {
 		if t.oracle-base <= best.gain {
-			break
+			break // the filter cannot beat what is found
 		}
 		g.setInserted(u, t.c, e0)
 		g.care, g.target = g.care[:0], g.target[:0]

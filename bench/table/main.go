@@ -16,9 +16,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -51,6 +53,10 @@ type run struct {
 	kernel, flags             string
 	dir                       string
 	log                       []analysis.LogRecord
+	// After bench/refine.sh, when refined.
+	refined                      bool
+	rSoft, rHard, rFid, rSeconds float64
+	rUsed, rPasses, rSelected    int
 }
 
 // reach returns the first epoch whose accuracy f reaches target, "–" when
@@ -74,6 +80,7 @@ func main() {
 	dir := flag.String("runs", "bench/runs", "folder of runs")
 	match := flag.String("match", ".", "only runs whose name matches this regular expression")
 	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
+	refined := flag.Bool("refined", false, "the before/after table of bench/refine.sh, for the runs it refined")
 	flag.Parse()
 	re, err := regexp.Compile(*match)
 	if err != nil {
@@ -95,6 +102,9 @@ func main() {
 			fmt.Fprintf(os.Stderr, "table: skipping %s: %v\n", e.Name(), err)
 			continue
 		}
+		if *refined && !r.refined {
+			continue
+		}
 		r.name, r.group = e.Name(), e.Name()
 		if m := seedRe.FindStringSubmatch(e.Name()); m != nil {
 			r.group, r.seed = m[1], m[2]
@@ -106,14 +116,17 @@ func main() {
 		groups[r.group] = append(groups[r.group], r)
 	}
 	slices.Sort(order)
+	if *refined {
+		refinedTable(order, groups)
+		return
+	}
 	fmt.Println("| run | paper | soft test % | hard walk (compiled) % | fidelity % | used nodes | best epoch / epochs | epochs to paper (soft / hard) | epochs to paper − 1 (soft / hard) | wall time | seeds | kernel | curves |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	drawn := map[string]bool{}
 	for _, g := range order {
 		rs := groups[g]
 		name, _, _ := strings.Cut(g, " | ")
-		base := strings.SplitN(name, "-", 4)
-		key := strings.Join(base[:min(3, len(base))], "-")
+		key := experiment(name)
 		seeds := make([]string, 0, len(rs))
 		for _, r := range rs {
 			if r.seed == "" {
@@ -156,6 +169,40 @@ func main() {
 			stat(rs, func(r run) float64 { return r.seconds / 60 }, "%.1f")+" min",
 			strings.Join(seeds, ","), rs[0].kernel, link)
 	}
+}
+
+// refinedTable prints the hard walk before and after bench/refine.sh.
+func refinedTable(order []string, groups map[string][]run) {
+	fmt.Println("| run | paper | hard walk (compiled) % before | after refine | soft after % | fidelity after % | used nodes before → after | passes (selected) | refine time | seeds |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, g := range order {
+		rs := groups[g]
+		name, _, _ := strings.Cut(g, " | ")
+		var seeds []string
+		for _, r := range rs {
+			seeds = append(seeds, orDash(r.seed))
+		}
+		passes := make([]string, len(rs))
+		for i, r := range rs {
+			passes[i] = fmt.Sprintf("%d (%d)", r.rPasses, r.rSelected)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s → %s | %s | %s | %s |\n", name, orDash(paper[experiment(name)]),
+			stat(rs, func(r run) float64 { return 100 * r.hard }, "%.2f"),
+			stat(rs, func(r run) float64 { return 100 * r.rHard }, "%.2f"),
+			stat(rs, func(r run) float64 { return 100 * r.rSoft }, "%.2f"),
+			stat(rs, func(r run) float64 { return 100 * r.rFid }, "%.1f"),
+			stat(rs, func(r run) float64 { return float64(r.used) }, "%.0f"),
+			stat(rs, func(r run) float64 { return float64(r.rUsed) }, "%.0f"),
+			strings.Join(passes, ", "),
+			stat(rs, func(r run) float64 { return r.rSeconds / 60 }, "%.1f")+" min",
+			strings.Join(seeds, ","))
+	}
+}
+
+// experiment is the experiment of a run name: its first three fields.
+func experiment(name string) string {
+	base := strings.SplitN(name, "-", 4)
+	return strings.Join(base[:min(3, len(base))], "-")
 }
 
 // drawCurves draws the accuracy curves of r's log to dir/name-curves.png.
@@ -246,7 +293,51 @@ func load(dir string) (run, error) {
 	r.soft, r.hard, r.fid = ev.Soft, ev.Hard, ev.Fid
 	r.used, r.nodes = an.Graph.Used, an.Graph.Nodes
 	r.epochs, r.best, r.kernel = model.Training.Epochs, model.Training.BestEpoch, model.Training.Kernel
-	return r, nil
+	return r, loadRefined(&r, dir)
+}
+
+// loadRefined reads what bench/refine.sh wrote, if it ran.
+func loadRefined(r *run, dir string) error {
+	var ev struct {
+		Soft float64 `json:"soft_accuracy"`
+		Hard float64 `json:"hard_accuracy"`
+		Fid  float64 `json:"fidelity"`
+	}
+	if err := readJSON(filepath.Join(dir, "refine-eval.json"), &ev); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	var an struct {
+		Graph struct {
+			Used int `json:"used_nodes"`
+		} `json:"graph"`
+	}
+	if err := readJSON(filepath.Join(dir, "refine-analyze.json"), &an); err != nil {
+		return err
+	}
+	var model struct {
+		Training struct {
+			Refine struct {
+				Selected int               `json:"selected_pass"`
+				Log      []json.RawMessage `json:"log"`
+			} `json:"refine"`
+		} `json:"training"`
+	}
+	if err := readJSON(filepath.Join(dir, "refined.json"), &model); err != nil {
+		return err
+	}
+	var res struct {
+		Seconds float64 `json:"wall_seconds"`
+	}
+	if err := readJSON(filepath.Join(dir, "refine-result.json"), &res); err != nil {
+		return err
+	}
+	r.refined = true
+	r.rSoft, r.rHard, r.rFid, r.rSeconds = ev.Soft, ev.Hard, ev.Fid, res.Seconds
+	r.rUsed, r.rSelected = an.Graph.Used, model.Training.Refine.Selected
+	r.rPasses = len(model.Training.Refine.Log) - 1
+	return nil
 }
 
 func readJSON(path string, v any) error {

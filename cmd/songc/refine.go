@@ -17,7 +17,7 @@ type RefineCmd struct {
 	Test      string  `placeholder:"FILE" help:"Test data, only reported (never used to choose)."`
 	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model (JSON)."`
 	Passes    int     `default:"10" help:"At most this many passes over the graph; refining stops earlier when a pass changes nothing."`
-	Ridge     float64 `default:"1e-4" help:"L2 weight on a node's filter when it is refitted."`
+	Ridge     float64 `default:"0.01" help:"L2 weight on a node's filter when it is refitted."`
 	Quiet     bool    `short:"q" help:"No progress output."`
 	DataFlags `embed:""`
 }
