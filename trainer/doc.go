@@ -31,6 +31,16 @@
 // Config.Sharpen (a penalty on soft decisions, LossParts.Sharp),
 // Config.LRSchedule, Config.Gumbel and Config.Init.
 //
+// # Refining the hard walk
+//
+// Refine is a hard-routing fine-tune of a trained model, songc's addition:
+// it optimises the classifier that compiles (the hard walk) directly, by
+// alternating optimisation over its nodes in the manner of TAO
+// (Carreira-Perpiñán and Tavallali, NeurIPS 2018), with child, exit and
+// growth moves for SONG's graph. Every move raises the walk's accuracy on
+// the training rows; the pass kept is the one with the best validation
+// accuracy. See Refine for the algorithm.
+//
 // # The step
 //
 // With S = n+c states and a batch of B rows, one step is

@@ -388,9 +388,10 @@ func TestPresets(t *testing.T) {
 		want string
 	}{
 		{[]string{"--data", train}, "batch 128, lr 0.001, 1 epochs\n"},
-		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk\n"},
-		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk\n"},
-		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft"}, "batch 16, lr 0.5, 1 epochs\n"},
+		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft", "--refine", "0"}, "batch 16, lr 0.5, 1 epochs\n"},
+		{[]string{"--data", train, "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
 		{[]string{"--data", train, "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
 		{[]string{"--data", train, "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
 		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},

@@ -25,7 +25,7 @@ type TrainCmd struct {
 	Nodes         *int     `placeholder:"64" help:"Internal nodes n (default 64)."`
 	Steps         *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20)."`
 	Epochs        *int     `placeholder:"N" help:"Epochs (paper: 250, fast: 120, quick: 60)."`
-	Preset        string   `enum:"paper,fast,quick," default:"" help:"Recipe. paper: the authors' (raw inputs, batch 128, Adam at 0.001, 250 epochs); the default with --data. fast: reaches the paper's accuracies in fewer epochs (standardised inputs, batch 64, Adam at 0.03 on a cosine schedule, 120 epochs, --anneal 0.2 --anneal-temp 0.4 --select hard; see docs/RESULTS.md). quick: fast in 60 epochs, the default of the embedded demo. Flags given explicitly win."`
+	Preset        string   `enum:"paper,fast,quick," default:"" help:"Recipe. paper: the authors' (raw inputs, batch 128, Adam at 0.001, 250 epochs); the default with --data. fast: reaches the paper's accuracies in fewer epochs (standardised inputs, batch 64, Adam at 0.03 on a cosine schedule, 120 epochs, --anneal 0.2 --anneal-temp 0.4 --select hard --refine 10; see docs/RESULTS.md). quick: fast in 60 epochs, the default of the embedded demo. Flags given explicitly win."`
 	Batch         *int     `placeholder:"N" help:"Rows per batch (paper: 128, fast and quick: 64)."`
 	LR            *float64 `name:"lr" placeholder:"RATE" help:"Adam learning rate (paper: 0.001, fast and quick: 0.03; with fast, Letter does better at 0.1, Connect-4 at 0.01, MNIST at 0.03: docs/RESULTS.md)."`
 	Seed          uint64   `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
@@ -41,7 +41,7 @@ type TrainCmd struct {
 	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
 	Sharpen       float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
 	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
-	Refine        int      `placeholder:"PASSES" default:"0" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (0: off)."`
+	Refine        *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
 	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
@@ -88,18 +88,15 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if c.Output != "model.json" {
 			args.Output = c.Output
 		}
-		if c.Refine > 0 {
-			args.Refine = c.Refine
+		if c.Refine != nil {
+			args.Refine = *c.Refine
 		}
 		if c.Checkpoint == "" {
 			c.Checkpoint = c.Resume
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == "", Refine: c.Refine}
-		if c.Refine < 0 {
-			return usagef("--refine must be at least 0, got %d", c.Refine)
-		}
+			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""}
 		if args.Demo && c.Test != "" {
 			return usagef("--test needs --data (the embedded demo brings its own test split)")
 		}
@@ -131,6 +128,13 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := cfg.Validate(); err != nil {
 			return usageError{err}
 		}
+		if preset != "paper" {
+			args.Refine = presetRefine
+		}
+		setIf(&args.Refine, c.Refine)
+	}
+	if args.Refine < 0 {
+		return usagef("--refine must be at least 0, got %d", args.Refine)
 	}
 	if args.Log == "" {
 		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
@@ -263,6 +267,10 @@ func abs(path string) string {
 	}
 	return path
 }
+
+// presetRefine is the --refine of the fast and quick presets. Refine stops
+// earlier when validation accuracy stops rising.
+const presetRefine = 10
 
 func setIf[T any](dst *T, v *T) {
 	if v != nil {
