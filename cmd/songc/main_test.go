@@ -428,7 +428,8 @@ func TestRefine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train --refine: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "then refined (at most 3 passes)") || !strings.Contains(errs, "refine pass 0  hard train") || !strings.Contains(out, "hard-walk accuracy") {
+	if !strings.Contains(errs, "then refined (at most 3 passes)") || !strings.Contains(errs, "refine pass 0  hard train") ||
+		!strings.Contains(out, "hard-walk accuracy") || !strings.Contains(out, "then refined: hard-walk validation accuracy") {
 		t.Errorf("train --refine output:\n%s\n%s", out, errs)
 	}
 	code, out, errs = songc(t, context.Background(), "refine", "-m", plain, "--data", train, "--test", test, "--passes", "3", "-o", again)

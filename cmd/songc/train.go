@@ -336,6 +336,14 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	if recs := r.Records(); meta.Select == "hard" && meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
 		by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*recs[meta.BestEpoch-1].HardValAcc)
 	}
+	var refined struct {
+		Refine *trainer.RefineMetadata `json:"refine"`
+	}
+	if json.Unmarshal(m.Training, &refined) == nil && refined.Refine != nil && len(refined.Refine.Log) > 0 {
+		rm := refined.Refine
+		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (pass %d of %d)",
+			100*rm.Log[rm.Selected].ValAcc, rm.Selected, len(rm.Log)-1)
+	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
 		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
 	return reportTest(g, m, test)
