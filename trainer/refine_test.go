@@ -101,6 +101,15 @@ func TestRefine(t *testing.T) {
 	if last := log[len(log)-1]; last.TrainAcc <= log[0].TrainAcc {
 		t.Errorf("refine did not raise the hard walk's training accuracy: %+v", log)
 	}
+	// The fixture exercises every kind of move (12 nodes, few of them
+	// reached after 8 epochs: room to grow).
+	var filters, routes, grown int
+	for _, p := range log {
+		filters, routes, grown = filters+p.Filters, routes+p.Routes, grown+p.Grown
+	}
+	if filters == 0 || routes == 0 || grown == 0 {
+		t.Errorf("moves made: %d filters, %d routes, %d nodes grown; want some of each", filters, routes, grown)
+	}
 	// The selected pass has the best validation accuracy, and the model
 	// written walks exactly as the refiner did.
 	sel := meta.Refine.Selected
