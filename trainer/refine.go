@@ -235,7 +235,9 @@ func cloneModel(m *runtime.Model) *runtime.Model {
 
 // setRoute changes column j of the logits l, if needed, so that its argmax
 // is child and, when child is an internal node, its argmax over the leaf
-// rows is exit: a changed state gets a logit above the others it must beat.
+// rows is exit. A child that has to be raised gets routeMass of the
+// column's probability, so that the soft model follows the new route too;
+// an exit that has to be raised gets a logit just above the other leaves'.
 func setRoute(l [][]float64, j, child, exit, n int) {
 	cur, curExit := 0, n
 	for i := 1; i < len(l); i++ {
@@ -249,17 +251,34 @@ func setRoute(l [][]float64, j, child, exit, n int) {
 	if cur == child && (child >= n || curExit == exit) {
 		return
 	}
-	top, topLeaf := l[cur][j], l[curExit][j]
-	if child >= n {
-		l[child][j] = top + 1
-		return
+	if child < n && curExit != exit {
+		l[exit][j] = l[curExit][j] + 1
 	}
-	if curExit != exit {
-		l[exit][j] = topLeaf + 1
+	// The child must beat every other state strictly.
+	lse, top := math.Inf(-1), math.Inf(-1)
+	for i := range l {
+		if i != child {
+			top = max(top, l[i][j])
+			lse = logAddExp(lse, l[i][j])
+		}
 	}
-	if cur != child || l[child][j] <= l[exit][j] {
-		l[child][j] = max(top, l[exit][j]) + 1
+	if cur != child || l[child][j] <= top {
+		l[child][j] = lse + math.Log(routeMass/(1-routeMass))
 	}
+}
+
+// routeMass is the probability setRoute gives a child it raises.
+const routeMass = 0.99
+
+// logAddExp is log(exp(a) + exp(b)).
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
 }
 
 // refiner holds the hard walk being refined and the rows it is fitted to.

@@ -192,10 +192,15 @@ func TestSetRoute(t *testing.T) {
 		if child >= n {
 			exit = child
 		}
+		before, _ := runtime.Children(l, n)
 		setRoute(l, j, child, exit, n)
 		got, gotExit := runtime.Children(l, n)
 		if got[j] != child || gotExit[j] != exit {
 			t.Fatalf("trial %d: want child %d exit %d, got %d %d (column %v)", trial, child, exit, got[j], gotExit[j], column(l, j))
+		}
+		// A raised child takes routeMass of the column.
+		if p := runtime.ColumnSoftmax(l)[child*cols+j]; before[j] != child && p < routeMass-1e-12 {
+			t.Fatalf("trial %d: raised child %d has probability %v", trial, child, p)
 		}
 	}
 }
