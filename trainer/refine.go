@@ -486,6 +486,7 @@ func (g *refiner) refitNode(j int, ridge float64) bool {
 	if theta == nil || g.routed(theta) <= before {
 		return false
 	}
+	g.sharpen(theta)
 	copy(g.w[j*d:(j+1)*d], theta[:d])
 	g.b[j] = theta[d]
 	g.margins(j)
@@ -583,6 +584,38 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 	}
 	return res.X
 }
+
+// sharpen scales a fitted filter theta (w then b) by a power of two so that
+// the median |margin| over the care rows is at least sharpMargin: the soft
+// model then decides at that node as the walk does on most of them, where
+// a ridge-penalised fit alone would leave its sigmoid near 1/2. Scaling by
+// a power of two scales every product and partial sum of the margin
+// exactly (barring overflow), so every routing decision stays bit for bit
+// the same (the count of routed is compared anyway).
+func (g *refiner) sharpen(theta []float64) {
+	d := g.d
+	a := make([]float64, len(g.care))
+	for i, r := range g.care {
+		a[i] = math.Abs(margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]))
+	}
+	slices.Sort(a)
+	med := a[len(a)/2]
+	if !(med > 0) || med >= sharpMargin {
+		return
+	}
+	k := math.Exp2(math.Ceil(math.Log2(sharpMargin / med)))
+	scaled := slices.Clone(theta)
+	for i := range scaled {
+		scaled[i] *= k
+	}
+	if g.routed(scaled) == g.routed(theta) {
+		copy(theta, scaled)
+	}
+}
+
+// sharpMargin is the median |margin| sharpen gives a refitted filter:
+// sigmoid(4) = 0.982.
+const sharpMargin = 4
 
 // logisticBlock is the rows per block of logistic's sums.
 const logisticBlock = 1024
@@ -837,6 +870,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		if theta == nil {
 			continue
 		}
+		g.sharpen(theta)
 		k := 0
 		d := g.d
 		for i, r := range rows {
