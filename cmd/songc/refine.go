@@ -16,8 +16,8 @@ type RefineCmd struct {
 	Data      string  `placeholder:"FILE" help:"The training data the model was trained on (its validation split is rebuilt from the model's seed). Without --data, the embedded Letter data."`
 	Test      string  `placeholder:"FILE" help:"Test data, only reported (never used to choose)."`
 	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model (JSON)."`
-	Passes    int     `default:"10" help:"At most this many passes over the graph; refining stops earlier when a pass changes nothing."`
-	Ridge     float64 `default:"0.01" help:"L2 weight on a node's filter when it is refitted."`
+	Passes    int     `default:"10" help:"At most this many passes over the graph; refining stops earlier when a pass changes nothing or two passes in a row do not raise the hard walk's validation accuracy."`
+	Ridge     float64 `default:"0.01" help:"L2 weight on a node's filter when it is refitted, on the inputs as the model sees them (standardised when it was trained with --standardize)."`
 	Quiet     bool    `short:"q" help:"No progress output."`
 	DataFlags `embed:""`
 }
@@ -25,8 +25,9 @@ type RefineCmd struct {
 // Help implements kong.HelpProvider.
 func (RefineCmd) Help() string {
 	return `A hard-routing fine-tune of the classifier that compiles: the hard walk's node
-filters, argmax children and forced exits are refitted, node by node, so that its
-accuracy on the model's training rows never falls (alternating optimisation in
+filters, argmax children and forced exits are refitted, node by node, and unused
+nodes are put where they help, so that its accuracy on the model's training rows
+never falls (alternating optimisation in
 the manner of TAO, Carreira-Perpinan and Tavallali 2018; see docs/RESULTS.md).
 The pass with the best hard-walk validation accuracy is kept, the model as given
 included; the soft model changes too and is reported, but the hard walk is what
