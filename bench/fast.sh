@@ -11,7 +11,7 @@
 # Run the two lanes side by side on the 2-core machine, or one after the
 # other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, fastlr10
 # for the Letter runs at learning rate 0.1, fastlr01 for Connect-4 at 0.01);
-# tabulate them with bench/tables.sh.
+# refine them with bench/refine.sh and tabulate them with bench/tables.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
