@@ -651,44 +651,45 @@ func softplus(a float64) float64 {
 	return math.Log1p(math.Exp(a))
 }
 
-// refitChild tries every state as the child of (j, s) on the rows whose
-// walk takes that edge and keeps the best when it is strictly better.
-func (g *refiner) refitChild(j, s int) bool {
-	var rows []int
+// edgeRows returns the fit rows whose walk takes edge (j, s) at least once,
+// and how many of them the walk gets right.
+func (g *refiner) edgeRows(j, s int) (rows []int, correct int) {
 	for _, r := range g.fit {
-		g.trace(r)
+		c := g.trace(r)
 		for _, h := range g.hops {
 			if h.node == j && h.side == s {
 				rows = append(rows, r)
+				if c == g.y[r] {
+					correct++
+				}
 				break
 			}
 		}
 	}
+	return rows, correct
+}
+
+// refitChild tries every state as the child of (j, s) on the rows whose
+// walk takes that edge and keeps the best when it is strictly better.
+func (g *refiner) refitChild(j, s int) bool {
+	rows, bestN := g.edgeRows(j, s)
 	if len(rows) == 0 {
 		return false
 	}
-	count := func() int {
-		n := 0
-		for _, r := range rows {
-			if g.walk(r, -1, 0) == g.y[r] {
-				n++
-			}
-		}
-		return n
-	}
 	cur, curExit := g.child[s][j], g.exit[s][j]
-	best, bestN := cur, count()
+	best := cur
 	for c := range g.n + g.c {
 		if c == cur {
 			continue
 		}
-		g.child[s][j] = c
-		if c >= g.n {
-			g.exit[s][j] = c
-		} else if cur >= g.n {
-			g.exit[s][j] = cur // the old leaf stays the column's top leaf
+		g.setChild(j, s, c, cur)
+		k := 0
+		for _, r := range rows {
+			if g.walk(r, -1, 0) == g.y[r] {
+				k++
+			}
 		}
-		if k := count(); k > bestN {
+		if k > bestN {
 			best, bestN = c, k
 		}
 		g.child[s][j], g.exit[s][j] = cur, curExit
@@ -696,13 +697,20 @@ func (g *refiner) refitChild(j, s int) bool {
 	if best == cur {
 		return false
 	}
-	g.child[s][j] = best
-	if best >= g.n {
-		g.exit[s][j] = best
-	} else if cur >= g.n {
-		g.exit[s][j] = cur
-	}
+	g.setChild(j, s, best, cur)
 	return true
+}
+
+// setChild makes c the child of (j, s) in place of old, with the exit the
+// logits will encode: c itself when it is a leaf, the old leaf when the old
+// child was one (it stays its column's top leaf), else unchanged.
+func (g *refiner) setChild(j, s, c, old int) {
+	g.child[s][j] = c
+	if c >= g.n {
+		g.exit[s][j] = c
+	} else if old >= g.n {
+		g.exit[s][j] = old
+	}
 }
 
 // refitExit gives the forced exit of (j, s) the most common class of the
@@ -801,20 +809,7 @@ func (g *refiner) unused() []int {
 // the best such insertion if it gains at least minGain rows; the refiner is
 // left as it was.
 func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insertion, bool) {
-	var rows []int
-	base := 0
-	for _, r := range g.fit {
-		c := g.trace(r)
-		for _, h := range g.hops {
-			if h.node == j && h.side == s {
-				rows = append(rows, r)
-				if c == g.y[r] {
-					base++
-				}
-				break
-			}
-		}
-	}
+	rows, base := g.edgeRows(j, s)
 	if len(rows) == 0 {
 		return insertion{}, false
 	}
