@@ -14,12 +14,19 @@ import (
 // refineFixture trains the small Letter task into a graph with room to
 // grow (12 nodes, 6 steps, 8 epochs: the hard walk is far from what its
 // nodes could do).
-func refineFixture(t *testing.T) (*Task, *runtime.Model) {
+func refineFixture(t testing.TB) (*Task, *runtime.Model) {
 	t.Helper()
 	task := smallTask(t)
 	cfg := smallConfig("f64")
 	cfg.Nodes, cfg.Steps, cfg.Epochs = 12, 6, 8
-	m, err := train(t, cfg, task).Model("test")
+	r, err := NewRun(cfg, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Model("test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,4 +218,16 @@ func column(l [][]float64, j int) []float64 {
 		out[i] = l[i][j]
 	}
 	return out
+}
+
+// BenchmarkRefine12Nodes6Steps600Rows times one refine pass over the
+// fixture of TestRefine (12 nodes, 6 steps, 480 fit rows of Letter).
+func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
+	task, m := refineFixture(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Refine(context.Background(), m, task, RefineConfig{Passes: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
