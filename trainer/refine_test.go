@@ -231,3 +231,43 @@ func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
 		}
 	}
 }
+
+// TestRefineWithoutValidation: with --val 0 there is nothing to select on,
+// so Refine keeps its last pass, which fits the training rows best.
+func TestRefineWithoutValidation(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, 0
+	r, err := NewRun(cfg, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Refine(context.Background(), m, task, RefineConfig{Passes: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Refine RefineMetadata `json:"refine"`
+	}
+	if err := json.Unmarshal(out.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	log := meta.Refine.Log
+	if meta.Refine.Selected != len(log)-1 || len(log) < 2 {
+		t.Errorf("selected pass %d of %d", meta.Refine.Selected, len(log)-1)
+	}
+	all := make([]int, task.Train.Rows)
+	for i := range all {
+		all[i] = i
+	}
+	if got, want := hardAcc(t, out, task, all, false), log[len(log)-1].TrainAcc; got != want {
+		t.Errorf("refined model: runtime training accuracy %v, refine reported %v", got, want)
+	}
+}
