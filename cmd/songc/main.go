@@ -116,7 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 			return 2
 		}
 		fmt.Fprintf(stderr, "songc %s: %v\n", strings.Fields(kctx.Command())[0], err)
-		if errors.Is(err, trainer.ErrInterrupted) {
+		if errors.Is(err, trainer.ErrInterrupted) || errors.Is(err, context.Canceled) {
 			return 130
 		}
 		return 1

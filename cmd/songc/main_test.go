@@ -463,6 +463,15 @@ func TestRefine(t *testing.T) {
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failed refine left its output behind")
 	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs = songc(t, cancelled, "refine", "-m", plain, "--data", train, "-o", bad)
+	if code != 130 || !strings.Contains(errs, "canceled") {
+		t.Errorf("interrupted refine: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("an interrupted refine left its output behind")
+	}
 	code, _, errs = songc(t, context.Background(), "refine", "-m", plain, "--data", train, "-o", bad, "--passes", "0")
 	if code != 2 || !strings.Contains(errs, "--passes must be at least 1") {
 		t.Errorf("refine --passes 0: exit %d: %s", code, errs)
