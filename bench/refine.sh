@@ -9,13 +9,16 @@
 # refine-analyze.json (songc analyze --json) and refine-result.json (command,
 # wall time, machine). Runs already refined (refine-eval.json exists) are
 # skipped, so the script can be started again after an interruption.
-# PASSES (default 10) sets songc refine --passes.
+# PASSES (default 10) sets songc refine --passes; RIDGE sets --ridge and
+# names the files with -ridgeRIDGE (refined-ridge0.001.json,
+# refine-ridge0.001-eval.json, ...), so that variants sit beside the default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/experiments.sh
 . bench/experiments.sh
 [ $# -gt 0 ] || { echo "usage: bench/refine.sh RUN..." >&2; exit 2; }
 passes=${PASSES:-10}
+tag=${RIDGE:+-ridge$RIDGE}
 bin=$(mktemp -d)/songc
 go build -o "$bin" ./cmd/songc
 for run in "$@"; do
@@ -26,23 +29,24 @@ for run in "$@"; do
     echo "skip $run (not finished)"
     continue
   fi
-  if [ -f "$out/refine-eval.json" ]; then
+  if [ -f "$out/refine$tag-eval.json" ]; then
     echo "skip $run (refined)"
     continue
   fi
   # The experiment is the name up to its tag: letter-64-20-fastlr10-s1 -> letter-64-20.
   experiment "$(echo "$run" | cut -d- -f1-3)"
   start=$(date +%s)
-  "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" -o "$out/refined.json" >"$out/refine.out" 2>&1
+  "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} \
+    -o "$out/refined$tag.json" >"$out/refine$tag.out" 2>&1
   end=$(date +%s)
-  "$bin" eval --model "$out/refined.json" --data "$test" --json >"$out/refine-eval.json.tmp"
-  "$bin" analyze "$out/refined.json" --json >"$out/refine-analyze.json"
-  cat >"$out/refine-result.json" <<EOT
-{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }bench/refine.sh $run", "passes": $passes,
+  "$bin" eval --model "$out/refined$tag.json" --data "$test" --json >"$out/refine$tag-eval.json.tmp"
+  "$bin" analyze "$out/refined$tag.json" --json >"$out/refine$tag-analyze.json"
+  cat >"$out/refine$tag-result.json" <<EOT
+{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }bench/refine.sh $run", "passes": $passes,
  "wall_seconds": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}
 EOT
-  mv "$out/refine-eval.json.tmp" "$out/refine-eval.json"
-  echo "$run: $(tail -n 1 "$out/refine.out")"
+  mv "$out/refine$tag-eval.json.tmp" "$out/refine$tag-eval.json"
+  echo "$run$tag: $(tail -n 1 "$out/refine$tag.out")"
 done

@@ -81,6 +81,7 @@ func main() {
 	match := flag.String("match", ".", "only runs whose name matches this regular expression")
 	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
 	refined := flag.Bool("refined", false, "the before/after table of bench/refine.sh, for the runs it refined")
+	flag.StringVar(&refineTag, "refine-tag", "", "with -refined, the files of a bench/refine.sh variant (-ridge0.001 for RIDGE=0.001)")
 	flag.Parse()
 	re, err := regexp.Compile(*match)
 	if err != nil {
@@ -296,6 +297,9 @@ func load(dir string) (run, error) {
 	return r, loadRefined(&r, dir)
 }
 
+// refineTag names the bench/refine.sh variant that -refined reads.
+var refineTag string
+
 // loadRefined reads what bench/refine.sh wrote, if it ran.
 func loadRefined(r *run, dir string) error {
 	var ev struct {
@@ -303,7 +307,7 @@ func loadRefined(r *run, dir string) error {
 		Hard float64 `json:"hard_accuracy"`
 		Fid  float64 `json:"fidelity"`
 	}
-	if err := readJSON(filepath.Join(dir, "refine-eval.json"), &ev); errors.Is(err, fs.ErrNotExist) {
+	if err := readJSON(filepath.Join(dir, "refine"+refineTag+"-eval.json"), &ev); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
@@ -313,7 +317,7 @@ func loadRefined(r *run, dir string) error {
 			Used int `json:"used_nodes"`
 		} `json:"graph"`
 	}
-	if err := readJSON(filepath.Join(dir, "refine-analyze.json"), &an); err != nil {
+	if err := readJSON(filepath.Join(dir, "refine"+refineTag+"-analyze.json"), &an); err != nil {
 		return err
 	}
 	var model struct {
@@ -324,13 +328,13 @@ func loadRefined(r *run, dir string) error {
 			} `json:"refine"`
 		} `json:"training"`
 	}
-	if err := readJSON(filepath.Join(dir, "refined.json"), &model); err != nil {
+	if err := readJSON(filepath.Join(dir, "refined"+refineTag+".json"), &model); err != nil {
 		return err
 	}
 	var res struct {
 		Seconds float64 `json:"wall_seconds"`
 	}
-	if err := readJSON(filepath.Join(dir, "refine-result.json"), &res); err != nil {
+	if err := readJSON(filepath.Join(dir, "refine"+refineTag+"-result.json"), &res); err != nil {
 		return err
 	}
 	r.refined = true
