@@ -189,10 +189,8 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 		copy(out.W[i], bestW[i*d:(i+1)*d])
 	}
 	copy(out.B, bestB)
-	for j := range n {
-		setRoute(out.M0Logits, j, bestChild[0][j], bestExit[0][j], n)
-		setRoute(out.M1Logits, j, bestChild[1][j], bestExit[1][j], n)
-	}
+	setRoutes(out.M0Logits, bestChild[0], bestExit[0], n)
+	setRoutes(out.M1Logits, bestChild[1], bestExit[1], n)
 	// The model must walk exactly as the refiner did.
 	for s, l := range [2][][]float64{out.M0Logits, out.M1Logits} {
 		child, exit := runtime.Children(l, n)
@@ -233,21 +231,23 @@ func cloneModel(m *runtime.Model) *runtime.Model {
 	return &out
 }
 
-// setRoute changes column j of the logits l, if needed, so that its argmax
-// is child and, when child is an internal node, its argmax over the leaf
-// rows is exit. A child that has to be raised gets routeMass of the
-// column's probability, so that the soft model follows the new route too;
-// an exit that has to be raised gets a logit just above the other leaves'.
-func setRoute(l [][]float64, j, child, exit, n int) {
-	cur, curExit := 0, n
-	for i := 1; i < len(l); i++ {
-		if l[i][j] > l[cur][j] {
-			cur = i
-		}
-		if i > n && l[i][j] > l[curExit][j] {
-			curExit = i
-		}
+// setRoutes changes the columns of the logits l, where needed, so that the
+// argmax of column j is child[j] and, when that is an internal node, its
+// argmax over the leaf rows is exit[j] (as runtime.Children reads them).
+func setRoutes(l [][]float64, child, exit []int, n int) {
+	cur, curExit := runtime.Children(l, n)
+	for j := range child {
+		setRoute(l, j, child[j], exit[j], n, cur[j], curExit[j])
 	}
+}
+
+// setRoute changes column j of l, whose argmax is cur and top leaf
+// curExit, if needed, so that its argmax is child and, when child is an
+// internal node, its top leaf is exit. A child that has to be raised gets
+// routeMass of the column's probability, so that the soft model follows the
+// new route too; an exit that has to be raised gets a logit just above the
+// other leaves'.
+func setRoute(l [][]float64, j, child, exit, n, cur, curExit int) {
 	if cur == child && (child >= n || curExit == exit) {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,11 +15,11 @@ import (
 // refineFixture trains the small Letter task into a graph with room to
 // grow (12 nodes, 6 steps, 8 epochs: the hard walk is far from what its
 // nodes could do).
-func refineFixture(t testing.TB) (*Task, *runtime.Model) {
+func refineFixture(t testing.TB, val float64) (*Task, *runtime.Model) {
 	t.Helper()
 	task := smallTask(t)
 	cfg := smallConfig("f64")
-	cfg.Nodes, cfg.Steps, cfg.Epochs = 12, 6, 8
+	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, val
 	r, err := NewRun(cfg, task)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func hardAcc(t *testing.T, m *runtime.Model, task *Task, idx []int, test bool) f
 }
 
 func TestRefine(t *testing.T) {
-	task, m := refineFixture(t)
+	task, m := refineFixture(t, 0.2)
 	before := encode(t, m)
 	out, err := Refine(context.Background(), m, task, RefineConfig{Passes: 4}, nil)
 	if err != nil {
@@ -144,7 +145,7 @@ func TestRefine(t *testing.T) {
 }
 
 func TestRefineRefuses(t *testing.T) {
-	task, m := refineFixture(t)
+	task, m := refineFixture(t, 0.2)
 	ctx := context.Background()
 	idx := make([]int, 500)
 	for i := range idx {
@@ -199,8 +200,10 @@ func TestSetRoute(t *testing.T) {
 		if child >= n {
 			exit = child
 		}
-		before, _ := runtime.Children(l, n)
-		setRoute(l, j, child, exit, n)
+		before, beforeExit := runtime.Children(l, n)
+		want, wantExit := slices.Clone(before), slices.Clone(beforeExit)
+		want[j], wantExit[j] = child, exit
+		setRoutes(l, want, wantExit, n)
 		got, gotExit := runtime.Children(l, n)
 		if got[j] != child || gotExit[j] != exit {
 			t.Fatalf("trial %d: want child %d exit %d, got %d %d (column %v)", trial, child, exit, got[j], gotExit[j], column(l, j))
@@ -223,7 +226,7 @@ func column(l [][]float64, j int) []float64 {
 // BenchmarkRefine12Nodes6Steps600Rows times one refine pass over the
 // fixture of TestRefine (12 nodes, 6 steps, 480 fit rows of Letter).
 func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
-	task, m := refineFixture(b)
+	task, m := refineFixture(b, 0.2)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Refine(context.Background(), m, task, RefineConfig{Passes: 1}, nil); err != nil {
@@ -235,20 +238,7 @@ func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
 // TestRefineWithoutValidation: with --val 0 there is nothing to select on,
 // so Refine keeps its last pass, which fits the training rows best.
 func TestRefineWithoutValidation(t *testing.T) {
-	task := smallTask(t)
-	cfg := smallConfig("f64")
-	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, 0
-	r, err := NewRun(cfg, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	m, err := r.Model("test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	task, m := refineFixture(t, 0)
 	out, err := Refine(context.Background(), m, task, RefineConfig{Passes: 3}, nil)
 	if err != nil {
 		t.Fatal(err)
