@@ -101,29 +101,13 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 	if !(cfg.Ridge > 0) || math.IsInf(cfg.Ridge, 0) {
 		return nil, fmt.Errorf("refine: ridge must be a finite number > 0, got %v", cfg.Ridge)
 	}
-	var meta Metadata
-	if len(m.Training) == 0 || json.Unmarshal(m.Training, &meta) != nil || meta.DataSHA256 == "" {
-		return nil, fmt.Errorf("refine: the model has no training metadata (seed, validation share, data fingerprint); only models written by songc train can be refined")
-	}
-	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
-		return nil, fmt.Errorf("refine: the model has classes %q and %d features, the training data %s has %q and %d", m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
-	}
-	if fp := task.Fingerprint(); fp != meta.DataSHA256 {
-		return nil, fmt.Errorf("refine: %s is not the data the model was trained on (its fingerprint differs from the model's data_sha256); refine needs the same training file to rebuild the validation split", task.Train.Name)
+	_, fit, val, err := modelSplit(m, task, "refine")
+	if err != nil {
+		return nil, err
 	}
 	k, err := runtime.New(m)
 	if err != nil {
 		return nil, err
-	}
-	var fit, val []int
-	if meta.Val > 0 {
-		rng, _ := newRand(meta.Seed, streamSplit)
-		fit, val = splitVal(task.yTrain, len(task.ClassNames), meta.Val, rng)
-	} else {
-		fit = make([]int, task.Train.Rows)
-		for i := range fit {
-			fit[i] = i
-		}
 	}
 	g := newRefiner(k, task, fit, val)
 

@@ -65,6 +65,13 @@ type Config struct {
 	// default for a linear layer, so that every node starts with a margin
 	// of the order of its inputs' scale).
 	Init string
+	// Restart numbers this graph among several trained on the same data
+	// and split (songc train --restart, then songc select): it changes the
+	// initial parameters, the batch order and the Gumbel noise, never the
+	// validation split, which depends on Seed alone, so that the graphs'
+	// validation accuracies compare. The authors train 5 graphs at once
+	// and report one; 0 is a single run and leaves its streams unchanged.
+	Restart int
 }
 
 // DefaultConfig returns the authors' defaults (spec section 3) with a small
@@ -141,6 +148,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--init must be paper or fan-in, got %q", c.Init)
 	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
 		return fmt.Errorf("--kernel avx2 needs a CPU with AVX2 and FMA and --precision f32")
+	case c.Restart < 0 || c.Restart > maxRestart:
+		return fmt.Errorf("--restart must be in [0, %d], got %d", maxRestart, c.Restart)
 	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
 		return fmt.Errorf("--nodes and --steps must be at most %d", runtime.MaxNodes)
 	}
@@ -238,6 +247,14 @@ const (
 	streamShuffle
 	streamNoise
 )
+
+// maxRestart bounds Config.Restart, so that graphStream stays one to one.
+const maxRestart = 1 << 20
+
+// graphStream is the stream of a per-graph purpose (initialisation, batch
+// order, noise) for graph restart: restart 0 is the stream itself, so that
+// a single run's model bytes do not depend on the feature.
+func graphStream(stream uint64, restart int) uint64 { return stream | uint64(restart)<<8 }
 
 func newRand(seed uint64, stream uint64) (*rand.Rand, *rand.PCG) {
 	src := rand.NewPCG(seed, 0x5043475f736f6e67^stream)
@@ -354,7 +371,7 @@ func NewRun(cfg Config, task *Task) (*Run, error) {
 		return nil, err
 	}
 	p := NewParams(r.shape)
-	initRNG, _ := newRand(cfg.Seed, streamInit)
+	initRNG, _ := newRand(cfg.Seed, graphStream(streamInit, cfg.Restart))
 	if cfg.Init == "fan-in" {
 		p.InitFanIn(initRNG)
 	} else {
@@ -413,8 +430,8 @@ func (r *Run) setup() error {
 	if r.engine, r.kernel, err = NewEngine(r.shape, cfg.Precision, cfg.Kernel, batch); err != nil {
 		return err
 	}
-	r.shuffle, r.shufSrc = newRand(cfg.Seed, streamShuffle)
-	r.noise, r.noiseSrc = newRand(cfg.Seed, streamNoise)
+	r.shuffle, r.shufSrc = newRand(cfg.Seed, graphStream(streamShuffle, cfg.Restart))
+	r.noise, r.noiseSrc = newRand(cfg.Seed, graphStream(streamNoise, cfg.Restart))
 	return nil
 }
 
@@ -655,6 +672,7 @@ func (e *InterruptError) Unwrap() error { return ErrInterrupted }
 type Metadata struct {
 	Songc        string  `json:"songc"`
 	Seed         uint64  `json:"seed"`
+	Restart      int     `json:"restart,omitempty"` // Config.Restart
 	Precision    string  `json:"precision"`
 	Epochs       int     `json:"epochs"`
 	Batch        int     `json:"batch"`
@@ -684,7 +702,7 @@ type Metadata struct {
 func (r *Run) Model(version string) (*runtime.Model, error) {
 	m := r.export(r.state.BestParams, r.state.BestTemp).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
-	meta := Metadata{Songc: version, Seed: r.Config.Seed, Precision: r.Config.Precision,
+	meta := Metadata{Songc: version, Seed: r.Config.Seed, Restart: r.Config.Restart, Precision: r.Config.Precision,
 		Epochs: r.state.Epoch, Batch: r.Config.Batch, LR: r.Config.LR, Val: r.Config.Val, Standardize: r.Config.Standardize,
 		NodeRegGamma: r.shape.NodeRegGamma, NodeRegLamb: r.shape.NodeRegLambda,
 		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,

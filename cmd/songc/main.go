@@ -29,6 +29,7 @@ const version = "0.1.0"
 type CLI struct {
 	Train   TrainCmd   `cmd:"" help:"Learn a SONG from a CSV or IDX file (or the embedded Letter data)."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows."`
+	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict a class (or leaf masses) for every row of a file."`
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`

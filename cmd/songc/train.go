@@ -29,6 +29,7 @@ type TrainCmd struct {
 	Batch         *int     `placeholder:"N" help:"Rows per batch (paper: 128, fast and quick: 64)."`
 	LR            *float64 `name:"lr" placeholder:"RATE" help:"Adam learning rate (paper: 0.001, fast and quick: 0.03; with fast, Letter does better at 0.1, Connect-4 at 0.01, MNIST at 0.03: docs/RESULTS.md)."`
 	Seed          uint64   `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
+	Restart       int      `placeholder:"R" default:"0" help:"Number of this graph among several trained with the same --seed (0, 1, 2, ...): it changes the initialisation, batch order and noise, not the validation split, so that songc select can keep the best of them (the authors train 5 graphs and keep one)."`
 	Precision     string   `enum:"f32,f64" default:"f32" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
 	Val           float64  `default:"0.1" help:"Share of the training rows held out (stratified) to choose the best epoch; 0 keeps the last epoch."`
 	Standardize   *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the paper preset, on in fast and quick."`
@@ -58,6 +59,8 @@ func (TrainCmd) Help() string {
       --nodes 64 --steps 20 -o letter.json --checkpoint letter.ckpt
   songc train --resume letter.ckpt              # continue an interrupted run
   songc train --data ../shared/data/mnist/train-images-idx3-ubyte.gz --nodes 255 --steps 50
+  for r in 0 1 2 3 4; do songc train --restart $r -o g$r.json; done
+  songc select g?.json -o best.json             # keep the graph with the best validation accuracy
 
 Progress goes to stderr: a live line on a terminal, one line per epoch otherwise.
 Ctrl-C saves a checkpoint (the --checkpoint file, or MODEL.ckpt) and prints how to resume.`
@@ -111,7 +114,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if cfg, err = trainer.PresetConfig(preset); err != nil {
 			return usageError{err}
 		}
-		cfg.Seed, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Precision, c.Val, c.Kernel
+		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
 		cfg.Gumbel, cfg.Init, cfg.Sharpen = c.Gumbel, c.Init, c.Sharpen
 		// Flags given on the command line win over the recipe.

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+)
+
+// SelectCmd keeps the best of several graphs trained on the same split.
+type SelectCmd struct {
+	Models    []string `arg:"" placeholder:"MODEL" help:"Models trained on the same data with the same --seed and --val (typically --restart 0, 1, 2, ...), refined or not."`
+	Data      string   `placeholder:"FILE" help:"The training data the models were trained on (their validation split is rebuilt from the seed). Without --data, the embedded Letter data."`
+	Test      string   `placeholder:"FILE" help:"Test data, only reported (never used to choose)."`
+	Output    string   `short:"o" required:"" placeholder:"MODEL" help:"Where to write a copy of the chosen model (byte for byte)."`
+	By        string   `enum:"hard,soft" default:"hard" help:"Choose by the validation accuracy of the hard walk, which is what compiles, or of the soft model (${enum})."`
+	JSON      bool     `name:"json" help:"Print the candidates and the choice as JSON."`
+	DataFlags `embed:""`
+}
+
+// Help implements kong.HelpProvider.
+func (SelectCmd) Help() string {
+	return `Measures every model on the validation rows they share (rebuilt from the seed
+and share recorded in the models, as songc refine does) and copies the best to
+-o; ties go to the first listed. This is the authors' protocol of training
+several graphs and keeping one, with the choice made on validation rows rather
+than on the test set. Models with another seed, validation share or training
+data are refused, since their validation rows differ.
+
+Example:
+  for r in 0 1 2 3 4; do
+    songc train --data c4.csv.gz --nodes 8 --steps 10 --restart $r -o c4-r$r.json
+  done
+  songc select --data c4.csv.gz c4-r?.json -o c4.json`
+}
+
+// selection is the --json output of songc select.
+type selection struct {
+	By         string          `json:"by"`
+	Selected   string          `json:"selected"`
+	Candidates []selectionItem `json:"candidates"`
+}
+
+type selectionItem struct {
+	Model string `json:"model"`
+	trainer.Candidate
+	// Test is reported only, never used to choose.
+	Test *testAccuracy `json:"test,omitempty"`
+}
+
+type testAccuracy struct {
+	Rows         int     `json:"rows"`
+	SoftAccuracy float64 `json:"soft_accuracy"`
+	HardAccuracy float64 `json:"hard_accuracy"`
+	Fidelity     float64 `json:"fidelity"`
+}
+
+func (c *SelectCmd) Run(g *Globals) error {
+	raws := make([][]byte, len(c.Models))
+	models := make([]*runtime.Model, len(c.Models))
+	for i, path := range c.Models {
+		var err error
+		if raws[i], err = os.ReadFile(path); err != nil {
+			return err
+		}
+		if models[i], err = runtime.Load(path); err != nil {
+			return err
+		}
+	}
+	if err := checkWritable(c.Output); err != nil {
+		return err
+	}
+	train, test, err := loadTrainData(trainArgs{Data: c.Data, Test: c.Test, Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""})
+	if err != nil {
+		return err
+	}
+	task, err := trainer.NewTask(train, test)
+	if err != nil {
+		return err
+	}
+	best, cands, err := trainer.Select(models, task, c.By)
+	if err != nil {
+		return err
+	}
+	out := selection{By: c.By, Selected: c.Models[best]}
+	for i, cand := range cands {
+		item := selectionItem{Model: c.Models[i], Candidate: cand}
+		if test != nil {
+			k, err := runtime.New(models[i])
+			if err != nil {
+				return err
+			}
+			y, err := test.Targets(models[i].ClassNames)
+			if err != nil {
+				return err
+			}
+			met := k.Evaluate(test.X, y)
+			item.Test = &testAccuracy{met.Rows, met.SoftAccuracy, met.HardAccuracy, met.Fidelity}
+		}
+		out.Candidates = append(out.Candidates, item)
+	}
+	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
+		_, err := w.Write(raws[best])
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for i, it := range out.Candidates {
+		mark := " "
+		if i == best {
+			mark = "*"
+		}
+		line := fmt.Sprintf("%s %s  seed %d restart %d  validation (%d rows): soft %.2f%%, hard walk %.2f%%",
+			mark, it.Model, it.Seed, it.Restart, it.ValRows, 100*it.SoftVal, 100*it.HardVal)
+		if it.Test != nil {
+			line += fmt.Sprintf("  test: soft %.2f%%, hard walk %.2f%%", 100*it.Test.SoftAccuracy, 100*it.Test.HardAccuracy)
+		}
+		fmt.Fprintln(g.Stdout, line)
+	}
+	what := "hard-walk"
+	if c.By == "soft" {
+		what = "soft-model"
+	}
+	fmt.Fprintf(g.Stdout, "model: %s (a copy of %s, the best %s validation accuracy)\n", c.Output, c.Models[best], what)
+	return nil
+}

@@ -1,0 +1,113 @@
+package trainer
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/songc/songc/runtime"
+)
+
+// modelSplit reads the training metadata of m and rebuilds the rows it was
+// fitted on and its validation rows, refusing data other than the model's
+// own (by the fingerprint). op names the caller in errors.
+func modelSplit(m *runtime.Model, task *Task, op string) (meta Metadata, fit, val []int, err error) {
+	return splitOf(m, task, task.Fingerprint(), op)
+}
+
+// splitOf is modelSplit with the task's fingerprint already computed.
+func splitOf(m *runtime.Model, task *Task, fp, op string) (meta Metadata, fit, val []int, err error) {
+	if len(m.Training) == 0 || json.Unmarshal(m.Training, &meta) != nil || meta.DataSHA256 == "" {
+		return meta, nil, nil, fmt.Errorf("%s: the model has no training metadata (seed, validation share, data fingerprint); only models written by songc train can be used", op)
+	}
+	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
+		return meta, nil, nil, fmt.Errorf("%s: the model has classes %q and %d features, the training data %s has %q and %d", op, m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
+	}
+	if fp != meta.DataSHA256 {
+		return meta, nil, nil, fmt.Errorf("%s: %s is not the data the model was trained on (its fingerprint differs from the model's data_sha256); the same training file is needed to rebuild the validation split", op, task.Train.Name)
+	}
+	if meta.Val > 0 {
+		rng, _ := newRand(meta.Seed, streamSplit)
+		fit, val = splitVal(task.yTrain, len(task.ClassNames), meta.Val, rng)
+	} else {
+		fit = make([]int, task.Train.Rows)
+		for i := range fit {
+			fit[i] = i
+		}
+	}
+	return meta, fit, val, nil
+}
+
+// Candidate is one model's standing in Select.
+type Candidate struct {
+	Seed    uint64 `json:"seed"`
+	Restart int    `json:"restart"`
+	// SoftVal and HardVal are the validation accuracies of the soft model
+	// and of the hard walk (the compiled classifier), in float64.
+	SoftVal float64 `json:"soft_val_accuracy"`
+	HardVal float64 `json:"hard_val_accuracy"`
+	ValRows int     `json:"val_rows"`
+}
+
+// Select measures models trained on the same data and validation split
+// (the same seed and validation share, any restart: Config.Restart) on
+// that split and returns the index of the best: by the hard walk's
+// validation accuracy when by is "hard", the soft model's when it is
+// "soft", the first listed on ties. Models with another split, another
+// class list or other data are refused, since their validation accuracies
+// would not compare; so are models without a validation split.
+//
+// This is the authors' protocol of training several graphs and keeping
+// one (spec section 3), with the choice made on validation rows instead
+// of the test set.
+func Select(models []*runtime.Model, task *Task, by string) (best int, cands []Candidate, err error) {
+	if len(models) == 0 {
+		return -1, nil, fmt.Errorf("select: no models")
+	}
+	if by != "hard" && by != "soft" {
+		return -1, nil, fmt.Errorf("select: by must be hard or soft, got %q", by)
+	}
+	fp := task.Fingerprint()
+	var first Metadata
+	var x []float64
+	var y []int
+	for i, m := range models {
+		meta, _, val, err := splitOf(m, task, fp, "select")
+		if err != nil {
+			return -1, nil, fmt.Errorf("model %d: %w", i+1, err)
+		}
+		if len(val) == 0 {
+			return -1, nil, fmt.Errorf("select: model %d was trained without a validation split (--val 0); there is nothing to select on", i+1)
+		}
+		if i == 0 {
+			first = meta
+			x = make([]float64, 0, len(val)*task.Train.Features)
+			y = make([]int, len(val))
+			for j, r := range val {
+				x = append(x, task.Train.Row(r)...)
+				y[j] = task.yTrain[r]
+			}
+		} else if meta.Seed != first.Seed || meta.Val != first.Val {
+			return -1, nil, fmt.Errorf("select: model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
+		}
+		k, err := runtime.New(m)
+		if err != nil {
+			return -1, nil, fmt.Errorf("select: model %d: %w", i+1, err)
+		}
+		met := k.Evaluate(x, y)
+		cands = append(cands, Candidate{Seed: meta.Seed, Restart: meta.Restart, SoftVal: met.SoftAccuracy, HardVal: met.HardAccuracy, ValRows: met.Rows})
+	}
+	score := func(c Candidate) float64 {
+		if by == "soft" {
+			return c.SoftVal
+		}
+		return c.HardVal
+	}
+	best = 0
+	for i, c := range cands {
+		if score(c) > score(cands[best]) {
+			best = i
+		}
+	}
+	return best, cands, nil
+}
