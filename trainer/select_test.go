@@ -1,0 +1,166 @@
+package trainer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+)
+
+// fixtureSeed is the seed of refineFixture's run.
+var fixtureSeed = smallConfig("f64").Seed
+
+// restartModel trains the refine fixture's graph as restart r of seed.
+func restartModel(t *testing.T, task *Task, seed uint64, r int) (*Run, *runtime.Model) {
+	t.Helper()
+	cfg := smallConfig("f64")
+	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, 0.2
+	cfg.Seed, cfg.Restart = seed, r
+	run, err := NewRun(cfg, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m, err := run.Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, m
+}
+
+// TestRestart: a restart changes the graph but not the validation split,
+// another seed changes both, restart 0 is the plain run, and the metadata
+// records the restart.
+func TestRestart(t *testing.T) {
+	task, plain := refineFixture(t, 0.2)
+	r0, m0 := restartModel(t, task, fixtureSeed, 0)
+	r1, m1 := restartModel(t, task, fixtureSeed, 1)
+	r2, _ := restartModel(t, task, fixtureSeed+1, 0)
+	if !bytes.Equal(encode(t, plain), encode(t, m0)) {
+		t.Error("restart 0 differs from a run without a restart")
+	}
+	if bytes.Equal(encode(t, m0), encode(t, m1)) {
+		t.Error("restart 1 gave the same model as restart 0")
+	}
+	if !slices.Equal(r0.valIdx, r1.valIdx) || !slices.Equal(r0.trainIdx, r1.trainIdx) {
+		t.Error("restart 1 has another validation split than restart 0")
+	}
+	if slices.Equal(r0.valIdx, r2.valIdx) {
+		t.Error("another seed kept the validation split")
+	}
+	var meta0, meta1 map[string]any
+	if err := json.Unmarshal(m0.Training, &meta0); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(m1.Training, &meta1); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := meta0["restart"]; ok {
+		t.Errorf("restart 0 is recorded in the metadata: %s", m0.Training)
+	}
+	if meta1["restart"] != 1.0 {
+		t.Errorf("metadata of restart 1: restart = %v", meta1["restart"])
+	}
+	for _, r := range []int{-1, maxRestart + 1} {
+		cfg := smallConfig("f64")
+		cfg.Restart = r
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--restart") {
+			t.Errorf("restart %d: %v", r, err)
+		}
+	}
+}
+
+// TestSelect: Select measures every candidate on the shared validation
+// rows, as the trainer's own split holds them, and keeps the best.
+func TestSelect(t *testing.T) {
+	task, m0 := refineFixture(t, 0.2)
+	run, m1 := restartModel(t, task, fixtureSeed, 1)
+	// Eight epochs leave the fixture near chance; refining lifts it well
+	// above, and keeps its metadata (seed, split).
+	good, err := Refine(context.Background(), m0, task, RefineConfig{Passes: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A graph that always walks to the leaf of class 0.
+	bad := cloneModel(m0)
+	for _, l := range [][][]float64{bad.M0Logits, bad.M1Logits} {
+		for s := range l {
+			l[s][0] = 0
+		}
+		l[bad.Nodes][0] = 100
+	}
+	models := []*runtime.Model{bad, m1, good, m0}
+	best, cands, err := Select(models, task, "hard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != len(models) {
+		t.Fatalf("%d candidates for %d models", len(cands), len(models))
+	}
+	want := 0
+	for i, m := range models {
+		acc := hardAcc(t, m, task, run.valIdx, false)
+		if cands[i].HardVal != acc || cands[i].ValRows != len(run.valIdx) {
+			t.Errorf("candidate %d: hard validation accuracy %v on %d rows, want %v on %d", i, cands[i].HardVal, cands[i].ValRows, acc, len(run.valIdx))
+		}
+		if acc > cands[want].HardVal {
+			want = i
+		}
+	}
+	if best != want || best == 0 {
+		t.Errorf("selected %d (%+v), want %d", best, cands, want)
+	}
+	if cands[1].Restart != 1 || cands[3].Restart != 0 || cands[3].Seed != fixtureSeed {
+		t.Errorf("candidates' seed and restart: %+v", cands)
+	}
+	// The one-leaf graph's soft model is as bad as its walk: by soft,
+	// another wins too.
+	if best, _, err := Select(models, task, "soft"); err != nil || best == 0 {
+		t.Errorf("by soft: selected %d, %v", best, err)
+	}
+	// Ties go to the first listed.
+	if best, _, err := Select([]*runtime.Model{m1, m1}, task, "soft"); err != nil || best != 0 {
+		t.Errorf("tie: selected %d, %v", best, err)
+	}
+}
+
+func TestSelectRefuses(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	_, seed2 := restartModel(t, task, fixtureSeed+1, 0)
+	_, noVal := refineFixture(t, 0)
+	idx := make([]int, 500)
+	for i := range idx {
+		idx[i] = i
+	}
+	other, err := NewTask(task.Train.Subset(idx), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *m
+	bare.Training = nil
+	cases := []struct {
+		name   string
+		models []*runtime.Model
+		task   *Task
+		by     string
+		want   string
+	}{
+		{"none", nil, task, "hard", "no models"},
+		{"bad by", []*runtime.Model{m}, task, "best", "by must be hard or soft"},
+		{"other seed", []*runtime.Model{m, seed2}, task, "hard", "validation splits differ"},
+		{"no validation", []*runtime.Model{noVal}, task, "hard", "without a validation split"},
+		{"other data", []*runtime.Model{m}, other, "hard", "not the data the model was trained on"},
+		{"no metadata", []*runtime.Model{m, &bare}, task, "hard", "model 2: select: the model has no training metadata"},
+	}
+	for _, c := range cases {
+		if _, _, err := Select(c.models, c.task, c.by); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
