@@ -41,6 +41,14 @@
 // the training rows; the pass kept is the one with the best validation
 // accuracy. See Refine for the algorithm.
 //
+// # Several graphs, one kept
+//
+// The authors train five graphs and report the best on the test set.
+// Config.Restart trains graph r of a seed: other initial parameters, batch
+// order and noise, the same validation split. Select measures graphs of
+// one seed on that split and returns the best, which is the authors'
+// protocol with the choice made on validation rows.
+//
 // # The step
 //
 // With S = n+c states and a batch of B rows, one step is
@@ -55,7 +63,8 @@
 // # Determinism
 //
 // Every random stream (initialisation, split, shuffling, noise) is a PCG
-// seeded from Config.Seed with its own stream constant; checkpoints save
+// seeded from Config.Seed with its own stream constant (mixed with
+// Config.Restart for all but the split); checkpoints save
 // the stream states, so a resumed run equals an uninterrupted one bit for
 // bit. gonum's GEMMs partition work by output block, so results do not
 // depend on goroutine scheduling.

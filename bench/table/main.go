@@ -82,6 +82,7 @@ func main() {
 	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
 	refined := flag.Bool("refined", false, "the before/after table of bench/refine.sh, for the runs it refined")
 	flag.StringVar(&refineTag, "refine-tag", "", "with -refined, the files of a bench/refine.sh variant (-ridge0.001 for RIDGE=0.001)")
+	selected := flag.Bool("selected", false, "the table of bench/select.sh: the graph kept of several restarts")
 	flag.Parse()
 	re, err := regexp.Compile(*match)
 	if err != nil {
@@ -92,10 +93,14 @@ func main() {
 		fail(err)
 	}
 	seedRe := regexp.MustCompile(`^(.*)-s(\d+)$`)
+	if *selected {
+		selectedTable(*dir, entries, re, seedRe)
+		return
+	}
 	groups := map[string][]run{}
 	var order []string
 	for _, e := range entries {
-		if !e.IsDir() || !re.MatchString(e.Name()) {
+		if !e.IsDir() || !re.MatchString(e.Name()) || pickRe.MatchString(e.Name()) {
 			continue
 		}
 		r, err := load(filepath.Join(*dir, e.Name()))
@@ -198,6 +203,126 @@ func refinedTable(order []string, groups map[string][]run) {
 			stat(rs, func(r run) float64 { return r.rSeconds / 60 }, "%.1f")+" min",
 			strings.Join(seeds, ","))
 	}
+}
+
+// pickRe matches the folders of bench/select.sh.
+var pickRe = regexp.MustCompile(`-pick\d+(-ridge[^-]*)?-s\d+$`)
+
+// pick is one bench/select.sh result.
+type pick struct {
+	seed                string
+	soft, hard, fid     float64
+	used, nodes         int
+	restart, candidates int
+	seconds             float64
+	candHard            []float64 // each candidate's hard-walk test accuracy
+}
+
+// selectedTable prints the graphs that bench/select.sh kept, grouped by
+// seed like the other tables.
+func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp) {
+	groups := map[string][]pick{}
+	var order []string
+	for _, e := range entries {
+		if !e.IsDir() || !re.MatchString(e.Name()) || !pickRe.MatchString(e.Name()) {
+			continue
+		}
+		p, err := loadPick(filepath.Join(dir, e.Name()))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "table: skipping %s: %v\n", e.Name(), err)
+			continue
+		}
+		m := seedRe.FindStringSubmatch(e.Name())
+		g := m[1]
+		p.seed = m[2]
+		if _, ok := groups[g]; !ok {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], p)
+	}
+	slices.Sort(order)
+	fmt.Println("| run | paper | hard walk (compiled) % | soft % | fidelity % | used nodes | one graph: hard walk % (all candidates) | restart kept | wall time, all candidates | seeds |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, g := range order {
+		ps := groups[g]
+		// col is stat over the picks: each value rides in a run's soft field.
+		col := func(f func(pick) float64, format string) string {
+			rs := make([]run, len(ps))
+			for i, p := range ps {
+				rs[i].soft = f(p)
+			}
+			return stat(rs, func(r run) float64 { return r.soft }, format)
+		}
+		var cand []run
+		var kept, seeds []string
+		for _, p := range ps {
+			for _, h := range p.candHard {
+				cand = append(cand, run{hard: h})
+			}
+			kept = append(kept, fmt.Sprintf("%d of %d", p.restart, p.candidates))
+			seeds = append(seeds, p.seed)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s of %d | %s | %s | %s | %s |\n", g, orDash(paper[experiment(g)]),
+			col(func(p pick) float64 { return 100 * p.hard }, "%.2f"),
+			col(func(p pick) float64 { return 100 * p.soft }, "%.2f"),
+			col(func(p pick) float64 { return 100 * p.fid }, "%.1f"),
+			col(func(p pick) float64 { return float64(p.used) }, "%.0f"), ps[0].nodes,
+			stat(cand, func(r run) float64 { return 100 * r.hard }, "%.2f"),
+			strings.Join(kept, ", "),
+			col(func(p pick) float64 { return p.seconds / 60 }, "%.1f")+" min",
+			strings.Join(seeds, ","))
+	}
+}
+
+// loadPick reads what bench/select.sh wrote.
+func loadPick(dir string) (pick, error) {
+	var p pick
+	var ev struct {
+		Soft float64 `json:"soft_accuracy"`
+		Hard float64 `json:"hard_accuracy"`
+		Fid  float64 `json:"fidelity"`
+	}
+	if err := readJSON(filepath.Join(dir, "eval.json"), &ev); err != nil {
+		return p, err
+	}
+	var an struct {
+		Graph struct {
+			Nodes int `json:"nodes"`
+			Used  int `json:"used_nodes"`
+		} `json:"graph"`
+	}
+	if err := readJSON(filepath.Join(dir, "analyze.json"), &an); err != nil {
+		return p, err
+	}
+	var sel struct {
+		Selected   string `json:"selected"`
+		Candidates []struct {
+			Model   string `json:"model"`
+			Restart int    `json:"restart"`
+			Test    struct {
+				Hard float64 `json:"hard_accuracy"`
+			} `json:"test"`
+		} `json:"candidates"`
+	}
+	if err := readJSON(filepath.Join(dir, "select.json"), &sel); err != nil {
+		return p, err
+	}
+	var res struct {
+		Seconds float64 `json:"wall_seconds_all_candidates"`
+	}
+	if err := readJSON(filepath.Join(dir, "result.json"), &res); err != nil {
+		return p, err
+	}
+	for _, c := range sel.Candidates {
+		p.candHard = append(p.candHard, c.Test.Hard)
+		if c.Model == sel.Selected {
+			p.restart = c.Restart
+		}
+	}
+	p.soft, p.hard, p.fid = ev.Soft, ev.Hard, ev.Fid
+	p.used, p.nodes = an.Graph.Used, an.Graph.Nodes
+	p.candidates, p.seconds = len(sel.Candidates), res.Seconds
+	return p, nil
 }
 
 // experiment is the experiment of a run name: its first three fields.
