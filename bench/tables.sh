@@ -14,16 +14,25 @@ table() { # TITLE REGEXP
   echo
 }
 table "Fast recipe (--preset fast)" '-(fast|fastlr10|fastlr01)(-s[0-9]+)?$'
-table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
+table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
+# The graphs of restarts 1, 2, ... (bench/select.sh) are in the selection
+# table, not in the refined ones.
+restarts='-r[0-9]+-s[0-9]+$'
 refined() { # TITLE REGEXP [TAG]
   echo "#### $1"
   echo
-  echo "\`go run ./bench/table -refined -match '$2'${3:+ -refine-tag $3}\`"
+  echo "\`go run ./bench/table -refined -match '$2' -skip '$restarts'${3:+ -refine-tag $3}\`"
   echo
-  go run ./bench/table -runs bench/runs -refined -match "$2" ${3:+-refine-tag "$3"} 2>/dev/null
+  go run ./bench/table -runs bench/runs -refined -match "$2" -skip "$restarts" ${3:+-refine-tag "$3"} 2>/dev/null
   echo
 }
 refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
 table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0|sh|ng|b32|e200|t01)|255-10-fast30)'
+echo "#### Several graphs, one kept (bench/select.sh)"
+echo
+echo "\`go run ./bench/table -selected\`"
+echo
+go run ./bench/table -runs bench/runs -selected 2>/dev/null
+echo

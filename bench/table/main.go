@@ -11,7 +11,12 @@
 // never, "?": not logged). With -curves DIR, the accuracy curves of each
 // group's first run are drawn to DIR/NAME-curves.png and linked.
 //
-//	go run ./bench/table [-runs bench/runs] [-match REGEXP] [-curves docs/img/curves]
+// With -refined it prints the hard walk before and after bench/refine.sh;
+// with -selected, the graphs bench/select.sh kept (folders NAME-pickK-sS).
+//
+//	go run ./bench/table [-runs bench/runs] [-match REGEXP] [-skip REGEXP] [-curves docs/img/curves]
+//	go run ./bench/table -refined [-refine-tag -ridge0.001] [-match REGEXP] [-skip REGEXP]
+//	go run ./bench/table -selected [-match REGEXP]
 package main
 
 import (
@@ -79,6 +84,7 @@ func (r run) reach(target float64, f func(analysis.LogRecord) float64) string {
 func main() {
 	dir := flag.String("runs", "bench/runs", "folder of runs")
 	match := flag.String("match", ".", "only runs whose name matches this regular expression")
+	skip := flag.String("skip", "", "leave out runs whose name matches this regular expression")
 	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
 	refined := flag.Bool("refined", false, "the before/after table of bench/refine.sh, for the runs it refined")
 	flag.StringVar(&refineTag, "refine-tag", "", "with -refined, the files of a bench/refine.sh variant (-ridge0.001 for RIDGE=0.001)")
@@ -87,6 +93,13 @@ func main() {
 	re, err := regexp.Compile(*match)
 	if err != nil {
 		fail(err)
+	}
+	skipRe, err := regexp.Compile(*skip)
+	if err != nil {
+		fail(err)
+	}
+	if *skip == "" {
+		skipRe = nil
 	}
 	entries, err := os.ReadDir(*dir)
 	if err != nil {
@@ -100,7 +113,7 @@ func main() {
 	groups := map[string][]run{}
 	var order []string
 	for _, e := range entries {
-		if !e.IsDir() || !re.MatchString(e.Name()) || pickRe.MatchString(e.Name()) {
+		if !e.IsDir() || !re.MatchString(e.Name()) || pickRe.MatchString(e.Name()) || skipRe != nil && skipRe.MatchString(e.Name()) {
 			continue
 		}
 		r, err := load(filepath.Join(*dir, e.Name()))
