@@ -196,6 +196,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		s := r.Shape()
 		fmt.Fprintf(g.Stderr, "songc: training %d nodes, %d steps on %s: %d classes, %d features, %d training rows, %d validation rows; %s, batch %d, lr %g, %d epochs",
 			s.Nodes, s.Steps, src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), cfg.Precision, cfg.Batch, cfg.LR, cfg.Epochs)
+		if cfg.Restart > 0 {
+			fmt.Fprintf(g.Stderr, ", graph %d of seed %d", cfg.Restart, cfg.Seed)
+		}
 		if cfg.Standardize {
 			fmt.Fprint(g.Stderr, ", standardized inputs")
 		}
