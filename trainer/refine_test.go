@@ -18,8 +18,22 @@ import (
 func refineFixture(t testing.TB, val float64) (*Task, *runtime.Model) {
 	t.Helper()
 	task := smallTask(t)
+	cfg := fixtureConfig()
+	cfg.Val = val
+	_, m := trainFixture(t, cfg, task)
+	return task, m
+}
+
+// fixtureConfig is the graph of refineFixture: 12 nodes, 6 steps, 8 epochs.
+func fixtureConfig() Config {
 	cfg := smallConfig("f64")
-	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, val
+	cfg.Nodes, cfg.Steps, cfg.Epochs = 12, 6, 8
+	return cfg
+}
+
+// trainFixture trains cfg on task and returns the run and its model.
+func trainFixture(t testing.TB, cfg Config, task *Task) (*Run, *runtime.Model) {
+	t.Helper()
 	r, err := NewRun(cfg, task)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +45,7 @@ func refineFixture(t testing.TB, val float64) (*Task, *runtime.Model) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return task, m
+	return r, m
 }
 
 func encode(t *testing.T, m *runtime.Model) []byte {

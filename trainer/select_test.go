@@ -12,26 +12,14 @@ import (
 )
 
 // fixtureSeed is the seed of refineFixture's run.
-var fixtureSeed = smallConfig("f64").Seed
+var fixtureSeed = fixtureConfig().Seed
 
 // restartModel trains the refine fixture's graph as restart r of seed.
 func restartModel(t *testing.T, task *Task, seed uint64, r int) (*Run, *runtime.Model) {
 	t.Helper()
-	cfg := smallConfig("f64")
-	cfg.Nodes, cfg.Steps, cfg.Epochs, cfg.Val = 12, 6, 8, 0.2
-	cfg.Seed, cfg.Restart = seed, r
-	run, err := NewRun(cfg, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := run.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	m, err := run.Model("test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return run, m
+	cfg := fixtureConfig()
+	cfg.Val, cfg.Seed, cfg.Restart = 0.2, seed, r
+	return trainFixture(t, cfg, task)
 }
 
 // TestRestart: a restart changes the graph but not the validation split,

@@ -291,21 +291,8 @@ func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp)
 // loadPick reads what bench/select.sh wrote.
 func loadPick(dir string) (pick, error) {
 	var p pick
-	var ev struct {
-		Soft float64 `json:"soft_accuracy"`
-		Hard float64 `json:"hard_accuracy"`
-		Fid  float64 `json:"fidelity"`
-	}
-	if err := readJSON(filepath.Join(dir, "eval.json"), &ev); err != nil {
-		return p, err
-	}
-	var an struct {
-		Graph struct {
-			Nodes int `json:"nodes"`
-			Used  int `json:"used_nodes"`
-		} `json:"graph"`
-	}
-	if err := readJSON(filepath.Join(dir, "analyze.json"), &an); err != nil {
+	ev, an, err := readEvalAnalyze(dir, "eval.json", "analyze.json")
+	if err != nil {
 		return p, err
 	}
 	var sel struct {
@@ -334,7 +321,7 @@ func loadPick(dir string) (pick, error) {
 		}
 	}
 	p.soft, p.hard, p.fid = ev.Soft, ev.Hard, ev.Fid
-	p.used, p.nodes = an.Graph.Used, an.Graph.Nodes
+	p.used, p.nodes = an.Used, an.Nodes
 	p.candidates, p.seconds = len(sel.Candidates), res.Seconds
 	return p, nil
 }
@@ -393,21 +380,8 @@ func stat(rs []run, f func(run) float64, format string) string {
 
 func load(dir string) (run, error) {
 	var r run
-	var ev struct {
-		Soft float64 `json:"soft_accuracy"`
-		Hard float64 `json:"hard_accuracy"`
-		Fid  float64 `json:"fidelity"`
-	}
-	if err := readJSON(filepath.Join(dir, "eval.json"), &ev); err != nil {
-		return r, err
-	}
-	var an struct {
-		Graph struct {
-			Nodes int `json:"nodes"`
-			Used  int `json:"used_nodes"`
-		} `json:"graph"`
-	}
-	if err := readJSON(filepath.Join(dir, "analyze.json"), &an); err != nil {
+	ev, an, err := readEvalAnalyze(dir, "eval.json", "analyze.json")
+	if err != nil {
 		return r, err
 	}
 	var model struct {
@@ -431,7 +405,7 @@ func load(dir string) (run, error) {
 	}
 	r.log, r.dir = log, dir
 	r.soft, r.hard, r.fid = ev.Soft, ev.Hard, ev.Fid
-	r.used, r.nodes = an.Graph.Used, an.Graph.Nodes
+	r.used, r.nodes = an.Used, an.Nodes
 	r.epochs, r.best, r.kernel = model.Training.Epochs, model.Training.BestEpoch, model.Training.Kernel
 	return r, loadRefined(&r, dir)
 }
@@ -441,22 +415,11 @@ var refineTag string
 
 // loadRefined reads what bench/refine.sh wrote, if it ran.
 func loadRefined(r *run, dir string) error {
-	var ev struct {
-		Soft float64 `json:"soft_accuracy"`
-		Hard float64 `json:"hard_accuracy"`
-		Fid  float64 `json:"fidelity"`
-	}
-	if err := readJSON(filepath.Join(dir, "refine"+refineTag+"-eval.json"), &ev); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, "refine"+refineTag+"-eval.json")); errors.Is(err, fs.ErrNotExist) {
 		return nil
-	} else if err != nil {
-		return err
 	}
-	var an struct {
-		Graph struct {
-			Used int `json:"used_nodes"`
-		} `json:"graph"`
-	}
-	if err := readJSON(filepath.Join(dir, "refine"+refineTag+"-analyze.json"), &an); err != nil {
+	ev, an, err := readEvalAnalyze(dir, "refine"+refineTag+"-eval.json", "refine"+refineTag+"-analyze.json")
+	if err != nil {
 		return err
 	}
 	var model struct {
@@ -478,9 +441,35 @@ func loadRefined(r *run, dir string) error {
 	}
 	r.refined = true
 	r.rSoft, r.rHard, r.rFid, r.rSeconds = ev.Soft, ev.Hard, ev.Fid, res.Seconds
-	r.rUsed, r.rSelected = an.Graph.Used, model.Training.Refine.Selected
+	r.rUsed, r.rSelected = an.Used, model.Training.Refine.Selected
 	r.rPasses = len(model.Training.Refine.Log) - 1
 	return nil
+}
+
+// evalFile is what bench/table reads of songc eval --json.
+type evalFile struct {
+	Soft float64 `json:"soft_accuracy"`
+	Hard float64 `json:"hard_accuracy"`
+	Fid  float64 `json:"fidelity"`
+}
+
+// graphSize is what bench/table reads of songc analyze --json.
+type graphSize struct {
+	Nodes int `json:"nodes"`
+	Used  int `json:"used_nodes"`
+}
+
+// readEvalAnalyze reads an eval and an analyze file of dir.
+func readEvalAnalyze(dir, evalName, analyzeName string) (evalFile, graphSize, error) {
+	var ev evalFile
+	var an struct {
+		Graph graphSize `json:"graph"`
+	}
+	if err := readJSON(filepath.Join(dir, evalName), &ev); err != nil {
+		return ev, an.Graph, err
+	}
+	err := readJSON(filepath.Join(dir, analyzeName), &an)
+	return ev, an.Graph, err
 }
 
 func readJSON(path string, v any) error {

@@ -49,11 +49,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	train, test, err := loadTrainData(trainArgs{Data: c.Data, Test: c.Test, Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""})
-	if err != nil {
-		return err
-	}
-	task, err := trainer.NewTask(train, test)
+	task, err := loadTask(c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
 	}
@@ -66,7 +62,17 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
-	return reportTest(g, out, test)
+	return reportTest(g, out, task.Test)
+}
+
+// loadTask reads the training data (the embedded Letter data without a
+// path) and the optional test data of refine and select.
+func loadTask(train, test string, f DataFlags) (*trainer.Task, error) {
+	tr, ts, err := loadTrainData(trainArgs{Data: train, Test: test, Header: f.Header, LabelCol: f.LabelCol, Demo: train == ""})
+	if err != nil {
+		return nil, err
+	}
+	return trainer.NewTask(tr, ts)
 }
 
 // refine runs trainer.Refine with a line of progress per pass on stderr.

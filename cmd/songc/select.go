@@ -73,14 +73,11 @@ func (c *SelectCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	train, test, err := loadTrainData(trainArgs{Data: c.Data, Test: c.Test, Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""})
+	task, err := loadTask(c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
 	}
-	task, err := trainer.NewTask(train, test)
-	if err != nil {
-		return err
-	}
+	test := task.Test
 	best, cands, err := trainer.Select(models, task, c.By)
 	if err != nil {
 		return err
