@@ -34,13 +34,7 @@ func fixtureConfig() Config {
 // trainFixture trains cfg on task and returns the run and its model.
 func trainFixture(t testing.TB, cfg Config, task *Task) (*Run, *runtime.Model) {
 	t.Helper()
-	r, err := NewRun(cfg, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	r := train(t, cfg, task)
 	m, err := r.Model("test")
 	if err != nil {
 		t.Fatal(err)
@@ -158,9 +152,10 @@ func TestRefine(t *testing.T) {
 	}
 }
 
-func TestRefineRefuses(t *testing.T) {
-	task, m := refineFixture(t, 0.2)
-	ctx := context.Background()
+// refusedInputs returns what refine and select must refuse: a task of
+// other data (the first 500 rows of task's) and m without its metadata.
+func refusedInputs(t *testing.T, task *Task, m *runtime.Model) (other *Task, bare *runtime.Model) {
+	t.Helper()
 	idx := make([]int, 500)
 	for i := range idx {
 		idx[i] = i
@@ -169,8 +164,15 @@ func TestRefineRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare := *m
-	bare.Training = nil
+	b := *m
+	b.Training = nil
+	return other, &b
+}
+
+func TestRefineRefuses(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	ctx := context.Background()
+	other, bare := refusedInputs(t, task, m)
 	cases := []struct {
 		name string
 		m    *runtime.Model
@@ -179,7 +181,7 @@ func TestRefineRefuses(t *testing.T) {
 		want string
 	}{
 		{"other data", m, other, RefineConfig{Passes: 1}, "not the data the model was trained on"},
-		{"no metadata", &bare, task, RefineConfig{Passes: 1}, "no training metadata"},
+		{"no metadata", bare, task, RefineConfig{Passes: 1}, "no training metadata"},
 		{"no passes", m, task, RefineConfig{}, "passes must be at least 1"},
 		{"bad ridge", m, task, RefineConfig{Passes: 1, Ridge: -1}, "ridge must be"},
 	}

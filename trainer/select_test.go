@@ -122,16 +122,7 @@ func TestSelectRefuses(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
 	_, seed2 := restartModel(t, task, fixtureSeed+1, 0)
 	_, noVal := refineFixture(t, 0)
-	idx := make([]int, 500)
-	for i := range idx {
-		idx[i] = i
-	}
-	other, err := NewTask(task.Train.Subset(idx), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bare := *m
-	bare.Training = nil
+	other, bare := refusedInputs(t, task, m)
 	cases := []struct {
 		name   string
 		models []*runtime.Model
@@ -144,7 +135,7 @@ func TestSelectRefuses(t *testing.T) {
 		{"other seed", []*runtime.Model{m, seed2}, task, "hard", "validation splits differ"},
 		{"no validation", []*runtime.Model{noVal}, task, "hard", "without a validation split"},
 		{"other data", []*runtime.Model{m}, other, "hard", "not the data the model was trained on"},
-		{"no metadata", []*runtime.Model{m, &bare}, task, "hard", "model 2: select: the model has no training metadata"},
+		{"no metadata", []*runtime.Model{m, bare}, task, "hard", "model 2: select: the model has no training metadata"},
 	}
 	for _, c := range cases {
 		if _, _, err := Select(c.models, c.task, c.by); err == nil || !strings.Contains(err.Error(), c.want) {

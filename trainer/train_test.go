@@ -53,7 +53,7 @@ func modelBytes(t *testing.T, r *Run) []byte {
 	return b.Bytes()
 }
 
-func train(t *testing.T, cfg Config, task *Task) *Run {
+func train(t testing.TB, cfg Config, task *Task) *Run {
 	t.Helper()
 	r, err := NewRun(cfg, task)
 	if err != nil {

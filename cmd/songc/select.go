@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,7 +67,9 @@ func (c *SelectCmd) Run(g *Globals) error {
 		if raws[i], err = os.ReadFile(path); err != nil {
 			return err
 		}
-		if models[i], err = runtime.Load(path); err != nil {
+		// Decoded from the bytes read, so that the copy written is the
+		// model measured.
+		if models[i], err = runtime.Decode(bytes.NewReader(raws[i]), path); err != nil {
 			return err
 		}
 	}
