@@ -258,19 +258,12 @@ func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp)
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, g := range order {
 		ps := groups[g]
-		// col is stat over the picks: each value rides in a run's soft field.
-		col := func(f func(pick) float64, format string) string {
-			rs := make([]run, len(ps))
-			for i, p := range ps {
-				rs[i].soft = f(p)
-			}
-			return stat(rs, func(r run) float64 { return r.soft }, format)
-		}
-		var cand []run
+		col := func(f func(pick) float64, format string) string { return stat(ps, f, format) }
+		var cand []float64
 		var kept, seeds []string
 		for _, p := range ps {
 			for _, h := range p.candHard {
-				cand = append(cand, run{hard: h})
+				cand = append(cand, h)
 			}
 			kept = append(kept, fmt.Sprintf("%d of %d", p.restart, p.candidates))
 			seeds = append(seeds, p.seed)
@@ -280,7 +273,7 @@ func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp)
 			col(func(p pick) float64 { return 100 * p.soft }, "%.2f"),
 			col(func(p pick) float64 { return 100 * p.fid }, "%.1f"),
 			col(func(p pick) float64 { return float64(p.used) }, "%.0f"), ps[0].nodes,
-			stat(cand, func(r run) float64 { return 100 * r.hard }, "%.2f"),
+			stat(cand, func(h float64) float64 { return 100 * h }, "%.2f"),
 			col(func(p pick) float64 { return 100 * slices.Max(p.candHard) }, "%.2f"),
 			strings.Join(kept, ", "),
 			col(func(p pick) float64 { return p.seconds / 60 }, "%.1f")+" min",
@@ -363,7 +356,7 @@ func orDash(s string) string {
 }
 
 // stat is the mean of f over rs, with the range when there are several.
-func stat(rs []run, f func(run) float64, format string) string {
+func stat[T any](rs []T, f func(T) float64, format string) string {
 	var sum float64
 	lo, hi := f(rs[0]), f(rs[0])
 	for _, r := range rs {
