@@ -44,7 +44,7 @@ type Engine interface {
 	// gradient with respect to the parameters (flat layout).
 	LossGrad(grad []float64, x []float64, y []int, noise []float64) LossParts
 	// TrainStep computes the loss and gradient of a batch and applies one
-	// Adam update with learning rate lr.
+	// Adam update with learning rate lr (AdamW when Shape.WeightDecay > 0).
 	TrainStep(x []float64, y []int, noise []float64, lr float64) LossParts
 	// Predict writes the leaf masses of each row of x (rows x Classes,
 	// unclamped, plain softmax) into dst.
@@ -428,9 +428,17 @@ func (e *CPU[T]) LossGrad(grad []float64, x []float64, y []int, noise []float64)
 	return lp
 }
 
-// TrainStep implements Engine with PyTorch's Adam update.
+// TrainStep implements Engine with PyTorch's Adam update, preceded, when
+// Shape.WeightDecay > 0, by PyTorch AdamW's decoupled decay of W.
 func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) LossParts {
 	lp := e.lossGrad(x, y, noise, true)
+	if wd := e.shape.WeightDecay; wd > 0 {
+		_, _, w, b, _ := e.shape.offsets()
+		f := T(1 - lr*wd)
+		for i := w; i < b; i++ {
+			e.p[i] *= f
+		}
+	}
 	e.step++
 	bc1 := 1 - math.Pow(adamBeta1, float64(e.step))
 	bc2 := math.Sqrt(1 - math.Pow(adamBeta2, float64(e.step)))

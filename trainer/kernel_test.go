@@ -78,3 +78,42 @@ func TestTrainStepAllocs(t *testing.T) {
 		t.Errorf("%v allocations per training step", a)
 	}
 }
+
+// TestWeightDecay: with Shape.WeightDecay, a training step differs from the
+// plain Adam step by exactly -lr*wd times the old node filters W, and
+// nowhere else (AdamW's decoupled decay does not touch the gradient).
+func TestWeightDecay(t *testing.T) {
+	const lr, wd = 0.03, 0.5
+	s := Shape{Nodes: 6, Classes: 3, Steps: 4, Features: 5}
+	rng := rand.New(rand.NewPCG(9, 9))
+	p := NewParams(s)
+	p.Init(rng)
+	x, y, noise := randomBatch(rng, s, 7)
+	step := func(s Shape) []float64 {
+		e, err := NewCPU[float64](s, Gonum64{}, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.SetParams(p.Flat)
+		e.TrainStep(x, y, noise, lr)
+		out := make([]float64, s.NumParams())
+		e.Params(out)
+		return out
+	}
+	plain := step(s)
+	s.WeightDecay = wd
+	decayed := step(s)
+	_, _, w, b, _ := s.offsets()
+	for i := range plain {
+		want := 0.0
+		if i >= w && i < b {
+			want = -lr * wd * p.Flat[i]
+		}
+		if got := decayed[i] - plain[i]; math.Abs(got-want) > 1e-12 {
+			t.Fatalf("param %d: decayed - plain = %v, want %v", i, got, want)
+		}
+	}
+	if err := (Shape{Nodes: 1, Classes: 2, Steps: 1, Features: 1, WeightDecay: -1}).Validate(); err == nil {
+		t.Error("negative weight decay accepted")
+	}
+}

@@ -22,6 +22,11 @@ type Shape struct {
 	// SharpenLambda weighs the sharpness penalty (LossParts.Sharp); off
 	// when 0. songc's addition, not the authors'.
 	SharpenLambda float64
+
+	// WeightDecay is the decoupled weight decay of the node filters W
+	// (AdamW: each step multiplies W by 1 - lr*WeightDecay before the Adam
+	// update); off when 0. It is not part of the loss. songc's addition.
+	WeightDecay float64
 }
 
 // States returns n+c.
@@ -42,6 +47,8 @@ func (s Shape) Validate() error {
 		return fmt.Errorf("node-reg-lambda must be a finite number >= 0, got %v", s.NodeRegLambda)
 	case s.SharpenLambda < 0 || math.IsNaN(s.SharpenLambda) || math.IsInf(s.SharpenLambda, 0):
 		return fmt.Errorf("sharpen must be a finite number >= 0, got %v", s.SharpenLambda)
+	case !(s.WeightDecay >= 0) || math.IsInf(s.WeightDecay, 0):
+		return fmt.Errorf("weight-decay must be a finite number >= 0, got %v", s.WeightDecay)
 	case s.NodeRegLambda > 0 && !(s.NodeRegGamma >= 1 && s.NodeRegGamma < 2):
 		return fmt.Errorf("node-reg-gamma must be in [1, 2), got %v", s.NodeRegGamma)
 	}

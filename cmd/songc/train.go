@@ -41,6 +41,7 @@ type TrainCmd struct {
 	LRSchedule    *string  `name:"lr-schedule" placeholder:"constant|cosine" help:"Learning-rate schedule: constant (paper), or cosine (fast and quick), which lowers it from --lr to 0 along a half cosine over the run."`
 	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
 	Sharpen       float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
+	WeightDecay   float64  `name:"weight-decay" placeholder:"WD" default:"0" help:"Decoupled weight decay of the node filters (AdamW, songc's, not the authors'): every step multiplies them by 1 - lr*WD before the Adam update, which curbs overfitting on wide inputs such as MNIST pixels (0: off)."`
 	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
 	Refine        *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
 	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
@@ -116,7 +117,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
-		cfg.Gumbel, cfg.Init, cfg.Sharpen = c.Gumbel, c.Init, c.Sharpen
+		cfg.Gumbel, cfg.Init, cfg.Sharpen, cfg.WeightDecay = c.Gumbel, c.Init, c.Sharpen, c.WeightDecay
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
 		setIf(&cfg.Steps, c.Steps)
@@ -213,6 +214,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if cfg.Sharpen > 0 {
 			fmt.Fprintf(g.Stderr, ", sharpened (%g)", cfg.Sharpen)
+		}
+		if cfg.WeightDecay > 0 {
+			fmt.Fprintf(g.Stderr, ", weight decay %g", cfg.WeightDecay)
 		}
 		if cfg.Select == "hard" {
 			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
