@@ -29,6 +29,7 @@
 // epochs). Options beyond the authors' objective, all off in "paper":
 // Config.Anneal (temperature annealing toward hard decisions),
 // Config.Sharpen (a penalty on soft decisions, LossParts.Sharp),
+// Config.WeightDecay (AdamW's decoupled decay of the node filters),
 // Config.LRSchedule, Config.Gumbel and Config.Init.
 //
 // # Refining the hard walk
