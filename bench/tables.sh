@@ -13,10 +13,11 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|fast60wd01|fastlr01wd01)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
+table "Weight decay search, Connect-4 8/10" '^connect4-8-10-(fast-s1|(wd001|wd01|wd03|wd1|wd3|wd1e0)-s1|lr01wd[13]-s[0-9])$'
 # The graphs of restarts 1, 2, ... (bench/select.sh) are in the selection
 # table, not in the refined ones.
 restarts='-r[0-9]+-s[0-9]+$'
@@ -30,7 +31,7 @@ refined() { # TITLE REGEXP [TAG]
 }
 refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
-table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0|sh|ng|b32|e200|t01)|255-10-fast30)'
+table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0(03|1|1a5|1a5t05|1b32|1ca3|1fi|1nr)-|sh|ng|b32|e200|t01)|255-10-fast30)'
 echo "#### Several graphs, one kept (bench/select.sh)"
 echo
 echo "\`go run ./bench/table -selected\`"
