@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A recipe search chosen on validation rows only: trains every variant of
+# one experiment with the fast preset for each seed (bench/paper.sh),
+# refines each model (bench/refine.sh), and prints, per variant, the
+# refined hard walk's validation accuracy (the pass songc refine keeps)
+# averaged over the seeds, with the soft and unrefined hard validation
+# accuracies of the epoch training kept. Test accuracies are not printed:
+# bench/tables.sh shows them once a variant is chosen.
+#
+#   SEEDS="1 2 3" bench/search.sh NAME TAG 'flags' [TAG 'flags']...
+#
+# Run k of variant TAG is bench/runs/NAME-TAG-sK/; finished runs are
+# skipped, so the script resumes after an interruption and variants already
+# run by bench/fast.sh are reused. With JSON=1 the summary is JSON lines;
+# with MD=1 markdown table rows (variant, flags, refined hard validation
+# accuracy: mean and per seed, unrefined hard and soft validation
+# accuracy, seeds); with PRINT=1 nothing is trained or refined, and only
+# the summary is printed (bench/tables.sh), failing if a run is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+name=${1:?usage: SEEDS="1 2 3" bench/search.sh NAME TAG 'flags' [TAG 'flags']...}
+shift
+[ $# -ge 2 ] && [ $(($# % 2)) -eq 0 ] || {
+  echo "usage: SEEDS=\"1 2 3\" bench/search.sh NAME TAG 'flags' [TAG 'flags']..." >&2
+  exit 2
+}
+seeds=${SEEDS:-1 2 3}
+
+args=("$@")
+if [ -n "${MD:-}" ]; then
+  echo "| variant | flags (with --preset fast --refine 0) | refined hard walk, val % | per seed | trained hard walk, val % | soft, val % | seeds |"
+  echo "|---|---|---|---|---|---|---|"
+fi
+for ((i = 0; i < ${#args[@]}; i += 2)); do
+  [ -n "${PRINT:-}" ] && break
+  tag=${args[i]} flags=${args[i + 1]}
+  for s in $seeds; do
+    run=$name-$tag-s$s
+    if [ ! -f "bench/runs/$run/eval.json" ]; then
+      # shellcheck disable=SC2086 # flags are words
+      TAG=$tag SEED=$s bench/paper.sh "$name" --preset fast --refine 0 $flags >"bench/runs-$run.out" 2>&1 ||
+        { echo "$run failed: see bench/runs-$run.out" >&2; exit 1; }
+    fi
+    bench/refine.sh "$run" >/dev/null
+  done
+done
+
+for ((i = 0; i < ${#args[@]}; i += 2)); do
+  tag=${args[i]}
+  files=()
+  for s in $seeds; do files+=("bench/runs/$name-$tag-s$s/refined.json"); done
+  jq -s --arg tag "$tag" --arg flags "${args[i + 1]}" '
+    def mean: add / length;
+    def pct: . * 10000 | round / 100;
+    {variant: $tag, flags: $flags, seeds: [.[].training.seed],
+     refined_hard_val: ([.[].training.refine.log[] | select(.selected) | .hard_val_accuracy] | mean | pct),
+     refined_hard_val_each: [.[].training.refine.log[] | select(.selected) | .hard_val_accuracy | pct],
+     hard_val: ([.[].training.refine.log[] | select(.pass == 0) | .hard_val_accuracy] | mean | pct),
+     soft_val: ([.[].training.val_accuracy] | mean | pct)}' "${files[@]}" |
+    if [ -n "${JSON:-}" ]; then
+      jq -c .
+    elif [ -n "${MD:-}" ]; then
+      jq -r '"| \(.variant) | `\(.flags)` | \(.refined_hard_val) | \(.refined_hard_val_each | map(tostring) | join(", ")) | \(.hard_val) | \(.soft_val) | \(.seeds | map(tostring) | join(",")) |"'
+    else
+      jq -r '"\(.variant)\t refined hard val \(.refined_hard_val) \(.refined_hard_val_each)\t hard val \(.hard_val)\t soft val \(.soft_val)\t(\(.flags))"'
+    fi
+done
