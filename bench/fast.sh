@@ -12,7 +12,8 @@
 # Run the two lanes side by side on the 2-core machine, or one after the
 # other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, fastlr10
 # for the Letter runs at learning rate 0.1, fastlr01 for Connect-4 at 0.01,
-# wd01, fast60wd01 and fastlr01wd01 with --weight-decay 0.01, wd1 and fastlr01wd1 with 0.1);
+# wd01, fast60wd01 and fastlr01wd01 with --weight-decay 0.01, wd1 and fastlr01wd1 with 0.1,
+# wd05 with 0.05, wd05e240 with 0.05 and 240 epochs);
 # refine them with bench/refine.sh and tabulate them with bench/tables.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,11 @@ small)
     run connect4-8-10 fast $s
     # Connect-4 8/10 with the decay its seed-1 validation chose (0.1).
     run connect4-8-10 wd1 $s --weight-decay 0.1
+  done
+  # Connect-4 8/10 with the recipe bench/searches.sh connect4-wd chose on
+  # validation rows (0.05, 240 epochs), five seeds.
+  for s in 1 2 3 4 5; do
+    run connect4-8-10 wd05e240 $s --weight-decay 0.05 --epochs 240
   done
   for s in 1 2 3; do
     # MNIST pixels are already in [0, 1]; standardising them would blow up
@@ -79,6 +85,9 @@ large)
   run connect4-255-10 fastlr01wd01 1 --lr 0.01 --epochs 60 --weight-decay 0.01
   # And with the decay Connect-4 8/10's first search chose (0.1).
   run connect4-255-10 fastlr01wd1 1 --lr 0.01 --epochs 60 --weight-decay 0.1
+  # The fast preset's 120 epochs with the decay of Connect-4 8/10's wider
+  # search (0.05; about 40 min).
+  run connect4-255-10 wd05 1 --weight-decay 0.05
   ;;
 *)
   echo "usage: bench/fast.sh small|large" >&2

@@ -60,7 +60,7 @@ for ((i = 0; i < ${#args[@]}; i += 2)); do
     if [ -n "${JSON:-}" ]; then
       jq -c .
     elif [ -n "${MD:-}" ]; then
-      jq -r '"| \(.variant) | `\(.flags)` | \(.refined_hard_val) | \(.refined_hard_val_each | map(tostring) | join(", ")) | \(.hard_val) | \(.soft_val) | \(.seeds | map(tostring) | join(",")) |"'
+      jq -r '"| \(.variant) | \(if .flags == "" then "(none)" else "`\(.flags)`" end) | \(.refined_hard_val) | \(.refined_hard_val_each | map(tostring) | join(", ")) | \(.hard_val) | \(.soft_val) | \(.seeds | map(tostring) | join(",")) |"'
     else
       jq -r '"\(.variant)\t refined hard val \(.refined_hard_val) \(.refined_hard_val_each)\t hard val \(.hard_val)\t soft val \(.soft_val)\t(\(.flags))"'
     fi

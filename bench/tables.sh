@@ -13,11 +13,22 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
 table "Weight decay search, Connect-4 8/10" '^connect4-8-10-(fast-s1|(wd001|wd01|wd03|wd1|wd3|wd1e0)-s1|lr01wd[13]-s[0-9])$'
+search() { # TITLE NAME
+  echo "#### $1"
+  echo
+  echo "\`PRINT=1 MD=1 bench/searches.sh $2\` (validation rows only)"
+  echo
+  PRINT=1 MD=1 bench/searches.sh "$2"
+  echo
+}
+search "Recipe search on validation, Connect-4 8/10" connect4-wd
+table "The same runs on test (not used for the choice), Connect-4 8/10" '^connect4-8-10-(wd05|wd2|wd1e240|wd1b32|wd1a4|wd1t02|wd05b32|wd05e240|wd03|wd1b16|wd03b32|wd05e480|wd03e240|wd05b32e240)-s[0-9]+$'
+search "Weight decay search on validation, Letter 64/20" letter-wd
 # The graphs of restarts 1, 2, ... (bench/select.sh) are in the selection
 # table, not in the refined ones.
 restarts='-r[0-9]+-s[0-9]+$'
