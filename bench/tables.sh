@@ -13,7 +13,7 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
