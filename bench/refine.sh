@@ -11,14 +11,15 @@
 # skipped, so the script can be started again after an interruption.
 # PASSES (default 10) sets songc refine --passes; RIDGE sets --ridge and
 # names the files with -ridgeRIDGE (refined-ridge0.001.json,
-# refine-ridge0.001-eval.json, ...), so that variants sit beside the default.
+# refine-ridge0.001-eval.json, ...), so that variants sit beside the default;
+# POLISH=1 adds songc refine --polish and -polish to the names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/experiments.sh
 . bench/experiments.sh
 [ $# -gt 0 ] || { echo "usage: bench/refine.sh RUN..." >&2; exit 2; }
 passes=${PASSES:-10}
-tag=${RIDGE:+-ridge$RIDGE}
+tag=${RIDGE:+-ridge$RIDGE}${POLISH:+-polish}
 bin=$(mktemp -d)/songc
 go build -o "$bin" ./cmd/songc
 for run in "$@"; do
@@ -36,13 +37,13 @@ for run in "$@"; do
   # The experiment is the name up to its tag: letter-64-20-fastlr10-s1 -> letter-64-20.
   experiment "$(echo "$run" | cut -d- -f1-3)"
   start=$(date +%s)
-  "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} \
+  "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} ${POLISH:+--polish} \
     -o "$out/refined$tag.json" >"$out/refine$tag.out" 2>&1
   end=$(date +%s)
   "$bin" eval --model "$out/refined$tag.json" --data "$test" --json >"$out/refine$tag-eval.json.tmp"
   "$bin" analyze "$out/refined$tag.json" --json >"$out/refine$tag-analyze.json"
   cat >"$out/refine$tag-result.json" <<EOT
-{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }bench/refine.sh $run", "passes": $passes,
+{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }${POLISH:+POLISH=1 }bench/refine.sh $run", "passes": $passes,
  "wall_seconds": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}

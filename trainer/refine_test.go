@@ -277,3 +277,76 @@ func TestRefineWithoutValidation(t *testing.T) {
 		t.Errorf("refined model: runtime training accuracy %v, refine reported %v", got, want)
 	}
 }
+
+// TestPolish: polish returns the count routed gives its result, never
+// less than it was given, and finds the one threshold that routes every
+// row of a separable line right.
+func TestPolish(t *testing.T) {
+	// One feature: rows 1, 2 go left, 3, 4 right; b = -3.5 sends row 3
+	// the wrong way, any b in (-3, -2) none.
+	g := &refiner{d: 1, x: []float64{1, 2, 3, 4}, care: []int{0, 1, 2, 3}, target: []float64{0, 0, 1, 1}}
+	theta := []float64{1, -3.5}
+	if n := g.routed(theta); n != 3 {
+		t.Fatalf("fixture routes %d rows right, want 3", n)
+	}
+	if n := g.polish(theta, 3); n != 4 || g.routed(theta) != 4 {
+		t.Fatalf("polish: %d rows (theta %v), want 4", n, theta)
+	}
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		const d, m = 3, 40
+		g := &refiner{d: d, x: make([]float64, m*d)}
+		for i := range g.x {
+			if rng.IntN(4) > 0 { // some zeros, as in one-hot data
+				g.x[i] = float64(rng.IntN(5)) - 2
+			}
+		}
+		for i := range m {
+			g.care = append(g.care, i)
+			g.target = append(g.target, float64(rng.IntN(2)))
+		}
+		theta := make([]float64, d+1)
+		for i := range theta {
+			theta[i] = rng.NormFloat64()
+		}
+		before := g.routed(theta)
+		after := g.polish(theta, before)
+		if after < before || after != g.routed(theta) {
+			t.Fatalf("trial %d: polish from %d rows returned %d, routed %d", trial, before, after, g.routed(theta))
+		}
+	}
+}
+
+// TestRefinePolish: with Polish, Refine records it, never lowers the
+// walk's training accuracy from pass to pass, and stays deterministic.
+func TestRefinePolish(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	cfg := RefineConfig{Passes: 3, Polish: true}
+	out, err := Refine(context.Background(), m, task, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Refine RefineMetadata `json:"refine"`
+	}
+	if err := json.Unmarshal(out.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if !meta.Refine.Polish {
+		t.Error("refine metadata does not record polish")
+	}
+	log := meta.Refine.Log
+	for i := 1; i < len(log); i++ {
+		if log[i].TrainAcc < log[i-1].TrainAcc {
+			t.Errorf("pass %d lowered the training accuracy: %v after %v", i, log[i].TrainAcc, log[i-1].TrainAcc)
+		}
+	}
+	again, err := Refine(context.Background(), m, task, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(encode(t, out), encode(t, again)) {
+		t.Error("two polished refines of the same model differ")
+	}
+}
