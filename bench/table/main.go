@@ -20,6 +20,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -135,6 +136,9 @@ func main() {
 		groups[r.group] = append(groups[r.group], r)
 	}
 	slices.Sort(order)
+	for _, rs := range groups { // seed 10 after 9, not after 1
+		slices.SortStableFunc(rs, func(a, b run) int { return cmp.Compare(seedNumber(a.seed), seedNumber(b.seed)) })
+	}
 	if *refined {
 		refinedTable(order, groups)
 		return
@@ -476,4 +480,10 @@ func readJSON(path string, v any) error {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "table:", err)
 	os.Exit(1)
+}
+
+// seedNumber is a run's seed as a number, 0 when it has none.
+func seedNumber(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
