@@ -18,7 +18,7 @@ type RefineCmd struct {
 	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model (JSON)."`
 	Passes    int     `default:"10" help:"At most this many passes over the graph; refining stops earlier when a pass changes nothing or two passes in a row do not raise the hard walk's validation accuracy."`
 	Ridge     float64 `default:"0.01" help:"L2 weight on a node's filter when it is refitted, on the inputs as the model sees them (standardised when it was trained with --standardize)."`
-	Polish    bool    `help:"After each logistic refit, move the node's weights and bias one at a time to the value that routes the most rows right (exact line searches of the count, as in OC1). Slower; off by default."`
+	Polish    bool    `help:"After each logistic refit, move the node's weights and bias one at a time to the value that routes the most rows right (exact line searches of the count, as in OC1). It fits the training rows better but did not generalise better in docs/RESULTS.md; slower, off by default."`
 	Quiet     bool    `short:"q" help:"No progress output."`
 	DataFlags `embed:""`
 }
