@@ -530,15 +530,19 @@ func (g *refiner) polish(theta []float64, routed int) int {
 		delta int
 	}
 	ev := make([]event, 0, m)
+	margins := func() {
+		for i, r := range g.care {
+			a[i] = margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])
+		}
+	}
+	margins()
 	for range polishRounds {
 		changed := false
 		for k := range d + 1 {
-			for i, r := range g.care {
-				a[i] = margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])
-			}
 			// count is the rows right as v goes to -Inf; each event adds
 			// its delta as v passes t.
-			ev, count := ev[:0], 0
+			ev = ev[:0]
+			count := 0
 			for i, r := range g.care {
 				x := 1.0
 				if k < d {
@@ -586,6 +590,7 @@ func (g *refiner) polish(theta []float64, routed int) int {
 			theta[k] = bestV
 			if n := g.routed(theta); n > routed {
 				routed, changed = n, true
+				margins()
 			} else {
 				theta[k] = old
 			}
