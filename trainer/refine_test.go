@@ -83,15 +83,10 @@ func TestRefine(t *testing.T) {
 	if !bytes.Equal(encode(t, m), before) {
 		t.Error("Refine changed its input model")
 	}
-	var meta struct {
-		Refine RefineMetadata `json:"refine"`
-	}
-	if err := json.Unmarshal(out.Training, &meta); err != nil {
-		t.Fatal(err)
-	}
-	log := meta.Refine.Log
-	if len(log) < 2 || meta.Refine.Passes != 4 || meta.Refine.Ridge != DefaultRefineRidge {
-		t.Fatalf("refine metadata: %+v", meta.Refine)
+	meta := refineMeta(t, out)
+	log := meta.Log
+	if len(log) < 2 || meta.Passes != 4 || meta.Ridge != DefaultRefineRidge {
+		t.Fatalf("refine metadata: %+v", meta)
 	}
 	// The split Refine rebuilt is the run's: pass 0 is the given model's
 	// hard walk on the run's fit, validation and test rows.
@@ -128,7 +123,7 @@ func TestRefine(t *testing.T) {
 	}
 	// The selected pass has the best validation accuracy, and the model
 	// written walks exactly as the refiner did.
-	sel := meta.Refine.Selected
+	sel := meta.Selected
 	for _, p := range log {
 		if p.ValAcc > log[sel].ValAcc {
 			t.Errorf("selected pass %d (val %v), pass %d has val %v", sel, log[sel].ValAcc, p.Pass, p.ValAcc)
@@ -259,15 +254,10 @@ func TestRefineWithoutValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta struct {
-		Refine RefineMetadata `json:"refine"`
-	}
-	if err := json.Unmarshal(out.Training, &meta); err != nil {
-		t.Fatal(err)
-	}
-	log := meta.Refine.Log
-	if meta.Refine.Selected != len(log)-1 || len(log) < 2 {
-		t.Errorf("selected pass %d of %d", meta.Refine.Selected, len(log)-1)
+	meta := refineMeta(t, out)
+	log := meta.Log
+	if meta.Selected != len(log)-1 || len(log) < 2 {
+		t.Errorf("selected pass %d of %d", meta.Selected, len(log)-1)
 	}
 	all := make([]int, task.Train.Rows)
 	for i := range all {
@@ -327,16 +317,11 @@ func TestRefinePolish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta struct {
-		Refine RefineMetadata `json:"refine"`
-	}
-	if err := json.Unmarshal(out.Training, &meta); err != nil {
-		t.Fatal(err)
-	}
-	if !meta.Refine.Polish {
+	meta := refineMeta(t, out)
+	if !meta.Polish {
 		t.Error("refine metadata does not record polish")
 	}
-	log := meta.Refine.Log
+	log := meta.Log
 	for i := 1; i < len(log); i++ {
 		if log[i].TrainAcc < log[i-1].TrainAcc {
 			t.Errorf("pass %d lowered the training accuracy: %v after %v", i, log[i].TrainAcc, log[i-1].TrainAcc)
@@ -349,4 +334,16 @@ func TestRefinePolish(t *testing.T) {
 	if !bytes.Equal(encode(t, out), encode(t, again)) {
 		t.Error("two polished refines of the same model differ")
 	}
+}
+
+// refineMeta returns the "refine" object of a refined model's metadata.
+func refineMeta(t *testing.T, m *runtime.Model) RefineMetadata {
+	t.Helper()
+	var meta struct {
+		Refine RefineMetadata `json:"refine"`
+	}
+	if err := json.Unmarshal(m.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	return meta.Refine
 }
