@@ -9,15 +9,15 @@
 # without both files are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/experiments.sh
+. bench/experiments.sh
 tag=${TAG:?set TAG, as in refined-TAG.json}
 [ $# -gt 0 ] || { echo "usage: TAG=polish bench/cmprefine.sh RUN..." >&2; exit 2; }
 kept='.training.refine.log[] | select(.selected) | "\(.hard_val_accuracy) \(.hard_test_accuracy) \(.hard_train_accuracy)"'
 for run in "$@"; do
-  run=${run%/}
-  run=${run##*/}
-  d=bench/runs/$run
-  [ -f "$d/refined.json" ] && [ -f "$d/refined-$tag.json" ] || continue
-  echo "$run $(jq -r "$kept" "$d/refined.json") $(jq -r "$kept" "$d/refined-$tag.json")"
+  run_folder "$run"
+  [ -f "$out/refined.json" ] && [ -f "$out/refined-$tag.json" ] || continue
+  echo "$run $(jq -r "$kept" "$out/refined.json") $(jq -r "$kept" "$out/refined-$tag.json")"
 done | awk -v tag="$tag" '
   { printf "%-32s val %.2f -> %.2f  test %.2f -> %.2f  train %.2f -> %.2f\n", $1, $2*100, $5*100, $3*100, $6*100, $4*100, $7*100
     dv += $5 - $2; dt += $6 - $3; dr += $7 - $4; n++ }

@@ -1,7 +1,10 @@
-# Sourced by bench/paper.sh and bench/refine.sh: the data and graph of each
-# of issue 6's experiments.
+# Sourced by the bench scripts: the data and graph of each of issue 6's
+# experiments, and what the scripts that work on finished runs share.
 #
 #   experiment NAME   # sets data, test and flags, or exits 2
+#   run_folder RUN    # sets run (the folder's name) and out (bench/runs/RUN)
+#   run_experiment    # experiment of $run: letter-64-20-fastlr10-s1 -> letter-64-20
+#   build_songc       # builds songc into a temporary folder, sets bin
 
 experiment() {
   local shared=${SHARED:-../shared/data}
@@ -16,4 +19,19 @@ experiment() {
   mnistcnn-16-8) data=$shared/mnist-cnn50/train.csv.gz test=$shared/mnist-cnn50/test.csv.gz flags="--nodes 16 --steps 8" ;;
   *) echo "unknown experiment $1" >&2; exit 2 ;;
   esac
+}
+
+run_folder() {
+  run=${1%/}
+  run=${run##*/}
+  out=bench/runs/$run
+}
+
+run_experiment() {
+  experiment "$(echo "$run" | cut -d- -f1-3)"
+}
+
+build_songc() {
+  bin=$(mktemp -d)/songc
+  go build -o "$bin" ./cmd/songc
 }

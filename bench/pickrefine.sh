@@ -14,17 +14,14 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/experiments.sh
 . bench/experiments.sh
 [ $# -gt 0 ] || { echo "usage: bench/pickrefine.sh RUN..." >&2; exit 2; }
-bin=$(mktemp -d)/songc
-go build -o "$bin" ./cmd/songc
+build_songc
 for run in "$@"; do
-  run=${run%/}
-  run=${run##*/}
-  out=bench/runs/$run
+  run_folder "$run"
   if [ ! -f "$out/refine-eval.json" ] || [ ! -f "$out/refine-polish-eval.json" ]; then
     echo "skip $run (not refined both ways)"
     continue
   fi
-  experiment "$(echo "$run" | cut -d- -f1-3)"
+  run_experiment
   "$bin" select --data "$data" --test "$test" -o "$out/pick-refine.json" --json \
     "$out/refined.json" "$out/refined-polish.json" >"$out/pick-refine-select.json"
   "$bin" eval --model "$out/pick-refine.json" --data "$test" --json >"$out/pick-refine-eval.json.tmp"

@@ -20,12 +20,9 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: bench/refine.sh RUN..." >&2; exit 2; }
 passes=${PASSES:-10}
 tag=${RIDGE:+-ridge$RIDGE}${POLISH:+-polish}
-bin=$(mktemp -d)/songc
-go build -o "$bin" ./cmd/songc
+build_songc
 for run in "$@"; do
-  run=${run%/}
-  run=${run##*/}
-  out=bench/runs/$run
+  run_folder "$run"
   if [ ! -f "$out/eval.json" ]; then
     echo "skip $run (not finished)"
     continue
@@ -34,8 +31,7 @@ for run in "$@"; do
     echo "skip $run (refined)"
     continue
   fi
-  # The experiment is the name up to its tag: letter-64-20-fastlr10-s1 -> letter-64-20.
-  experiment "$(echo "$run" | cut -d- -f1-3)"
+  run_experiment
   start=$(date +%s)
   "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} ${POLISH:+--polish} \
     -o "$out/refined$tag.json" >"$out/refine$tag.out" 2>&1

@@ -45,8 +45,7 @@ done
 
 out=bench/runs/$name${tag:+-$tag}-pick$k$rtag-s$seed
 mkdir -p "$out"
-bin=$(mktemp -d)/songc
-go build -o "$bin" ./cmd/songc
+build_songc
 models=()
 wall=0
 for run in "${runs[@]}"; do
