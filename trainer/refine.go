@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -491,9 +492,8 @@ func (g *refiner) refitNode(j int, ridge float64, polish bool) bool {
 	if bestN <= before {
 		return false
 	}
-	theta := best
-	copy(g.w[j*d:(j+1)*d], theta[:d])
-	g.b[j] = theta[d]
+	copy(g.w[j*d:(j+1)*d], best[:d])
+	g.b[j] = best[d]
 	g.margins(j)
 	return true
 }
@@ -568,7 +568,7 @@ func (g *refiner) polish(theta []float64, routed int) int {
 			if len(ev) == 0 {
 				continue
 			}
-			sort.Slice(ev, func(p, q int) bool { return ev[p].t < ev[q].t })
+			slices.SortFunc(ev, func(p, q event) int { return cmp.Compare(p.t, q.t) })
 			bestCount, bestV := count, ev[0].t-1
 			for i := 0; i < len(ev); {
 				t := ev[i].t
