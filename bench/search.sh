@@ -34,15 +34,17 @@ fi
 for ((i = 0; i < ${#args[@]}; i += 2)); do
   [ -n "${PRINT:-}" ] && break
   tag=${args[i]} flags=${args[i + 1]}
+  runs=()
   for s in $seeds; do
     run=$name-$tag-s$s
+    runs+=("$run")
     if [ ! -f "bench/runs/$run/eval.json" ]; then
       # shellcheck disable=SC2086 # flags are words
       TAG=$tag SEED=$s bench/paper.sh "$name" --preset fast --refine 0 $flags >"bench/runs-$run.out" 2>&1 ||
         { echo "$run failed: see bench/runs-$run.out" >&2; exit 1; }
     fi
-    bench/refine.sh "$run" >/dev/null
   done
+  bench/refine.sh "${runs[@]}" >/dev/null
 done
 
 for ((i = 0; i < ${#args[@]}; i += 2)); do
