@@ -42,6 +42,7 @@ refined() { # TITLE REGEXP [TAG]
 }
 refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
+refined "Refining at --ridge 0.1 (RIDGE=0.1 bench/refine.sh)" '.' -ridge0.1
 refined "Refining with --polish (POLISH=1 bench/refine.sh)" '.' -polish
 table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0(03|1|1a5|1a5t05|1b32|1ca3|1fi|1nr)-|sh|ng|b32|e200|t01)|255-10-fast30)'
 echo "#### Several graphs, one kept (bench/select.sh)"
