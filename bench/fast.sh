@@ -91,7 +91,8 @@ large)
   for s in 1 2 3; do
     run connect4-255-10 wd05 $s --weight-decay 0.05
   done
-  # And at 240 epochs, as 8/10's search chose (about 70 min a seed).
+  # And at 240 epochs, as 8/10's search chose (about 85 min a seed on
+  # shared cores).
   for s in 1 2 3; do
     run connect4-255-10 wd05e240 $s --weight-decay 0.05 --epochs 240
   done
