@@ -56,6 +56,14 @@ type Engine interface {
 	// SetTemperature sets tau > 0 of softmax((L+g)/tau) and sigmoid(a/tau)
 	// for the following calls (1: the plain model).
 	SetTemperature(tau float64)
+	// SetStraightThrough switches the straight-through mode for the
+	// following LossGrad and TrainStep calls: the forward pass is the hard
+	// walk (one-hot columns at the argmax of L+g, node decisions at the
+	// sign of the pre-activation), the backward pass takes the soft
+	// model's derivatives of the sigmoids and column softmaxes, and the
+	// loss's gradient is that of the walk's expected error (Total then
+	// reports the walk's BCE and leaf term). Predict is not affected.
+	SetStraightThrough(on bool)
 }
 
 // Adam hyper-parameters of the authors' training (PyTorch defaults).
@@ -104,6 +112,14 @@ type CPU[T Float] struct {
 	// It is 1 unless the training anneals toward hard decisions.
 	invTau float64
 
+	// straight is the straight-through mode: the forward pass is the hard
+	// walk (one-hot columns at the argmax of L+g, node decisions at the
+	// sign of the pre-activation), the backward pass differentiates the
+	// soft model's sigmoids and softmaxes (kept in msoft and sgs).
+	straight bool
+	msoft    []T // S x 2n, soft columns (straight-through only)
+	sgs      []T // n x B, soft sigmoids (straight-through only)
+
 	nrA []T // N x n node-regularisation coefficients (see nodeReg)
 	nrB []T
 	nrZ []T
@@ -126,7 +142,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 		ps: make([]T, (N+1)*n*B), u: make([]T, 2*n*N*B), q: make([]T, c*B), dq: make([]T, c*B),
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
-		invTau: 1,
+		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B),
 	}
 	return e, nil
 }
@@ -162,6 +178,8 @@ func (e *CPU[T]) SetTemperature(tau float64) {
 	}
 	e.invTau = 1 / tau
 }
+
+func (e *CPU[T]) SetStraightThrough(on bool) { e.straight = on }
 
 func (e *CPU[T]) OptState(m, v []float64) int {
 	for i := range e.am {
@@ -228,6 +246,22 @@ func (e *CPU[T]) transitions(noise []float64) {
 	}
 	fill(e.p[l1o:l1o+S*n], l1o, noise, 0)
 	fill(e.p[l0o:l0o+S*n], l0o, noise, n)
+	if !e.straight {
+		return
+	}
+	copy(e.msoft, e.m)
+	for col := 0; col < 2*n; col++ {
+		best, bv := 0, T(-1)
+		for r := 0; r < S; r++ {
+			if v := e.msoft[r*2*n+col]; v > bv {
+				best, bv = r, v
+			}
+		}
+		for r := 0; r < S; r++ {
+			e.m[r*2*n+col] = 0
+		}
+		e.m[best*2*n+col] = 1
+	}
 }
 
 // forward runs the N steps on the B rows of x and leaves q (c x B) filled.
@@ -243,6 +277,20 @@ func (e *CPU[T]) forward(x []float64, B int) {
 	for i := 0; i < n; i++ {
 		bi := float64(e.p[bo+i])
 		row := e.sg[i*B : (i+1)*B]
+		if e.straight {
+			// The walk's decision (runtime: a margin > 0 goes right) and,
+			// for the backward pass, the soft sigmoid.
+			soft := e.sgs[i*B : (i+1)*B]
+			for j, a := range row {
+				z := float64(a) + bi
+				soft[j] = T(runtime.Sigmoid(z * e.invTau))
+				row[j] = 0
+				if z > 0 {
+					row[j] = 1
+				}
+			}
+			continue
+		}
 		for j, a := range row {
 			row[j] = T(runtime.Sigmoid((float64(a) + bi) * e.invTau))
 		}
@@ -338,6 +386,21 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 	lp := LossParts{BCE: bce / float64(B*c), Leaf: -math.Log(mean), LeafMass: mean}
 	dLeaf := -1 / (mean * float64(B))
 	scale := 1 / float64(B*c)
+	if e.straight {
+		// The hard walk's q is 0 or 1, where the clamp has no gradient:
+		// the gradient is that of the walk's expected error instead,
+		// -q_y + sum_{k != y} q_k w.
+		for k := 0; k < c; k++ {
+			for j := 0; j < B; j++ {
+				g := wOther * scale
+				if y[j] == k {
+					g = -scale
+				}
+				e.dq[k*B+j] = T(g + dLeaf)
+			}
+		}
+		return lp
+	}
 	for k := 0; k < c; k++ {
 		for j := 0; j < B; j++ {
 			qc, ok := clampOut(float64(e.q[k*B+j]))
@@ -554,10 +617,14 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// temperature's 1/tau; exactly 1 unless annealing).
 	invTau := T(e.invTau)
 	l0o, l1o, wo, bo, _ := s.offsets()
+	sgd, md := e.sg, e.m // the values the derivatives are taken at
+	if e.straight {
+		sgd, md = e.sgs, e.msoft
+	}
 	for i := 0; i < n; i++ {
 		var sum T
 		for j := 0; j < B; j++ {
-			sv := e.sg[i*B+j]
+			sv := sgd[i*B+j]
 			g := e.gs[i*B+j] * sv * (1 - sv) * invTau
 			e.gs[i*B+j] = g
 			sum += g
@@ -572,10 +639,10 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 		for i := 0; i < n; i++ {
 			var dot float64
 			for r := 0; r < S; r++ {
-				dot += float64(e.m[r*2*n+col0+i]) * float64(e.gm[r*2*n+col0+i])
+				dot += float64(md[r*2*n+col0+i]) * float64(e.gm[r*2*n+col0+i])
 			}
 			for r := 0; r < S; r++ {
-				mv := e.m[r*2*n+col0+i]
+				mv := md[r*2*n+col0+i]
 				e.g[off+r*n+i] = mv * (e.gm[r*2*n+col0+i] - T(dot)) * invTau
 			}
 		}
@@ -627,6 +694,8 @@ func (e *CPU[T]) Predict(dst []float64, x []float64) {
 	if len(x) != rows*d || len(dst) != rows*c {
 		panic(fmt.Sprintf("trainer: Predict got %d inputs and %d outputs for %d features, %d classes", len(x), len(dst), d, c))
 	}
+	defer e.SetStraightThrough(e.straight)
+	e.straight = false
 	e.transitions(nil)
 	for r0 := 0; r0 < rows; r0 += e.maxB {
 		B := min(e.maxB, rows-r0)

@@ -66,6 +66,14 @@ type Config struct {
 	// overfitting on wide inputs such as MNIST pixels. 0 (the authors'
 	// recipe) is off.
 	WeightDecay float64
+	// StraightThrough, in [0, 1), is the share of the last epochs that
+	// train the hard walk itself: the forward pass routes every row along
+	// its walk (argmax columns, node decisions at the sign of the
+	// pre-activation) and the backward pass takes the soft model's
+	// derivatives (the straight-through estimator), with the walk's
+	// expected error as the loss. These epochs run at temperature 1 (no
+	// annealing). songc's addition; 0 (the authors' recipe) is off.
+	StraightThrough float64
 	// Init is "paper" (or empty: the authors' r = 1/sqrt(d n) for W and b)
 	// or "fan-in" (W and b uniform on [-1/sqrt(d), 1/sqrt(d)], PyTorch's
 	// default for a linear layer, so that every node starts with a margin
@@ -148,6 +156,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", c.LRSchedule)
 	case c.Gumbel != "" && c.Gumbel != "dirty" && c.Gumbel != "off":
 		return fmt.Errorf("--gumbel must be dirty or off, got %q", c.Gumbel)
+	case !(c.StraightThrough >= 0 && c.StraightThrough < 1):
+		return fmt.Errorf("--straight-through must be in [0, 1), got %v", c.StraightThrough)
 	case !(c.Sharpen >= 0) || math.IsInf(c.Sharpen, 0):
 		return fmt.Errorf("--sharpen must be a finite number >= 0, got %v", c.Sharpen)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
@@ -543,6 +553,11 @@ func (r *Run) Train(ctx context.Context) error {
 	for e := r.state.Epoch; e < E; e++ {
 		t0 := time.Now()
 		tau := r.temperature(e)
+		straight := r.straightThrough(e)
+		if straight {
+			tau = 1
+		}
+		r.engine.SetStraightThrough(straight)
 		r.engine.SetTemperature(tau)
 		copy(perm, r.trainIdx)
 		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
@@ -695,6 +710,7 @@ type Metadata struct {
 	Init         string  `json:"init,omitempty"`
 	Sharpen      float64 `json:"sharpen,omitempty"`
 	WeightDecay  float64 `json:"weight_decay,omitempty"`
+	Straight     float64 `json:"straight_through,omitempty"`
 	Temperature  float64 `json:"temperature,omitempty"` // tau of the saved epoch, folded into the parameters
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
@@ -738,7 +754,7 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	if r.Config.Init == "fan-in" {
 		meta.Init = "fan-in"
 	}
-	meta.Sharpen, meta.WeightDecay = r.Config.Sharpen, r.Config.WeightDecay
+	meta.Sharpen, meta.WeightDecay, meta.Straight = r.Config.Sharpen, r.Config.WeightDecay, r.Config.StraightThrough
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
 		meta.TestAccuracy = r.state.Records[i].TestAcc
@@ -794,6 +810,13 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 		}
 	}
 	return &out
+}
+
+// straightThrough reports whether epoch e (0-based) is one of the last
+// StraightThrough share of the epochs, which train the hard walk.
+func (r *Run) straightThrough(e int) bool {
+	k := int(math.Round(r.Config.StraightThrough * float64(r.Config.Epochs)))
+	return e >= r.Config.Epochs-k
 }
 
 // temperature returns tau for epoch e (0-based): 1, then during the last

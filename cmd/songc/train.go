@@ -19,37 +19,38 @@ import (
 
 // TrainCmd learns a model.
 type TrainCmd struct {
-	Data          string   `placeholder:"FILE" help:"Training data: CSV (gzip'd or not) or an IDX images file (its labels file is found beside it). Without --data, the embedded Letter data (UCI, CC BY 4.0) and its test split are used."`
-	Test          string   `placeholder:"FILE" help:"Test data, only reported (never used to choose the model)."`
-	Output        string   `short:"o" default:"model.json" placeholder:"MODEL" help:"Where to write the model (JSON)."`
-	Nodes         *int     `placeholder:"64" help:"Internal nodes n (default 64)."`
-	Steps         *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20)."`
-	Epochs        *int     `placeholder:"N" help:"Epochs (paper: 250, fast: 120, quick: 60)."`
-	Preset        string   `enum:"paper,fast,quick," default:"" help:"Recipe. paper: the authors' (raw inputs, batch 128, Adam at 0.001, 250 epochs); the default with --data. fast: reaches the paper's accuracies in fewer epochs (standardised inputs, batch 64, Adam at 0.03 on a cosine schedule, 120 epochs, --anneal 0.2 --anneal-temp 0.4 --select hard --refine 10; see docs/RESULTS.md). quick: fast in 60 epochs, the default of the embedded demo. Flags given explicitly win."`
-	Batch         *int     `placeholder:"N" help:"Rows per batch (paper: 128, fast and quick: 64)."`
-	LR            *float64 `name:"lr" placeholder:"RATE" help:"Adam learning rate (paper: 0.001, fast and quick: 0.03; with fast, Letter does better at 0.1, Connect-4 at 0.01, MNIST at 0.03: docs/RESULTS.md)."`
-	Seed          uint64   `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
-	Restart       int      `placeholder:"R" default:"0" help:"Number of this graph among several trained with the same --seed (0, 1, 2, ...): it changes the initialisation, batch order and noise, not the validation split, so that songc select can keep the best of them (the authors train 5 graphs and keep one)."`
-	Precision     string   `enum:"f32,f64" default:"f32" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
-	Val           float64  `default:"0.1" help:"Share of the training rows held out (stratified) to choose the best epoch; 0 keeps the last epoch."`
-	Standardize   *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the paper preset, on in fast and quick."`
-	NodeRegGamma  float64  `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
-	NodeRegLambda float64  `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
-	Anneal        *float64 `placeholder:"SHARE" help:"Share of the last epochs in which the temperature of the column softmax and the node sigmoids falls from 1 to --anneal-temp, so that the soft model approaches the hard walk it compiles into (paper: 0, off; fast and quick: 0.2)."`
-	AnnealTemp    *float64 `name:"anneal-temp" placeholder:"TAU" help:"Final temperature of --anneal (default 0.4 in fast and quick, 0.1 otherwise)."`
-	Select        *string  `placeholder:"soft|hard" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk, which is what compiles (paper: soft, fast and quick: hard)."`
-	LRSchedule    *string  `name:"lr-schedule" placeholder:"constant|cosine" help:"Learning-rate schedule: constant (paper), or cosine (fast and quick), which lowers it from --lr to 0 along a half cosine over the run."`
-	Gumbel        string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
-	Sharpen       float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
-	WeightDecay   float64  `name:"weight-decay" placeholder:"WD" default:"0" help:"Decoupled weight decay of the node filters (AdamW, songc's, not the authors'): every step multiplies them by 1 - lr*WD before the Adam update, which curbs overfitting on wide inputs (0: off; with --preset fast, 0.01 lifted MNIST's compiled accuracy by 1.3 to 1.7 points and Letter 64/20's at --lr 0.1 by 2, and 0.05 with --epochs 240 Connect-4 8/10's refined walk by 1.2: docs/RESULTS.md)."`
-	Init          string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
-	Refine        *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
-	Kernel        string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
-	Checkpoint    string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
-	Resume        string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
-	Log           string   `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
-	Quiet         bool     `short:"q" help:"No progress output."`
-	DataFlags     `embed:""`
+	Data            string   `placeholder:"FILE" help:"Training data: CSV (gzip'd or not) or an IDX images file (its labels file is found beside it). Without --data, the embedded Letter data (UCI, CC BY 4.0) and its test split are used."`
+	Test            string   `placeholder:"FILE" help:"Test data, only reported (never used to choose the model)."`
+	Output          string   `short:"o" default:"model.json" placeholder:"MODEL" help:"Where to write the model (JSON)."`
+	Nodes           *int     `placeholder:"64" help:"Internal nodes n (default 64)."`
+	Steps           *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20)."`
+	Epochs          *int     `placeholder:"N" help:"Epochs (paper: 250, fast: 120, quick: 60)."`
+	Preset          string   `enum:"paper,fast,quick," default:"" help:"Recipe. paper: the authors' (raw inputs, batch 128, Adam at 0.001, 250 epochs); the default with --data. fast: reaches the paper's accuracies in fewer epochs (standardised inputs, batch 64, Adam at 0.03 on a cosine schedule, 120 epochs, --anneal 0.2 --anneal-temp 0.4 --select hard --refine 10; see docs/RESULTS.md). quick: fast in 60 epochs, the default of the embedded demo. Flags given explicitly win."`
+	Batch           *int     `placeholder:"N" help:"Rows per batch (paper: 128, fast and quick: 64)."`
+	LR              *float64 `name:"lr" placeholder:"RATE" help:"Adam learning rate (paper: 0.001, fast and quick: 0.03; with fast, Letter does better at 0.1, Connect-4 at 0.01, MNIST at 0.03: docs/RESULTS.md)."`
+	Seed            uint64   `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
+	Restart         int      `placeholder:"R" default:"0" help:"Number of this graph among several trained with the same --seed (0, 1, 2, ...): it changes the initialisation, batch order and noise, not the validation split, so that songc select can keep the best of them (the authors train 5 graphs and keep one)."`
+	Precision       string   `enum:"f32,f64" default:"f32" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
+	Val             float64  `default:"0.1" help:"Share of the training rows held out (stratified) to choose the best epoch; 0 keeps the last epoch."`
+	Standardize     *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the paper preset, on in fast and quick."`
+	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
+	NodeRegLambda   float64  `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
+	Anneal          *float64 `placeholder:"SHARE" help:"Share of the last epochs in which the temperature of the column softmax and the node sigmoids falls from 1 to --anneal-temp, so that the soft model approaches the hard walk it compiles into (paper: 0, off; fast and quick: 0.2)."`
+	AnnealTemp      *float64 `name:"anneal-temp" placeholder:"TAU" help:"Final temperature of --anneal (default 0.4 in fast and quick, 0.1 otherwise)."`
+	Select          *string  `placeholder:"soft|hard" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk, which is what compiles (paper: soft, fast and quick: hard)."`
+	LRSchedule      *string  `name:"lr-schedule" placeholder:"constant|cosine" help:"Learning-rate schedule: constant (paper), or cosine (fast and quick), which lowers it from --lr to 0 along a half cosine over the run."`
+	Gumbel          string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
+	Sharpen         float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
+	WeightDecay     float64  `name:"weight-decay" placeholder:"WD" default:"0" help:"Decoupled weight decay of the node filters (AdamW, songc's, not the authors'): every step multiplies them by 1 - lr*WD before the Adam update, which curbs overfitting on wide inputs (0: off; with --preset fast, 0.01 lifted MNIST's compiled accuracy by 1.3 to 1.7 points and Letter 64/20's at --lr 0.1 by 2, and 0.05 with --epochs 240 Connect-4 8/10's refined walk by 1.2: docs/RESULTS.md)."`
+	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" help:"Share of the last epochs that train the hard walk itself (songc's, not the authors'): the forward pass routes every row along its walk, the backward pass takes the soft model's derivatives (straight-through estimator), and the loss is the walk's expected error. These epochs are not annealed. With --preset fast, 0.2 lifted Connect-4 8/10's compiled accuracy by 1.2 points (docs/RESULTS.md). 0: off."`
+	Init            string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
+	Refine          *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
+	Kernel          string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
+	Checkpoint      string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
+	Resume          string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
+	Log             string   `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
+	Quiet           bool     `short:"q" help:"No progress output."`
+	DataFlags       `embed:""`
 }
 
 // Help implements kong.HelpProvider.
@@ -118,6 +119,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
 		cfg.Gumbel, cfg.Init, cfg.Sharpen, cfg.WeightDecay = c.Gumbel, c.Init, c.Sharpen, c.WeightDecay
+		cfg.StraightThrough = c.StraightThrough
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
 		setIf(&cfg.Steps, c.Steps)
@@ -217,6 +219,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if cfg.WeightDecay > 0 {
 			fmt.Fprintf(g.Stderr, ", weight decay %g", cfg.WeightDecay)
+		}
+		if cfg.StraightThrough > 0 {
+			fmt.Fprintf(g.Stderr, ", the hard walk trained straight-through over the last %g%% of epochs", 100*cfg.StraightThrough)
 		}
 		if cfg.Select == "hard" {
 			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
