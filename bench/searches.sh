@@ -4,9 +4,10 @@
 #
 #   bench/searches.sh connect4-wd   # Connect-4 8/10: weight decay, epochs, batch, annealing
 #   bench/searches.sh letter-wd     # Letter 64/20 at lr 0.1: weight decay
+#   bench/searches.sh connect4-st   # Connect-4 8/10: --straight-through share
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case ${1:?usage: bench/searches.sh connect4-wd|letter-wd} in
+case ${1:?usage: bench/searches.sh connect4-wd|connect4-st|letter-wd} in
 connect4-wd)
   # Three rounds, each chosen from the last one's validation figures:
   # the decay around the 0.1 of the first search (docs/RESULTS.md) with
@@ -30,6 +31,15 @@ connect4-wd)
     wd03e240 '--weight-decay 0.03 --epochs 240' \
     wd05b32e240 '--weight-decay 0.05 --batch 32 --epochs 240'
   ;;
+connect4-st)
+  # The share of straight-through epochs, on the recipe connect4-wd chose.
+  SEEDS="1 2 3" bench/search.sh connect4-8-10 \
+    wd05e240 '--weight-decay 0.05 --epochs 240' \
+    wd05e240st10 '--weight-decay 0.05 --epochs 240 --straight-through 0.1' \
+    wd05e240st20 '--weight-decay 0.05 --epochs 240 --straight-through 0.2' \
+    wd05e240st30 '--weight-decay 0.05 --epochs 240 --straight-through 0.3' \
+    wd05e240st50 '--weight-decay 0.05 --epochs 240 --straight-through 0.5'
+  ;;
 letter-wd)
   SEEDS="1 2 3" bench/search.sh letter-64-20 \
     fastlr10 '--lr 0.1' \
@@ -37,7 +47,7 @@ letter-wd)
     fastlr10wd05 '--lr 0.1 --weight-decay 0.05'
   ;;
 *)
-  echo "usage: bench/searches.sh connect4-wd|letter-wd" >&2
+  echo "usage: bench/searches.sh connect4-wd|connect4-st|letter-wd" >&2
   exit 2
   ;;
 esac

@@ -3,6 +3,7 @@ package trainer
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -187,6 +188,8 @@ func TestConfigValidate(t *testing.T) {
 		{"lr schedule", func(c *Config) { c.LRSchedule = "linear" }},
 		{"gumbel", func(c *Config) { c.Gumbel = "on" }},
 		{"init", func(c *Config) { c.Init = "xavier" }},
+		{"straight-through 1", func(c *Config) { c.StraightThrough = 1 }},
+		{"straight-through NaN", func(c *Config) { c.StraightThrough = math.NaN() }},
 	} {
 		c := DefaultConfig()
 		tc.mod(&c)
@@ -315,6 +318,34 @@ func TestTemperatureSchedule(t *testing.T) {
 	}
 	if got := (&Run{Config: Config{Epochs: 10}}).temperature(9); got != 1 {
 		t.Errorf("no annealing: tau %v", got)
+	}
+}
+
+// TestStraightThroughSchedule: the last StraightThrough share of the
+// epochs (rounded) train the hard walk, and the model records the share.
+func TestStraightThroughSchedule(t *testing.T) {
+	r := &Run{Config: Config{Epochs: 10, StraightThrough: 0.25}}
+	for e := 0; e < 10; e++ {
+		if got, want := r.straightThrough(e), e >= 7; got != want {
+			t.Errorf("epoch %d: straight-through %v, want %v", e, got, want)
+		}
+	}
+	if (&Run{Config: Config{Epochs: 10}}).straightThrough(9) {
+		t.Error("straight-through with a share of 0")
+	}
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.StraightThrough = 0.5
+	m, err := train(t, cfg, task).Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta Metadata
+	if err := json.Unmarshal(m.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.Straight != 0.5 {
+		t.Errorf("metadata straight_through %v, want 0.5", meta.Straight)
 	}
 }
 

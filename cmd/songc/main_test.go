@@ -172,6 +172,7 @@ func TestErrors(t *testing.T) {
 		{"lr NaN", []string{"train", "--data", good, "-o", out, "--lr", "NaN"}, 2, "--lr must be a finite number > 0"},
 		{"val 1", []string{"train", "--data", good, "-o", out, "--val", "1"}, 2, "--val must be in [0, 1)"},
 		{"precision", []string{"train", "--data", good, "-o", out, "--precision", "f16"}, 2, "--precision"},
+		{"straight-through 1", []string{"train", "--data", good, "-o", out, "--straight-through", "1"}, 2, "--straight-through must be in [0, 1)"},
 		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json")},
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "unknown flag --nodez"},
