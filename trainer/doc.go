@@ -30,6 +30,8 @@
 // Config.Anneal (temperature annealing toward hard decisions),
 // Config.Sharpen (a penalty on soft decisions, LossParts.Sharp),
 // Config.WeightDecay (AdamW's decoupled decay of the node filters),
+// Config.StraightThrough (the last epochs train the hard walk itself with
+// the straight-through estimator, Engine.SetStraightThrough),
 // Config.LRSchedule, Config.Gumbel and Config.Init.
 //
 // # Refining the hard walk
