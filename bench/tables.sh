@@ -13,7 +13,7 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
@@ -29,6 +29,8 @@ search() { # TITLE NAME
 search "Recipe search on validation, Connect-4 8/10" connect4-wd
 table "The same runs on test (not used for the choice), Connect-4 8/10" '^connect4-8-10-(wd05|wd2|wd1e240|wd1b32|wd1a4|wd1t02|wd05b32|wd05e240|wd03|wd1b16|wd03b32|wd05e480|wd03e240|wd05b32e240)-s[0-9]+$'
 search "Weight decay search on validation, Letter 64/20" letter-wd
+search "Straight-through search on validation, Connect-4 8/10" connect4-st
+table "The same runs on test (not used for the choice), Connect-4 8/10, straight-through" '^connect4-8-10-wd05e240st(10|20|30|50)-s[1-3]$'
 # The graphs of restarts 1, 2, ... (bench/select.sh) are in the selection
 # table, not in the refined ones.
 restarts='-r[0-9]+-s[0-9]+$'
@@ -44,6 +46,9 @@ refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
 refined "Refining at --ridge 0.1 (RIDGE=0.1 bench/refine.sh)" '.' -ridge0.1
 refined "Refining with --polish (POLISH=1 bench/refine.sh)" '.' -polish
+st='^(connect4-8-10-wd05e240(st20)?|connect4-255-10-wd05e240(st20)?|letter-64-20-fastlr10wd01(st20)?|mnistcnn-16-8-(fast|st20)|mnist-64-20-wd01(st20)?)-s[0-9]+$'
+table "Straight-through, before and after: trained (each recipe without and with --straight-through 0.2)" "$st"
+refined "Straight-through, before and after: refined" "$st"
 table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0(03|1|1a5|1a5t05|1b32|1ca3|1fi|1nr)-|sh|ng|b32|e200|t01)|255-10-fast30)'
 echo "#### Several graphs, one kept (bench/select.sh)"
 echo
