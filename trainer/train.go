@@ -187,7 +187,10 @@ type EpochRecord struct {
 	ValAcc     float64 `json:"val_accuracy,omitempty"`
 	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
 	Temp       float64 `json:"temperature,omitempty"`       // tau during the epoch, when annealing
-	TestAcc    float64 `json:"test_accuracy,omitempty"`
+	// Straight marks an epoch trained straight-through: its loss parts
+	// are the hard walk's (BCE of one-hot leaf masses, clamped).
+	Straight bool    `json:"straight_through,omitempty"`
+	TestAcc  float64 `json:"test_accuracy,omitempty"`
 	// HardTestAcc is the hard walk (the compiled classifier) on the test
 	// rows: reported for the curves, never used to select.
 	HardTestAcc float64 `json:"hard_test_accuracy,omitempty"`
@@ -611,7 +614,8 @@ func (r *Run) Train(ctx context.Context) error {
 		}
 		fl := float64(L)
 		rec := EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl, Sharp: sum.Sharp / fl,
-			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L}
+			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L,
+			Straight: straight}
 		rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
 		if len(r.valIdx) > 0 {
 			rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)

@@ -395,6 +395,8 @@ func TestPresets(t *testing.T) {
 		{[]string{"--data", train, "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
 		{[]string{"--data", train, "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
 		{[]string{"--data", train, "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
+		// The one epoch trains the walk, and its line says so.
+		{[]string{"--data", train, "--straight-through", "0.5"}, "lr 0.001, 1 epochs, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
 		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
 	} {
 		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)

@@ -371,7 +371,11 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 	return func(p trainer.Progress) {
 		if p.EpochDone {
 			rec := p.Record
-			line := fmt.Sprintf("epoch %d/%d  loss %.4f (bce %.4f, leaf %.4f", p.Epoch, p.Epochs, rec.Total, rec.BCE, rec.Leaf)
+			kind := "loss"
+			if rec.Straight {
+				kind = "walk loss" // straight-through: the hard walk's BCE
+			}
+			line := fmt.Sprintf("epoch %d/%d  %s %.4f (bce %.4f, leaf %.4f", p.Epoch, p.Epochs, kind, rec.Total, rec.BCE, rec.Leaf)
 			if rec.Node != 0 {
 				line += fmt.Sprintf(", node %.4f", rec.Node)
 			}
