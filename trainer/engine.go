@@ -249,18 +249,27 @@ func (e *CPU[T]) transitions(noise []float64) {
 	if !e.straight {
 		return
 	}
+	// One-hot columns at the argmax of the logits (+ noise), the first of
+	// equal ones, as the runtime chooses children.
 	copy(e.msoft, e.m)
-	for col := 0; col < 2*n; col++ {
-		best, bv := 0, T(-1)
-		for r := 0; r < S; r++ {
-			if v := e.msoft[r*2*n+col]; v > bv {
-				best, bv = r, v
+	for half, off := range [2]int{l1o, l0o} {
+		for i := 0; i < n; i++ {
+			best, bv := 0, math.Inf(-1)
+			for r := 0; r < S; r++ {
+				v := float64(e.p[off+r*n+i])
+				if noise != nil {
+					v += noise[off+r*n+i]
+				}
+				if v > bv {
+					best, bv = r, v
+				}
 			}
+			col := half*n + i
+			for r := 0; r < S; r++ {
+				e.m[r*2*n+col] = 0
+			}
+			e.m[best*2*n+col] = 1
 		}
-		for r := 0; r < S; r++ {
-			e.m[r*2*n+col] = 0
-		}
-		e.m[best*2*n+col] = 1
 	}
 }
 
@@ -526,11 +535,13 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	e.transitions(noise)
 	e.forward(x, B)
 	lp := e.loss(y, B)
-	reg := s.NodeRegLambda > 0
+	// Both penalties act on soft decisions: the walk of the
+	// straight-through mode has none, and they are left out.
+	reg := s.NodeRegLambda > 0 && !e.straight
 	if reg {
 		lp.Node = e.nodeReg(B)
 	}
-	sharp := s.SharpenLambda > 0
+	sharp := s.SharpenLambda > 0 && !e.straight
 	if sharp {
 		lp.Sharp = e.sharpness(B)
 	}
