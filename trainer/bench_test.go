@@ -6,10 +6,16 @@ import "testing"
 // default float32 kernel, named by size; GFLOP/s uses FlopsPerBatch.
 // `songc bench` measures the same thing from the command line.
 func benchStep(b *testing.B, s Shape, batch int) {
+	benchStepMode(b, s, batch, false)
+}
+
+// benchStepMode is benchStep, in straight-through mode when straight.
+func benchStepMode(b *testing.B, s Shape, batch int, straight bool) {
 	e, err := NewCPU[float32](s, DefaultKernel32(), batch)
 	if err != nil {
 		b.Fatal(err)
 	}
+	e.SetStraightThrough(straight)
 	res, err := Bench(e, "default", 1, 1) // warm-up, parameters, data
 	if err != nil {
 		b.Fatal(err)
@@ -36,4 +42,13 @@ func BenchmarkStep255Nodes50Steps128Batch784Features(b *testing.B) {
 }
 func BenchmarkStep16Nodes8Steps128Batch64Features(b *testing.B) {
 	benchStep(b, Shape{Nodes: 16, Classes: 10, Steps: 8, Features: 64}, 128)
+}
+
+// Connect-4 255/10 at the fast preset's batch, without and with the
+// straight-through mode.
+func BenchmarkStep255Nodes10Steps64Batch126Features(b *testing.B) {
+	benchStep(b, Shape{Nodes: 255, Classes: 3, Steps: 10, Features: 126}, 64)
+}
+func BenchmarkStep255Nodes10Steps64Batch126FeaturesStraightThrough(b *testing.B) {
+	benchStepMode(b, Shape{Nodes: 255, Classes: 3, Steps: 10, Features: 126}, 64, true)
 }
