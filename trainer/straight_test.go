@@ -18,33 +18,47 @@ type stWalk struct {
 	leaf  int
 }
 
+// stMargin is node i's pre-activation w_i·x + b_i.
+func stMargin(p *Params, i int, x []float64) float64 {
+	d := p.Shape.Features
+	z := p.B()[i]
+	for f := 0; f < d; f++ {
+		z += p.W()[i*d+f] * x[f]
+	}
+	return z
+}
+
+// stChild is the argmax state of node i's column in the logits at offset
+// off (L0 or L1), plus noise when non-nil; the first of equal ones.
+func stChild(p *Params, noise []float64, off, i int) int {
+	n := p.Shape.Nodes
+	best, bv := 0, math.Inf(-1)
+	for r := 0; r < p.Shape.States(); r++ {
+		v := p.Flat[off+r*n+i]
+		if noise != nil {
+			v += noise[off+r*n+i]
+		}
+		if v > bv {
+			best, bv = r, v
+		}
+	}
+	return best
+}
+
 func walkRow(p *Params, noise []float64, x []float64) stWalk {
 	s := p.Shape
-	n, S, d := s.Nodes, s.States(), s.Features
+	n := s.Nodes
 	l0o, l1o, _, _, _ := s.offsets()
 	var w stWalk
 	w.leaf = -1
 	node := 0
 	for t := 0; t < s.Steps; t++ {
-		z := p.B()[node]
-		for f := 0; f < d; f++ {
-			z += p.W()[node*d+f] * x[f]
-		}
-		right := z > 0
+		right := stMargin(p, node, x) > 0
 		off := l0o
 		if right {
 			off = l1o
 		}
-		best, bv := 0, math.Inf(-1)
-		for r := 0; r < S; r++ {
-			v := p.Flat[off+r*n+node]
-			if noise != nil {
-				v += noise[off+r*n+node]
-			}
-			if v > bv {
-				best, bv = r, v
-			}
-		}
+		best := stChild(p, noise, off, node)
 		w.nodes, w.right, w.next = append(w.nodes, node), append(w.right, right), append(w.next, best)
 		if best >= n {
 			w.leaf = best - n
@@ -177,47 +191,16 @@ func TestStraightThroughGradient(t *testing.T) {
 				if t+1 >= N {
 					return 0
 				}
-				z := p.B()[state]
-				for f := 0; f < d; f++ {
-					z += p.W()[state*d+f] * xr[f]
-				}
 				off := l0o
-				if z > 0 {
+				if stMargin(p, state, xr) > 0 {
 					off = l1o
 				}
-				best, bv := 0, math.Inf(-1)
-				for r := 0; r < S; r++ {
-					v := p.Flat[off+r*n+state]
-					if noise != nil {
-						v += noise[off+r*n+state]
-					}
-					if v > bv {
-						best, bv = r, v
-					}
-				}
-				return value(best, t+1)
+				return value(stChild(p, noise, off, state), t+1)
 			}
 			w := walkRow(p, noise, xr)
 			for t, i := range w.nodes {
-				child := func(off int) int {
-					best, bv := 0, math.Inf(-1)
-					for r := 0; r < S; r++ {
-						v := p.Flat[off+r*n+i]
-						if noise != nil {
-							v += noise[off+r*n+i]
-						}
-						if v > bv {
-							best, bv = r, v
-						}
-					}
-					return best
-				}
-				z := p.B()[i]
-				for f := 0; f < d; f++ {
-					z += p.W()[i*d+f] * xr[f]
-				}
-				sg := runtime.Sigmoid(z)
-				dv := sg * (1 - sg) * (value(child(l1o), t) - value(child(l0o), t))
+				sg := runtime.Sigmoid(stMargin(p, i, xr))
+				dv := sg * (1 - sg) * (value(stChild(p, noise, l1o, i), t) - value(stChild(p, noise, l0o, i), t))
 				want[bo+i] += dv
 				for f := 0; f < d; f++ {
 					want[wo+i*d+f] += dv * xr[f]
