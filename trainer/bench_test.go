@@ -1,6 +1,11 @@
 package trainer
 
-import "testing"
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+)
 
 // Benchmarks of a full training step (forward, backward, Adam) with the
 // default float32 kernel, named by size; GFLOP/s uses FlopsPerBatch.
@@ -51,4 +56,49 @@ func BenchmarkStep255Nodes10Steps64Batch126Features(b *testing.B) {
 }
 func BenchmarkStep255Nodes10Steps64Batch126FeaturesStraightThrough(b *testing.B) {
 	benchStepMode(b, Shape{Nodes: 255, Classes: 3, Steps: 10, Features: 126}, 64, true)
+}
+
+// BenchmarkStepFromCheckpoint times training steps from the parameters and
+// optimiser state of a checkpoint that $SONGC_BENCH_CHECKPOINT names (for
+// example one that bench/paper.sh leaves late in a run), on random inputs,
+// without and with the straight-through mode. Late in a run many Adam
+// moments would be subnormal without the flush in TrainStep; a checkpoint
+// keeps them, so this measures what a run pays for them (run it at a commit
+// before the flush to see the difference). Skipped without the variable.
+func BenchmarkStepFromCheckpoint(b *testing.B) {
+	path := os.Getenv("SONGC_BENCH_CHECKPOINT")
+	if path == "" {
+		b.Skip("set SONGC_BENCH_CHECKPOINT to a checkpoint file")
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, st := c.Config, c.state
+	s := Shape{Nodes: cfg.Nodes, Classes: len(st.ClassNames), Steps: cfg.Steps,
+		NodeRegGamma: cfg.NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda,
+		SharpenLambda: cfg.Sharpen, WeightDecay: cfg.WeightDecay}
+	// The parameter vector's length gives the features: 2Sn + nd + n.
+	s.Features = (len(st.Params) - 2*s.States()*s.Nodes - s.Nodes) / s.Nodes
+	if s.NumParams() != len(st.Params) {
+		b.Fatalf("%s: %d parameters do not fit %d nodes and %d classes", path, len(st.Params), s.Nodes, s.Classes)
+	}
+	for _, straight := range []bool{false, true} {
+		b.Run(fmt.Sprintf("straight=%v", straight), func(b *testing.B) {
+			e, err := NewCPU[float32](s, DefaultKernel32(), cfg.Batch)
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.SetStraightThrough(straight)
+			rng := rand.New(rand.NewPCG(1, 2))
+			x, y, _ := randomBatch(rng, s, cfg.Batch)
+			e.SetParams(st.Params)
+			e.SetOptState(st.AdamM, st.AdamV, st.AdamStep)
+			// Consecutive steps, as in a run: a moment that gets no
+			// gradient keeps decaying.
+			for b.Loop() {
+				benchSink = e.TrainStep(x, y, nil, 1e-4).Total
+			}
+		})
+	}
 }

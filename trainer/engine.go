@@ -355,6 +355,15 @@ func smallestNormal[T Float]() T {
 	return T(0x1p-511)
 }
 
+// minNormal returns the smallest positive normal number of T.
+func minNormal[T Float]() T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return T(0x1p-126)
+	}
+	return T(0x1p-1022)
+}
+
 // clampOut is the authors' interval(): values <= 0 become 1e-5, values >= 1
 // become 1-1e-5. ok is false where a value was replaced (zero gradient).
 func clampOut(v float64) (out float64, ok bool) {
@@ -516,11 +525,35 @@ func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) Lo
 	bc2 := math.Sqrt(1 - math.Pow(adamBeta2, float64(e.step)))
 	stepSize := T(lr / bc1)
 	b1, b2, eps, ibc2 := T(adamBeta1), T(adamBeta2), T(adamEps), T(1/bc2)
+	// No subnormal numbers in the moments or parameters: a moment whose
+	// gradient stays 0 (a node no walk visits, a column entry flushed to
+	// 0) decays geometrically into the subnormal range and stays there for
+	// hundreds of steps, and subnormal arithmetic is up to 100 times
+	// slower on x86 (late in a Connect-4 255/10 straight-through run, 73%
+	// of the first moments were subnormal: docs/RESULTS.md). Gradients
+	// below smallestNormal (whose square would be subnormal) count as 0,
+	// and moments and parameters that fall below the smallest normal
+	// number become 0: their share of an update is below adamEps by more
+	// than T's resolution.
+	tinyG, tinyM := smallestNormal[T](), minNormal[T]()
 	for i, g := range e.g {
+		if g < tinyG && g > -tinyG {
+			g = 0
+		}
 		m := e.am[i] + (1-b1)*(g-e.am[i])
+		if m < tinyM && m > -tinyM {
+			m = 0
+		}
 		v := b2*e.av[i] + (1-b2)*g*g
+		if v < tinyM {
+			v = 0
+		}
 		e.am[i], e.av[i] = m, v
-		e.p[i] -= stepSize * m / (T(math.Sqrt(float64(v)))*ibc2 + eps)
+		p := e.p[i] - stepSize*m/(T(math.Sqrt(float64(v)))*ibc2+eps)
+		if p < tinyM && p > -tinyM {
+			p = 0 // a weight-decayed filter entry, in the GEMMs next
+		}
+		e.p[i] = p
 	}
 	return lp
 }

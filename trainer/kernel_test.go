@@ -117,3 +117,64 @@ func TestWeightDecay(t *testing.T) {
 		t.Error("negative weight decay accepted")
 	}
 }
+
+// TestNoSubnormalMoments: Adam moments and parameters that decay into the
+// subnormal range become 0 (engine.go, TrainStep), in both precisions.
+// Feature 0 is 0 in every row, so its filter entries get no gradient: their
+// moments, set subnormal here, would stay subnormal, and so would the
+// entries themselves.
+func TestNoSubnormalMoments(t *testing.T) {
+	s := Shape{Nodes: 6, Classes: 3, Steps: 4, Features: 5, WeightDecay: 0.1}
+	rng := rand.New(rand.NewPCG(9, 10))
+	p := NewParams(s)
+	p.Init(rng)
+	x, y, noise := randomBatch(rng, s, 7)
+	for j := 0; j < 7; j++ {
+		x[j*s.Features] = 0
+	}
+	_, _, w, _, _ := s.offsets()
+	for name, tc := range map[string]struct {
+		e   Engine
+		sub float64 // a subnormal number of the precision
+		min float64 // its smallest normal number
+	}{
+		"f32": {mustEngine(t)(NewCPU[float32](s, Gonum32{}, 7)), 1e-40, 0x1p-126},
+		"f64": {mustEngine(t)(NewCPU[float64](s, Gonum64{}, 7)), 1e-310, 0x1p-1022},
+	} {
+		np := s.NumParams()
+		m, v := make([]float64, np), make([]float64, np)
+		for i := range m {
+			m[i], v[i] = tc.sub, tc.sub
+		}
+		flat := append([]float64(nil), p.Flat...)
+		for i := 0; i < s.Nodes; i++ {
+			flat[w+i*s.Features] = tc.sub // W[i][0]
+		}
+		tc.e.SetParams(flat)
+		tc.e.SetOptState(m, v, 3)
+		tc.e.TrainStep(x, y, noise, 0.01)
+		tc.e.OptState(m, v)
+		tc.e.Params(flat)
+		for i := range m {
+			for what, val := range map[string]float64{"first moment": m[i], "second moment": v[i], "parameter": flat[i]} {
+				if val != 0 && math.Abs(val) < tc.min {
+					t.Errorf("%s: %s %d is subnormal (%g)", name, what, i, val)
+				}
+			}
+		}
+		for i := 0; i < s.Nodes; i++ {
+			if k := w + i*s.Features; m[k] != 0 || flat[k] != 0 {
+				t.Errorf("%s: W[%d][0] (no gradient): moment %g, value %g, want 0 and 0", name, i, m[k], flat[k])
+			}
+		}
+	}
+}
+
+func mustEngine(t *testing.T) func(e Engine, err error) Engine {
+	return func(e Engine, err error) Engine {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+}
