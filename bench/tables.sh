@@ -13,7 +13,7 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|wd05e240st30|wd05e360st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
@@ -46,7 +46,7 @@ refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
 refined "Refining at --ridge 0.1 (RIDGE=0.1 bench/refine.sh)" '.' -ridge0.1
 refined "Refining with --polish (POLISH=1 bench/refine.sh)" '.' -polish
-st='^(connect4-8-10-wd05e240(st20)?|connect4-255-10-wd05e240(st20)?|letter-64-20-fastlr10wd01(st20)?|mnistcnn-16-8-(fast|st20)|mnist-64-20-wd01(st20)?)-s[0-9]+$'
+st='^(connect4-8-10-wd05e240(st20)?|connect4-255-10-wd05e(240(st20|st30)?|360st20)|letter-64-20-fastlr10wd01(st20)?|mnistcnn-16-8-(fast|st20)|mnist-64-20-wd01(st20)?)-s[0-9]+$'
 table "Straight-through, before and after: trained (each recipe without and with --straight-through 0.2)" "$st"
 refined "Straight-through, before and after: refined" "$st"
 table "Closing the soft/hard gap, Connect-4" '^connect4-(8-10-(anneal|lr0(03|1|1a5|1a5t05|1b32|1ca3|1fi|1nr)-|sh|ng|b32|e200|t01)|255-10-fast30)'
