@@ -13,7 +13,8 @@
 # other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, fastlr10
 # for the Letter runs at learning rate 0.1, fastlr01 for Connect-4 at 0.01,
 # wd01, fast60wd01 and fastlr01wd01 with --weight-decay 0.01, wd1 and fastlr01wd1 with 0.1,
-# wd05 with 0.05, wd05e240 with 0.05 and 240 epochs);
+# wd05 with 0.05, wd05e240 with 0.05 and 240 epochs, st20, st30 and
+# e360 for --straight-through 0.2, 0.3 and 360 epochs);
 # refine them with bench/refine.sh and tabulate them with bench/tables.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +107,18 @@ large)
   # shared cores).
   for s in 1 2 3; do
     run connect4-255-10 wd05e240 $s --weight-decay 0.05 --epochs 240
+  done
+  # Training the walk straight-through over the last 20% (30%) of the
+  # epochs, and over 360 epochs (docs/RESULTS.md, "Training the walk
+  # straight-through"; 1 to 2 h a seed on shared cores).
+  for s in 1 2 3; do
+    run connect4-255-10 wd05e240st20 $s --weight-decay 0.05 --epochs 240 --straight-through 0.2
+  done
+  for s in 1 2 3; do
+    run connect4-255-10 wd05e360st20 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2
+  done
+  for s in 1 2; do
+    run connect4-255-10 wd05e240st30 $s --weight-decay 0.05 --epochs 240 --straight-through 0.3
   done
   ;;
 *)
