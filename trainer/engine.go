@@ -209,7 +209,7 @@ func (e *CPU[T]) transitions(noise []float64) {
 	s := e.shape
 	n, S := s.Nodes, s.States()
 	l0o, l1o, _, _, _ := s.offsets()
-	tiny := smallestNormal[T]()
+	tiny := sqrtMinNormal[T]()
 	fill := func(logits []T, off int, noise []float64, col0 int) {
 		for i := 0; i < n; i++ {
 			mx := math.Inf(-1)
@@ -310,7 +310,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		p0[j] = 1 // root
 	}
 	NB := N * B
-	tiny := smallestNormal[T]()
+	tiny := sqrtMinNormal[T]()
 	for t := 0; t < N; t++ {
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {
@@ -342,12 +342,12 @@ func (e *CPU[T]) forward(x []float64, B int) {
 	}
 }
 
-// smallestNormal returns the square root of the smallest positive normal
+// sqrtMinNormal returns the square root of the smallest positive normal
 // number of T. Values below it in the GEMM inputs are flushed to zero: then
 // every product of two inputs is normal, and subnormal arithmetic, up to
 // 100 times slower on x86 (it appears at low annealing temperatures), never
 // happens. Such values are far below T's resolution of the O(1) masses.
-func smallestNormal[T Float]() T {
+func sqrtMinNormal[T Float]() T {
 	var z T
 	if _, ok := any(z).(float32); ok {
 		return T(0x1p-63)
@@ -531,11 +531,12 @@ func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) Lo
 	// hundreds of steps, and subnormal arithmetic is up to 100 times
 	// slower on x86 (late in a Connect-4 255/10 straight-through run, 73%
 	// of the first moments were subnormal: docs/RESULTS.md). Gradients
-	// below smallestNormal (whose square would be subnormal) count as 0,
-	// and moments and parameters that fall below the smallest normal
-	// number become 0: their share of an update is below adamEps by more
-	// than T's resolution.
-	tinyG, tinyM := smallestNormal[T](), minNormal[T]()
+	// below sqrtMinNormal (whose square would be subnormal) count as 0,
+	// and moments and parameters that fall below minNormal become 0. The
+	// change to an update is then at most (1-beta1)*sqrtMinNormal/adamEps
+	// times the step size (about 1e-12 in float32), far below the
+	// resolution of any parameter that matters.
+	tinyG, tinyM := sqrtMinNormal[T](), minNormal[T]()
 	for i, g := range e.g {
 		if g < tinyG && g > -tinyG {
 			g = 0
@@ -588,7 +589,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// n..S-1 are dq (the same for every step, since q sums the steps).
 	NB := N * B
 	gamma := s.NodeRegGamma
-	tiny := smallestNormal[T]()
+	tiny := sqrtMinNormal[T]()
 	for t := 0; t < N; t++ {
 		for k := 0; k < c; k++ {
 			copy(e.dn[(n+k)*NB+t*B:(n+k)*NB+t*B+B], e.dq[k*B:(k+1)*B])
