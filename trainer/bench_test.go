@@ -83,6 +83,12 @@ func BenchmarkStepFromCheckpoint(b *testing.B) {
 	if s.NumParams() != len(st.Params) {
 		b.Fatalf("%s: %d parameters do not fit %d nodes and %d classes", path, len(st.Params), s.Nodes, s.Classes)
 	}
+	// The checkpoint's moments that are subnormal in float32.
+	var subM, subV int
+	for i := range st.AdamM {
+		subM += isSubnormal32(st.AdamM[i])
+		subV += isSubnormal32(st.AdamV[i])
+	}
 	for _, straight := range []bool{false, true} {
 		b.Run(fmt.Sprintf("straight=%v", straight), func(b *testing.B) {
 			e, err := NewCPU[float32](s, DefaultKernel32(), cfg.Batch)
@@ -99,6 +105,17 @@ func BenchmarkStepFromCheckpoint(b *testing.B) {
 			for b.Loop() {
 				benchSink = e.TrainStep(x, y, nil, 1e-4).Total
 			}
+			b.ReportMetric(float64(subM), "subnormal-m")
+			b.ReportMetric(float64(subV), "subnormal-v")
+			b.ReportMetric(float64(len(st.AdamM)), "params")
 		})
 	}
+}
+
+// isSubnormal32 is 1 if v is a subnormal float32 number, 0 otherwise.
+func isSubnormal32(v float64) int {
+	if f := float32(v); f != 0 && f > -0x1p-126 && f < 0x1p-126 {
+		return 1
+	}
+	return 0
 }

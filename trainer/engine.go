@@ -529,8 +529,9 @@ func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) Lo
 	// gradient stays 0 (a node no walk visits, a column entry flushed to
 	// 0) decays geometrically into the subnormal range and stays there for
 	// hundreds of steps, and subnormal arithmetic is up to 100 times
-	// slower on x86 (late in a Connect-4 255/10 straight-through run, 73%
-	// of the first moments were subnormal: docs/RESULTS.md). Gradients
+	// slower on x86 (late in Connect-4 255/10 runs, annealed or
+	// straight-through, over 70% of the first moments were subnormal:
+	// docs/RESULTS.md). Gradients
 	// below sqrtMinNormal (whose square would be subnormal) count as 0,
 	// and moments and parameters that fall below minNormal become 0. The
 	// change to an update is then at most (1-beta1)*sqrtMinNormal/adamEps
