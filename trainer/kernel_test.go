@@ -134,13 +134,17 @@ func TestNoSubnormalMoments(t *testing.T) {
 	}
 	_, _, w, _, _ := s.offsets()
 	for name, tc := range map[string]struct {
-		e   Engine
-		sub float64 // a subnormal number of the precision
-		min float64 // its smallest normal number
+		newEngine func(Shape, int) (Engine, error)
+		sub       float64 // a subnormal number of the precision
+		min       float64 // its smallest normal number
 	}{
-		"f32": {mustEngine(t)(NewCPU[float32](s, Gonum32{}, 7)), 1e-40, 0x1p-126},
-		"f64": {mustEngine(t)(NewCPU[float64](s, Gonum64{}, 7)), 1e-310, 0x1p-1022},
+		"f32": {newF32, 1e-40, 0x1p-126},
+		"f64": {newF64, 1e-310, 0x1p-1022},
 	} {
+		e, err := tc.newEngine(s, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
 		np := s.NumParams()
 		m, v := make([]float64, np), make([]float64, np)
 		for i := range m {
@@ -150,11 +154,11 @@ func TestNoSubnormalMoments(t *testing.T) {
 		for i := 0; i < s.Nodes; i++ {
 			flat[w+i*s.Features] = tc.sub // W[i][0]
 		}
-		tc.e.SetParams(flat)
-		tc.e.SetOptState(m, v, 3)
-		tc.e.TrainStep(x, y, noise, 0.01)
-		tc.e.OptState(m, v)
-		tc.e.Params(flat)
+		e.SetParams(flat)
+		e.SetOptState(m, v, 3)
+		e.TrainStep(x, y, noise, 0.01)
+		e.OptState(m, v)
+		e.Params(flat)
 		for i := range m {
 			for what, val := range map[string]float64{"first moment": m[i], "second moment": v[i], "parameter": flat[i]} {
 				if val != 0 && math.Abs(val) < tc.min {
@@ -167,14 +171,5 @@ func TestNoSubnormalMoments(t *testing.T) {
 				t.Errorf("%s: W[%d][0] (no gradient): moment %g, value %g, want 0 and 0", name, i, m[k], flat[k])
 			}
 		}
-	}
-}
-
-func mustEngine(t *testing.T) func(e Engine, err error) Engine {
-	return func(e Engine, err error) Engine {
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
 	}
 }
