@@ -64,7 +64,8 @@ func BenchmarkStep255Nodes10Steps64Batch126FeaturesStraightThrough(b *testing.B)
 // without and with the straight-through mode. Late in a run many Adam
 // moments would be subnormal without the flush in TrainStep; a checkpoint
 // keeps them, so this measures what a run pays for them (run it at a commit
-// before the flush to see the difference). Skipped without the variable.
+// before the flush to see the difference). Skipped without the variable;
+// the test runs in this package's folder, so give an absolute path.
 func BenchmarkStepFromCheckpoint(b *testing.B) {
 	path := os.Getenv("SONGC_BENCH_CHECKPOINT")
 	if path == "" {
@@ -114,7 +115,7 @@ func BenchmarkStepFromCheckpoint(b *testing.B) {
 
 // isSubnormal32 is 1 if v is a subnormal float32 number, 0 otherwise.
 func isSubnormal32(v float64) int {
-	if f := float32(v); f != 0 && f > -0x1p-126 && f < 0x1p-126 {
+	if f, lim := float32(v), minNormal[float32](); f != 0 && f > -lim && f < lim {
 		return 1
 	}
 	return 0
