@@ -110,7 +110,7 @@ large)
   done
   # Training the walk straight-through over the last 20% (30%) of the
   # epochs, and over 360 epochs (docs/RESULTS.md, "Training the walk
-  # straight-through"; 1 to 2 h a seed on shared cores).
+  # straight-through"; about 1.3 to 2.1 h a seed on shared cores).
   for s in 1 2 3; do
     run connect4-255-10 wd05e240st20 $s --weight-decay 0.05 --epochs 240 --straight-through 0.2
   done
