@@ -5,6 +5,9 @@
 #   run_folder RUN    # sets run (the folder's name) and out (bench/runs/RUN)
 #   run_experiment    # experiment of $run: letter-64-20-fastlr10-s1 -> letter-64-20
 #   build_songc       # builds songc into a temporary folder, sets bin
+#   fast_run NAME TAG SEED [flags]
+#                     # bench/paper.sh NAME --preset fast --refine 0 [flags]
+#                     # with TAG and SEED, unless the run has finished
 
 experiment() {
   local shared=${SHARED:-../shared/data}
@@ -34,4 +37,19 @@ run_experiment() {
 build_songc() {
   bin=$(mktemp -d)/songc
   go build -o "$bin" ./cmd/songc
+}
+
+fast_run() {
+  local name=$1 tag=$2 seed=$3
+  shift 3
+  if [ -f "bench/runs/$name-$tag-s$seed/eval.json" ]; then
+    echo "skip $name-$tag-s$seed (done)"
+    return
+  fi
+  # --refine 0: the model as trained; bench/refine.sh refines it into
+  # refined.json, which is what --preset fast alone writes (cmd/songc's
+  # TestRefine), so that the tables can show both.
+  mkdir -p bench/runs
+  TAG=$tag SEED=$seed bench/paper.sh "$name" --preset fast --refine 0 "$@" >"bench/runs-$name-$tag-s$seed.out" 2>&1
+  tail -n 2 "bench/runs-$name-$tag-s$seed.out" | head -n 1
 }

@@ -19,19 +19,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-run() { # NAME TAG SEED [flags]
-  local name=$1 tag=$2 seed=$3
-  shift 3
-  if [ -f "bench/runs/$name-$tag-s$seed/eval.json" ]; then
-    echo "skip $name-$tag-s$seed (done)"
-    return
-  fi
-  # --refine 0: the model as trained; bench/refine.sh refines it into
-  # refined.json, which is what --preset fast alone writes (cmd/songc's
-  # TestRefine), so that the table can show both.
-  TAG=$tag SEED=$seed bench/paper.sh "$name" --preset fast --refine 0 "$@" >"bench/runs-$name-$tag-s$seed.out" 2>&1
-  tail -n 2 "bench/runs-$name-$tag-s$seed.out" | head -n 1
-}
+# shellcheck source=bench/experiments.sh
+. bench/experiments.sh
+run() { fast_run "$@"; }
 
 case ${1:?usage: bench/fast.sh small|large} in
 small)

@@ -7,9 +7,15 @@
 # (bench/runs/NAME-TAG/ when the environment sets TAG, for variants, and
 # -sSEED is added when it sets SEED, which becomes --seed):
 # model.json, model.log.jsonl (per-epoch log), model.ckpt (checkpoint after
-# every epoch), eval.json (songc eval --json on the test split) and
-# result.json (command, wall time, machine). Run it again after an
-# interruption and it resumes from the checkpoint.
+# every epoch), training.json (the model's "training" metadata), eval.json
+# (songc eval --json on the test split), analyze.json and result.json
+# (command, wall time, machine). Run it again after an interruption and it
+# resumes from the checkpoint, or from model.ckpt.gz, the copy that
+# bench/park.sh commits for a later session on another machine.
+#
+# git keeps the result files (so that docs/RESULTS.md can be rebuilt from a
+# clean clone with bench/tables.sh) but not the models, checkpoints and
+# plots (.gitignore): a model is remade byte for byte by its command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:?usage: bench/paper.sh NAME [flags]}
@@ -23,6 +29,10 @@ out=bench/runs/$name${TAG:+-$TAG}${SEED:+-s$SEED}
 mkdir -p "$out"
 go build -o "$out/songc" ./cmd/songc
 start=$(date +%s)
+if [ ! -f "$out/model.ckpt" ] && [ -f "$out/model.ckpt.gz" ] && [ ! -f "$out/done" ]; then
+  gunzip -c "$out/model.ckpt.gz" >"$out/model.ckpt.tmp"
+  mv "$out/model.ckpt.tmp" "$out/model.ckpt"
+fi
 if [ -f "$out/model.ckpt" ] && [ ! -f "$out/done" ]; then
   "$out/songc" train --resume "$out/model.ckpt" -o "$out/model.json" "$@"
 else
@@ -31,7 +41,9 @@ else
   "$out/songc" train --data "$data" --test "$test" $flags -o "$out/model.json" --checkpoint "$out/model.ckpt" "$@"
 fi
 touch "$out/done"
+rm -f "$out/model.ckpt.gz"
 end=$(date +%s)
+jq .training "$out/model.json" >"$out/training.json"
 "$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
 "$out/songc" analyze "$out/model.json" --json --plots "$out/plots" >"$out/analyze.json"
 cat >"$out/result.json" <<EOF

@@ -6,8 +6,9 @@
 #
 # Writes bench/runs/RUN/refined.json (the refined model, its pass log in the
 # "refine" metadata), refine-eval.json (songc eval --json on the test split),
-# refine-analyze.json (songc analyze --json) and refine-result.json (command,
-# wall time, machine). Runs already refined (refine-eval.json exists) are
+# refine-analyze.json (songc analyze --json), refine-training.json (the
+# refined model's "training" metadata, committed where the model is not)
+# and refine-result.json (command, wall time, machine). Runs already refined (refine-eval.json exists) are
 # skipped, so the script can be started again after an interruption.
 # PASSES (default 10) sets songc refine --passes; RIDGE sets --ridge and
 # names the files with -ridgeRIDGE (refined-ridge0.001.json,
@@ -38,6 +39,7 @@ for run in "$@"; do
   end=$(date +%s)
   "$bin" eval --model "$out/refined$tag.json" --data "$test" --json >"$out/refine$tag-eval.json.tmp"
   "$bin" analyze "$out/refined$tag.json" --json >"$out/refine$tag-analyze.json"
+  jq .training "$out/refined$tag.json" >"$out/refine$tag-training.json"
   cat >"$out/refine$tag-result.json" <<EOT
 {"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }${POLISH:+POLISH=1 }bench/refine.sh $run", "passes": $passes,
  "wall_seconds": $((end - start)), "date": "$(date -u +%Y-%m-%d)",

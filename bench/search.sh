@@ -50,15 +50,22 @@ done
 for ((i = 0; i < ${#args[@]}; i += 2)); do
   tag=${args[i]}
   files=()
-  for s in $seeds; do files+=("bench/runs/$name-$tag-s$s/refined.json"); done
+  for s in $seeds; do
+    # The refined model's training metadata: the committed copy, or the
+    # (uncommitted) model of a run made before bench/refine.sh wrote one.
+    f=bench/runs/$name-$tag-s$s/refine-training.json
+    [ -f "$f" ] || f=bench/runs/$name-$tag-s$s/refined.json
+    files+=("$f")
+  done
   jq -s --arg tag "$tag" --arg flags "${args[i + 1]}" '
     def mean: add / length;
     def pct: . * 10000 | round / 100;
-    {variant: $tag, flags: $flags, seeds: [.[].training.seed],
-     refined_hard_val: ([.[].training.refine.log[] | select(.selected) | .hard_val_accuracy] | mean | pct),
-     refined_hard_val_each: [.[].training.refine.log[] | select(.selected) | .hard_val_accuracy | pct],
-     hard_val: ([.[].training.refine.log[] | select(.pass == 0) | .hard_val_accuracy] | mean | pct),
-     soft_val: ([.[].training.val_accuracy] | mean | pct)}' "${files[@]}" |
+    map(.training // .) |
+    {variant: $tag, flags: $flags, seeds: [.[].seed],
+     refined_hard_val: ([.[].refine.log[] | select(.selected) | .hard_val_accuracy] | mean | pct),
+     refined_hard_val_each: [.[].refine.log[] | select(.selected) | .hard_val_accuracy | pct],
+     hard_val: ([.[].refine.log[] | select(.pass == 0) | .hard_val_accuracy] | mean | pct),
+     soft_val: ([.[].val_accuracy] | mean | pct)}' "${files[@]}" |
     if [ -n "${JSON:-}" ]; then
       jq -c .
     elif [ -n "${MD:-}" ]; then

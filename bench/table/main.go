@@ -1,6 +1,7 @@
 // Command table prints the results of bench/paper.sh runs as a Markdown
 // table, from their result files only (eval.json, analyze.json,
-// result.json, model.json, model.log.jsonl under bench/runs/NAME/). Runs
+// result.json, training.json, model.log.jsonl under bench/runs/NAME/;
+// model.json's "training" object where an older run has no training.json). Runs
 // that differ only by seed (NAME-sSEED) and ran on the same kernel are
 // grouped: mean, and min..max.
 //
@@ -381,14 +382,12 @@ func load(dir string) (run, error) {
 	if err != nil {
 		return r, err
 	}
-	var model struct {
-		Training struct {
-			Epochs    int    `json:"epochs"`
-			BestEpoch int    `json:"best_epoch"`
-			Kernel    string `json:"kernel"`
-		} `json:"training"`
+	var training struct {
+		Epochs    int    `json:"epochs"`
+		BestEpoch int    `json:"best_epoch"`
+		Kernel    string `json:"kernel"`
 	}
-	if err := readJSON(filepath.Join(dir, "model.json"), &model); err != nil {
+	if err := readTraining(dir, "training.json", "model.json", &training); err != nil {
 		return r, err
 	}
 	// Wall time: the sum of the epochs' seconds in the log (a resumed run's
@@ -403,7 +402,7 @@ func load(dir string) (run, error) {
 	r.log, r.dir = log, dir
 	r.soft, r.hard, r.fid = ev.Soft, ev.Hard, ev.Fid
 	r.used, r.nodes = an.Used, an.Nodes
-	r.epochs, r.best, r.kernel = model.Training.Epochs, model.Training.BestEpoch, model.Training.Kernel
+	r.epochs, r.best, r.kernel = training.Epochs, training.BestEpoch, training.Kernel
 	return r, loadRefined(&r, dir)
 }
 
@@ -419,15 +418,13 @@ func loadRefined(r *run, dir string) error {
 	if err != nil {
 		return err
 	}
-	var model struct {
-		Training struct {
-			Refine struct {
-				Selected int               `json:"selected_pass"`
-				Log      []json.RawMessage `json:"log"`
-			} `json:"refine"`
-		} `json:"training"`
+	var training struct {
+		Refine struct {
+			Selected int               `json:"selected_pass"`
+			Log      []json.RawMessage `json:"log"`
+		} `json:"refine"`
 	}
-	if err := readJSON(filepath.Join(dir, "refined"+refineTag+".json"), &model); err != nil {
+	if err := readTraining(dir, "refine"+refineTag+"-training.json", "refined"+refineTag+".json", &training); err != nil {
 		return err
 	}
 	var res struct {
@@ -438,9 +435,27 @@ func loadRefined(r *run, dir string) error {
 	}
 	r.refined = true
 	r.rSoft, r.rHard, r.rFid, r.rSeconds = ev.Soft, ev.Hard, ev.Fid, res.Seconds
-	r.rUsed, r.rSelected = an.Used, model.Training.Refine.Selected
-	r.rPasses = len(model.Training.Refine.Log) - 1
+	r.rUsed, r.rSelected = an.Used, training.Refine.Selected
+	r.rPasses = len(training.Refine.Log) - 1
 	return nil
+}
+
+// readTraining reads a model's training metadata into v: the file name
+// (what bench/paper.sh and bench/refine.sh write, and commit, beside the
+// model) or, for runs made before they wrote it, the "training" object of
+// the model file modelName.
+func readTraining(dir, name, modelName string, v any) error {
+	err := readJSON(filepath.Join(dir, name), v)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	var model struct {
+		Training json.RawMessage `json:"training"`
+	}
+	if err := readJSON(filepath.Join(dir, modelName), &model); err != nil {
+		return err
+	}
+	return json.Unmarshal(model.Training, v)
 }
 
 // evalFile is what bench/table reads of songc eval --json.

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs, then refines, the best recipe of each row of issue 6's table
+# ("Against the targets" in docs/RESULTS.md), resumably: each run is one
+# bench/paper.sh command (a finished run, one with eval.json, is skipped;
+# an unfinished one resumes from its checkpoint), each refine one
+# bench/refine.sh command.
+#
+#   bench/targets.sh small   # the small rows, 3 seeds (Connect-4 8/10: 10)
+#   bench/targets.sh large   # Letter 511/50, MNIST 255/50 and Connect-4 255/10
+#
+# The recipes, their tags and why each was chosen are in docs/RESULTS.md;
+# bench/fast.sh runs these and every other recipe that was tried. The
+# small lane takes about an hour on the 2-core machine; the large one
+# about 12 hours (resume it across sessions).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=bench/experiments.sh
+. bench/experiments.sh
+
+both() { # NAME TAG SEED [flags]: train without refining, then refine
+  fast_run "$@"
+  bench/refine.sh "$1-$2-s$3"
+}
+
+case ${1:?usage: bench/targets.sh small|large} in
+small)
+  for s in 1 2 3; do
+    both letter-64-20 fastlr10wd01 $s --lr 0.1 --weight-decay 0.01
+    both mnistcnn-16-8 fast $s
+    both connect4-8-10 wd05e240st20 $s --weight-decay 0.05 --epochs 240 --straight-through 0.2
+    both mnist-64-20 wd01 $s --no-standardize --epochs 60 --weight-decay 0.01
+  done
+  for s in 1 2 3; do
+    both letter-128-30 fastlr10 $s --lr 0.1
+  done
+  for s in 4 5 6 7 8 9 10; do
+    both connect4-8-10 wd05e240st20 $s --weight-decay 0.05 --epochs 240 --straight-through 0.2
+  done
+  ;;
+large)
+  both letter-511-50 fastlr10 1 --lr 0.1 --epochs 40
+  for s in 1 2; do
+    both mnist-255-50 fast60wd01 $s --no-standardize --epochs 60 --weight-decay 0.01
+  done
+  for s in 1 2 3; do
+    both connect4-255-10 wd05e360st20 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2
+  done
+  ;;
+*)
+  echo "usage: bench/targets.sh small|large" >&2
+  exit 2
+  ;;
+esac
