@@ -5,6 +5,8 @@
 # bench/paper.sh commands that RESULTS lists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The runs of bench/targets.sh: the best recipe of each row.
+targets='^(letter-64-20-fastlr10wd01|letter-128-30-fastlr10|letter-511-50-fastlr10|connect4-8-10-wd05e240st20|connect4-255-10-wd05e360st20|mnist-64-20-wd01|mnist-255-50-fast60wd01|mnistcnn-16-8-fast)-s[0-9]+$'
 table() { # TITLE REGEXP
   echo "#### $1"
   echo
@@ -13,7 +15,8 @@ table() { # TITLE REGEXP
   go run ./bench/table -runs bench/runs -match "$2" -curves docs/img/curves 2>/dev/null | sed 's|(docs/img/curves/|(img/curves/|'
   echo
 }
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|wd05e240st30|wd05e360st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
+table "Best recipe per row (bench/targets.sh), trained" "$targets"
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|wd05e240st30|wd05e360st20|wd05e480st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'
@@ -42,6 +45,7 @@ refined() { # TITLE REGEXP [TAG]
   go run ./bench/table -runs bench/runs -refined -match "$2" -skip "$restarts" ${3:+-refine-tag "$3"} 2>/dev/null
   echo
 }
+refined "Best recipe per row (bench/targets.sh), refined" "$targets"
 refined "Refining the hard walk (bench/refine.sh)" '.'
 refined "Refining at --ridge 0.001 (RIDGE=0.001 bench/refine.sh)" '.' -ridge0.001
 refined "Refining at --ridge 0.1 (RIDGE=0.1 bench/refine.sh)" '.' -ridge0.1
