@@ -34,7 +34,9 @@ if [ ! -f "$out/model.ckpt" ] && [ -f "$out/model.ckpt.gz" ] && [ ! -f "$out/don
   mv "$out/model.ckpt.tmp" "$out/model.ckpt"
 fi
 if [ -f "$out/model.ckpt" ] && [ ! -f "$out/done" ]; then
-  "$out/songc" train --resume "$out/model.ckpt" -o "$out/model.json" "$@"
+  # The checkpoint's paths are absolute: say where the data are on this
+  # machine, which may not be the one that saved it.
+  "$out/songc" train --resume "$out/model.ckpt" --data "$data" --test "$test" -o "$out/model.json" "$@"
 else
   rm -f "$out/done"
   # shellcheck disable=SC2086

@@ -3,7 +3,9 @@
 # run's checkpoint (bench/runs/RUN/model.ckpt, which git ignores) to
 # model.ckpt.gz, which git keeps, so that a clean clone on another machine
 # resumes the run with the same bench/paper.sh command. Stop the runs first
-# (Ctrl-C saves the checkpoint), then run this and commit bench/runs.
+# (Ctrl-C saves the checkpoint), then run this and commit bench/runs with
+# git add -A bench/runs (a parked run that finishes later deletes its
+# model.ckpt.gz).
 #
 #   bench/park.sh
 set -euo pipefail

@@ -221,6 +221,51 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	}
 }
 
+// TestResumeMovedCheckpoint: a checkpoint whose data and folder have moved
+// (another machine) resumes where --data, --test and -o say they are now,
+// writes its log beside the new model, and refuses other rows.
+func TestResumeMovedCheckpoint(t *testing.T) {
+	old, moved := t.TempDir(), t.TempDir()
+	good := blobs(t, old, "good.csv", 60, 1)
+	model := filepath.Join(old, "m.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs := songc(t, ctx, "train", "--data", good, "--test", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	if code != 130 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ckpt := filepath.Join(moved, "m.json.ckpt")
+	for from, to := range map[string]string{model + ".ckpt": ckpt, good: filepath.Join(moved, "good.csv")} {
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "-q"); code == 0 || !strings.Contains(errs, good) {
+		t.Errorf("resume with the data gone: exit %d, want an error naming %s: %s", code, good, errs)
+	}
+	other := blobs(t, moved, "other.csv", 60, 2)
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--data", other, "--test", other, "-q"); code == 0 || !strings.Contains(errs, "data differs") {
+		t.Errorf("resume on other rows: exit %d, want an error saying the data differs: %s", code, errs)
+	}
+	newModel := filepath.Join(moved, "m.json")
+	newData := filepath.Join(moved, "good.csv")
+	code, _, errs = songc(t, context.Background(), "train", "--resume", ckpt, "--data", newData, "--test", newData, "-o", newModel, "-q")
+	if code != 0 {
+		t.Fatalf("resume moved: exit %d: %s", code, errs)
+	}
+	if _, err := runtime.Load(newModel); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(moved, "m.log.jsonl")); err != nil {
+		t.Errorf("the log did not follow the model: %v", err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		if entries, _ := os.ReadDir(old); len(entries) != 0 {
+			t.Errorf("resume wrote into the old folder: %v", entries)
+		}
+	}
+}
+
 func TestHelpAndVersion(t *testing.T) {
 	code, out, _ := songc(t, context.Background(), "version")
 	if code != 0 || !strings.HasPrefix(out, "songc "+version) {

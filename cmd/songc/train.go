@@ -47,7 +47,7 @@ type TrainCmd struct {
 	Refine          *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
 	Kernel          string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
 	Checkpoint      string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
-	Resume          string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE (other training flags are taken from it)."`
+	Resume          string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE. Training flags are taken from it; --data, --test, -o and --log, when given, say where the data and outputs are now (a checkpoint moved to another folder or machine), and the data must be the rows it was trained on."`
 	Log             string   `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
 	Quiet           bool     `short:"q" help:"No progress output."`
 	DataFlags       `embed:""`
@@ -90,8 +90,21 @@ func (c *TrainCmd) Run(g *Globals) error {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
 		cfg = ckpt.Config
+		// The checkpoint's paths are absolute; where a flag says where the
+		// data or outputs are now, it wins (ResumeRun checks that the rows
+		// are the same by their fingerprint).
+		if c.Data != "" {
+			args.Data, args.Demo = c.Data, false
+		}
+		if c.Test != "" {
+			args.Test = c.Test
+		}
 		if c.Output != "model.json" {
 			args.Output = c.Output
+			args.Log = "" // follows the model, as without --resume
+		}
+		if c.Log != "" {
+			args.Log = c.Log
 		}
 		if c.Refine != nil {
 			args.Refine = *c.Refine
