@@ -8,8 +8,9 @@
 # "refine" metadata), refine-eval.json (songc eval --json on the test split),
 # refine-analyze.json (songc analyze --json), refine-training.json (the
 # refined model's "training" metadata, committed where the model is not)
-# and refine-result.json (command, wall time, machine). Runs already refined (refine-eval.json exists) are
-# skipped, so the script can be started again after an interruption.
+# and refine-result.json (command, wall time, machine). Runs already
+# refined (refine-eval.json exists) are skipped, so the script can be
+# started again after an interruption.
 # PASSES (default 10) sets songc refine --passes; RIDGE sets --ridge and
 # names the files with -ridgeRIDGE (refined-ridge0.001.json,
 # refine-ridge0.001-eval.json, ...), so that variants sit beside the default;

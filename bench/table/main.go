@@ -1,9 +1,9 @@
 // Command table prints the results of bench/paper.sh runs as a Markdown
 // table, from their result files only (eval.json, analyze.json,
 // result.json, training.json, model.log.jsonl under bench/runs/NAME/;
-// model.json's "training" object where an older run has no training.json). Runs
-// that differ only by seed (NAME-sSEED) and ran on the same kernel are
-// grouped: mean, and min..max.
+// model.json's "training" object where an older run has no
+// training.json). Runs that differ only by seed (NAME-sSEED) and ran on the
+// same kernel are grouped: mean, and min..max.
 //
 // "Epochs to paper" is, per seed, the first epoch whose test accuracy in
 // the per-epoch log reaches the paper's figure ("paper − 1": comes within

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,14 +32,10 @@ var results = map[string]string{
 	"result.json":         `{}`,
 }
 
+// with returns results and extra's files.
 func with(extra map[string]string) map[string]string {
-	m := map[string]string{}
-	for k, v := range results {
-		m[k] = v
-	}
-	for k, v := range extra {
-		m[k] = v
-	}
+	m := maps.Clone(results)
+	maps.Copy(m, extra)
 	return m
 }
 
