@@ -7,6 +7,10 @@
 #
 #   bench/targets.sh small   # the small rows, 3 seeds (Connect-4 8/10: 10)
 #   bench/targets.sh large   # Letter 511/50, MNIST 255/50 and Connect-4 255/10
+#   bench/targets.sh connect4-255-10 [SEED...]
+#                            # the large lane's Connect-4 255/10 runs only
+#                            # (seeds 1 2 3 by default), e.g. two seeds side
+#                            # by side: each uses about 1.1 of the 2 cores
 #
 # The recipes, their tags and why each was chosen are in docs/RESULTS.md;
 # bench/fast.sh runs these and every other recipe that was tried. The
@@ -22,7 +26,14 @@ both() { # NAME TAG SEED [flags]: train without refining, then refine
   bench/refine.sh "$1-$2-s$3"
 }
 
-case ${1:?usage: bench/targets.sh small|large} in
+c4large() { # SEED...
+  for s in "$@"; do
+    both connect4-255-10 wd05e360st20 "$s" --weight-decay 0.05 --epochs 360 --straight-through 0.2
+  done
+}
+
+usage="usage: bench/targets.sh small|large|connect4-255-10 [SEED...]"
+case ${1:?$usage} in
 small)
   for s in 1 2 3; do
     both letter-64-20 fastlr10wd01 $s --lr 0.1 --weight-decay 0.01
@@ -42,12 +53,17 @@ large)
   for s in 1 2; do
     both mnist-255-50 fast60wd01 $s --no-standardize --epochs 60 --weight-decay 0.01
   done
-  for s in 1 2 3; do
-    both connect4-255-10 wd05e360st20 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2
-  done
+  c4large 1 2 3
+  ;;
+connect4-255-10)
+  shift
+  if [ $# -eq 0 ]; then
+    set -- 1 2 3
+  fi
+  c4large "$@"
   ;;
 *)
-  echo "usage: bench/targets.sh small|large" >&2
+  echo "$usage" >&2
   exit 2
   ;;
 esac
