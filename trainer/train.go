@@ -74,6 +74,12 @@ type Config struct {
 	// expected error as the loss. These epochs run at temperature 1 (no
 	// annealing). songc's addition; 0 (the authors' recipe) is off.
 	StraightThrough float64
+	// StraightLR, when > 0, restarts the learning rate at the first
+	// straight-through epoch: those epochs fall from StraightLR to 0 along
+	// their own half cosine (with the cosine schedule) or keep StraightLR
+	// (constant), where otherwise the run's schedule goes on. songc's
+	// addition; 0 is off.
+	StraightLR float64
 	// Init is "paper" (or empty: the authors' r = 1/sqrt(d n) for W and b)
 	// or "fan-in" (W and b uniform on [-1/sqrt(d), 1/sqrt(d)], PyTorch's
 	// default for a linear layer, so that every node starts with a margin
@@ -158,6 +164,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--gumbel must be dirty or off, got %q", c.Gumbel)
 	case !(c.StraightThrough >= 0 && c.StraightThrough < 1):
 		return fmt.Errorf("--straight-through must be in [0, 1), got %v", c.StraightThrough)
+	case !(c.StraightLR >= 0) || math.IsInf(c.StraightLR, 0):
+		return fmt.Errorf("--straight-through-lr must be a finite number >= 0, got %v", c.StraightLR)
+	case c.StraightLR > 0 && c.StraightThrough == 0:
+		return fmt.Errorf("--straight-through-lr needs --straight-through")
 	case !(c.Sharpen >= 0) || math.IsInf(c.Sharpen, 0):
 		return fmt.Errorf("--sharpen must be a finite number >= 0, got %v", c.Sharpen)
 	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
@@ -715,6 +725,7 @@ type Metadata struct {
 	Sharpen      float64 `json:"sharpen,omitempty"`
 	WeightDecay  float64 `json:"weight_decay,omitempty"`
 	Straight     float64 `json:"straight_through,omitempty"`
+	StraightLR   float64 `json:"straight_through_lr,omitempty"`
 	Temperature  float64 `json:"temperature,omitempty"` // tau of the saved epoch, folded into the parameters
 	NodeRegGamma float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLamb  float64 `json:"node_reg_lambda,omitempty"`
@@ -759,6 +770,7 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 		meta.Init = "fan-in"
 	}
 	meta.Sharpen, meta.WeightDecay, meta.Straight = r.Config.Sharpen, r.Config.WeightDecay, r.Config.StraightThrough
+	meta.StraightLR = r.Config.StraightLR
 	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
 		meta.ValAccuracy = r.state.Records[i].ValAcc
 		meta.TestAccuracy = r.state.Records[i].TestAcc
@@ -840,12 +852,22 @@ func (r *Run) temperature(e int) float64 {
 	return math.Pow(cfg.AnnealTemp, float64(e-e0+1)/float64(k))
 }
 
-// learningRate returns the learning rate of batch i of n in the run.
+// learningRate returns the learning rate of batch i of n in the run; with
+// StraightLR the straight-through epochs start their own schedule at it.
 func (r *Run) learningRate(i, n int) float64 {
-	if r.Config.LRSchedule != "cosine" {
-		return r.Config.LR
+	lr := r.Config.LR
+	if E := r.Config.Epochs; r.Config.StraightLR > 0 && E > 0 {
+		// The straight-through epochs are the last k of E, that is the
+		// last k*n/E of the n steps.
+		k := int(math.Round(r.Config.StraightThrough * float64(E)))
+		if s0 := n - k*(n/E); k > 0 && i >= s0 {
+			lr, i, n = r.Config.StraightLR, i-s0, n-s0
+		}
 	}
-	return r.Config.LR * 0.5 * (1 + math.Cos(math.Pi*float64(i)/float64(n)))
+	if r.Config.LRSchedule != "cosine" {
+		return lr
+	}
+	return lr * 0.5 * (1 + math.Cos(math.Pi*float64(i)/float64(n)))
 }
 
 // export returns the parameters of the model that the engine computes at

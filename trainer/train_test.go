@@ -232,6 +232,47 @@ func TestLearningRateSchedule(t *testing.T) {
 	}
 }
 
+// TestStraightThroughLR: --straight-through-lr leaves the epochs before the
+// straight-through ones on the run's schedule and restarts the rate at the
+// first straight-through step, from where it falls to 0 over those epochs
+// (cosine) or stays (constant).
+func TestStraightThroughLR(t *testing.T) {
+	// 10 epochs of 10 steps, the last 2 epochs (steps 80..99) straight-through.
+	base := Config{LR: 0.02, LRSchedule: "cosine", Epochs: 10, StraightThrough: 0.2}
+	plain := &Run{Config: base}
+	st := base
+	st.StraightLR = 0.005
+	r := &Run{Config: st}
+	for i := 0; i < 80; i++ {
+		if got, want := r.learningRate(i, 100), plain.learningRate(i, 100); got != want {
+			t.Fatalf("step %d, before the straight-through epochs: %v, want the run's %v", i, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		i    int
+		want float64
+	}{{80, 0.005}, {90, 0.0025}, {100, 0}} {
+		if got := r.learningRate(tc.i, 100); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("cosine, step %d: %v, want %v", tc.i, got, tc.want)
+		}
+	}
+	r.Config.LRSchedule = "constant"
+	if got := r.learningRate(79, 100); got != 0.02 {
+		t.Errorf("constant, step 79: %v, want 0.02", got)
+	}
+	if got := r.learningRate(95, 100); got != 0.005 {
+		t.Errorf("constant, step 95: %v, want 0.005", got)
+	}
+	bad, err := PresetConfig("fast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.StraightLR = 0.005
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "--straight-through-lr needs --straight-through") {
+		t.Errorf("--straight-through-lr without --straight-through: %v", err)
+	}
+}
+
 // TestRecipeKnobs: --gumbel off trains without noise (and so differs from
 // the dirty-tau run), --init fan-in draws W and b on +-1/sqrt(d), and both
 // are recorded in the model's metadata.

@@ -173,6 +173,8 @@ func TestErrors(t *testing.T) {
 		{"val 1", []string{"train", "--data", good, "-o", out, "--val", "1"}, 2, "--val must be in [0, 1)"},
 		{"precision", []string{"train", "--data", good, "-o", out, "--precision", "f16"}, 2, "--precision"},
 		{"straight-through 1", []string{"train", "--data", good, "-o", out, "--straight-through", "1"}, 2, "--straight-through must be in [0, 1)"},
+		{"straight-through-lr alone", []string{"train", "--data", good, "-o", out, "--straight-through-lr", "0.01"}, 2, "--straight-through-lr needs --straight-through"},
+		{"straight-through-lr negative", []string{"train", "--data", good, "-o", out, "--straight-through", "0.2", "--straight-through-lr=-1"}, 2, "--straight-through-lr must be a finite number >= 0"},
 		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json")},
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "unknown flag --nodez"},

@@ -43,6 +43,7 @@ type TrainCmd struct {
 	Sharpen         float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
 	WeightDecay     float64  `name:"weight-decay" placeholder:"WD" default:"0" help:"Decoupled weight decay of the node filters (AdamW, songc's, not the authors'): every step multiplies them by 1 - lr*WD before the Adam update, which curbs overfitting on wide inputs (0: off; with --preset fast, 0.01 lifted MNIST's compiled accuracy by 1.3 to 1.7 points and Letter 64/20's at --lr 0.1 by 2, and 0.05 with --epochs 240 Connect-4 8/10's refined walk by 1.2: docs/RESULTS.md)."`
 	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" help:"Share of the last epochs that train the hard walk itself (songc's, not the authors'): the forward pass routes every row along its walk, the backward pass takes the soft model's derivatives (straight-through estimator), and the loss is the walk's expected error. These epochs are not annealed. With --preset fast, 0.2 lifted Connect-4 8/10's compiled accuracy by 1.06 points trained and 0.66 refined over 10 seeds (docs/RESULTS.md). 0: off."`
+	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" help:"Learning rate at the first straight-through epoch (songc's): those epochs then fall from RATE to 0 along their own half cosine (or keep RATE with --lr-schedule constant), where otherwise the run's schedule, near its end, goes on. 0: off."`
 	Init            string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
 	Refine          *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
 	Kernel          string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
@@ -132,7 +133,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
 		cfg.Gumbel, cfg.Init, cfg.Sharpen, cfg.WeightDecay = c.Gumbel, c.Init, c.Sharpen, c.WeightDecay
-		cfg.StraightThrough = c.StraightThrough
+		cfg.StraightThrough, cfg.StraightLR = c.StraightThrough, c.StraightLR
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
 		setIf(&cfg.Steps, c.Steps)
@@ -235,6 +236,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if cfg.StraightThrough > 0 {
 			fmt.Fprintf(g.Stderr, ", the hard walk trained straight-through over the last %g%% of epochs", 100*cfg.StraightThrough)
+			if cfg.StraightLR > 0 {
+				fmt.Fprintf(g.Stderr, " from lr %g", cfg.StraightLR)
+			}
 		}
 		if cfg.Select == "hard" {
 			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
