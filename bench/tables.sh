@@ -16,7 +16,7 @@ table() { # TITLE REGEXP
   echo
 }
 table "Best recipe per row (bench/targets.sh), trained" "$targets"
-table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|wd05e240st30|wd05e360st20|wd05e480st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
+table "Fast recipe (--preset fast)" '-(fast|fast60|fastlr10|fastlr01|wd01|wd1|fast60wd01|fastlr01wd01|fastlr01wd1|255-10-wd05|wd05e240|fastlr10wd01|wd05e240st20|wd05e240st30|wd05e360st20|wd05e360st20lr003|wd05e480st20|fastlr10wd01st20|16-8-st20|wd01st20)(-s[0-9]+)?$'
 table "Authors' recipe (--preset paper)" '^(letter-64-20|letter-128-30|connect4-8-10|connect4-255-10|mnist-64-20|mnistcnn-16-8)(-s[0-9]+)?$'
 table "Recipe search, Letter 64/20" '^letter-64-20-(cos|c03|oldfast|anneal|std|sh)'
 table "Weight decay search, MNIST 64/20 (seed 1)" '^mnist-64-20-(fast|wd003|wd01|wd03)-s1$'

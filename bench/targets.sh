@@ -11,6 +11,10 @@
 #                            # the large lane's Connect-4 255/10 runs only
 #                            # (seeds 1 2 3 by default), e.g. two seeds side
 #                            # by side: each uses about 1.1 of the 2 cores
+#   bench/targets.sh connect4-255-10-stlr [SEED...]
+#                            # the same with --straight-through-lr 0.003
+#                            # (wd05e360st20lr003), the candidate of
+#                            # docs/RESULTS.md "Restarting the learning rate"
 #
 # The recipes, their tags and why each was chosen are in docs/RESULTS.md;
 # bench/fast.sh runs these and every other recipe that was tried. The
@@ -26,13 +30,19 @@ both() { # NAME TAG SEED [flags]: train without refining, then refine
   bench/refine.sh "$1-$2-s$3"
 }
 
-c4large() { # SEED...
+c4large() { # TAG "FLAGS" SEED...: wd05e360st20 and FLAGS
+  local tag=$1 flags=$2
+  shift 2
+  if [ $# -eq 0 ]; then
+    set -- 1 2 3
+  fi
   for s in "$@"; do
-    both connect4-255-10 wd05e360st20 "$s" --weight-decay 0.05 --epochs 360 --straight-through 0.2
+    # shellcheck disable=SC2086 # FLAGS is a list of words
+    both connect4-255-10 "$tag" "$s" --weight-decay 0.05 --epochs 360 --straight-through 0.2 $flags
   done
 }
 
-usage="usage: bench/targets.sh small|large|connect4-255-10 [SEED...]"
+usage="usage: bench/targets.sh small|large|connect4-255-10|connect4-255-10-stlr [SEED...]"
 case ${1:?$usage} in
 small)
   for s in 1 2 3; do
@@ -53,14 +63,15 @@ large)
   for s in 1 2; do
     both mnist-255-50 fast60wd01 $s --no-standardize --epochs 60 --weight-decay 0.01
   done
-  c4large 1 2 3
+  c4large wd05e360st20 "" 1 2 3
   ;;
 connect4-255-10)
   shift
-  if [ $# -eq 0 ]; then
-    set -- 1 2 3
-  fi
-  c4large "$@"
+  c4large wd05e360st20 "" "$@"
+  ;;
+connect4-255-10-stlr)
+  shift
+  c4large wd05e360st20lr003 "--straight-through-lr 0.003" "$@"
   ;;
 *)
   echo "$usage" >&2
