@@ -219,16 +219,25 @@ func TestLearningRateSchedule(t *testing.T) {
 		t.Errorf("constant: %v", got)
 	}
 	r.Config.LRSchedule = "cosine"
-	for _, tc := range []struct {
-		i    int
-		want float64
-	}{{0, 0.02}, {50, 0.01}, {100, 0}} {
-		if got := r.learningRate(tc.i, 100); math.Abs(got-tc.want) > 1e-15 {
-			t.Errorf("cosine at %d of 100: %v, want %v", tc.i, got, tc.want)
-		}
-	}
+	wantRates(t, r, "cosine", lrAt{0, 0.02}, lrAt{50, 0.01}, lrAt{100, 0})
 	if a, b := r.learningRate(30, 100), r.learningRate(31, 100); !(b < a) {
 		t.Errorf("cosine does not fall: %v then %v", a, b)
+	}
+}
+
+// lrAt is the learning rate wanted at step i of 100.
+type lrAt struct {
+	i    int
+	want float64
+}
+
+// wantRates checks r's learning rate at each step of a 100-step run.
+func wantRates(t *testing.T, r *Run, what string, cases ...lrAt) {
+	t.Helper()
+	for _, c := range cases {
+		if got := r.learningRate(c.i, 100); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%s at step %d of 100: %v, want %v", what, c.i, got, c.want)
+		}
 	}
 }
 
@@ -248,14 +257,7 @@ func TestStraightThroughLR(t *testing.T) {
 			t.Fatalf("step %d, before the straight-through epochs: %v, want the run's %v", i, got, want)
 		}
 	}
-	for _, tc := range []struct {
-		i    int
-		want float64
-	}{{80, 0.005}, {90, 0.0025}, {100, 0}} {
-		if got := r.learningRate(tc.i, 100); math.Abs(got-tc.want) > 1e-15 {
-			t.Errorf("cosine, step %d: %v, want %v", tc.i, got, tc.want)
-		}
-	}
+	wantRates(t, r, "straight-through cosine", lrAt{80, 0.005}, lrAt{90, 0.0025}, lrAt{100, 0})
 	r.Config.LRSchedule = "constant"
 	if got := r.learningRate(79, 100); got != 0.02 {
 		t.Errorf("constant, step 79: %v, want 0.02", got)
