@@ -831,8 +831,12 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 // straightThrough reports whether epoch e (0-based) is one of the last
 // StraightThrough share of the epochs, which train the hard walk.
 func (r *Run) straightThrough(e int) bool {
-	k := int(math.Round(r.Config.StraightThrough * float64(r.Config.Epochs)))
-	return e >= r.Config.Epochs-k
+	return e >= r.Config.Epochs-r.straightEpochs()
+}
+
+// straightEpochs returns the number of straight-through epochs.
+func (r *Run) straightEpochs() int {
+	return int(math.Round(r.Config.StraightThrough * float64(r.Config.Epochs)))
 }
 
 // temperature returns tau for epoch e (0-based): 1, then during the last
@@ -859,7 +863,7 @@ func (r *Run) learningRate(i, n int) float64 {
 	if E := r.Config.Epochs; r.Config.StraightLR > 0 && E > 0 {
 		// The straight-through epochs are the last k of E, that is the
 		// last k*n/E of the n steps.
-		k := int(math.Round(r.Config.StraightThrough * float64(E)))
+		k := r.straightEpochs()
 		if s0 := n - k*(n/E); k > 0 && i >= s0 {
 			lr, i, n = r.Config.StraightLR, i-s0, n-s0
 		}
