@@ -14,7 +14,10 @@
 #   bench/targets.sh connect4-255-10-stlr [SEED...]
 #                            # the same with --straight-through-lr 0.003
 #                            # (wd05e360st20lr003), the candidate of
-#                            # docs/RESULTS.md "Restarting the learning rate"
+#                            # docs/RESULTS.md "Restarting the learning rate";
+#                            # bench/stlrfork.sh SEED, started beside the
+#                            # recipe's run of SEED, saves its first 288
+#                            # epochs by forking it there
 #
 # The recipes, their tags and why each was chosen are in docs/RESULTS.md;
 # bench/fast.sh runs these and every other recipe that was tried. The

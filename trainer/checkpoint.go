@@ -73,6 +73,20 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	return &Checkpoint{Path: path, Config: cf.Config, Args: cf.Args, state: cf.State}, nil
 }
 
+// Save writes c to path atomically, with its Config as it is now. A
+// caller may change settings that act only after the checkpoint's epoch,
+// such as StraightLR at a checkpoint taken where the straight-through
+// epochs begin, to fork the run: resuming the fork then gives what a run
+// with those settings from the start gives. Other changes make a run no
+// command line describes.
+func (c *Checkpoint) Save(path string) error {
+	if err := c.Config.Validate(); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	r := &Run{Config: c.Config, Args: c.Args, state: c.state}
+	return r.SaveCheckpoint(path)
+}
+
 // ResumeRun continues the run saved in c on the same data (checked by its
 // fingerprint). The result equals that of an uninterrupted run.
 func ResumeRun(c *Checkpoint, task *Task) (*Run, error) {

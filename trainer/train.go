@@ -834,10 +834,13 @@ func (r *Run) straightThrough(e int) bool {
 	return e >= r.Config.Epochs-r.straightEpochs()
 }
 
-// straightEpochs returns the number of straight-through epochs.
-func (r *Run) straightEpochs() int {
-	return int(math.Round(r.Config.StraightThrough * float64(r.Config.Epochs)))
+// StraightEpochs returns the number of straight-through epochs, the last
+// of the run.
+func (c Config) StraightEpochs() int {
+	return int(math.Round(c.StraightThrough * float64(c.Epochs)))
 }
+
+func (r *Run) straightEpochs() int { return r.Config.StraightEpochs() }
 
 // temperature returns tau for epoch e (0-based): 1, then during the last
 // Anneal share of the epochs a geometric fall to AnnealTemp, reached in the
