@@ -83,6 +83,26 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// interruptRun trains cfg on task with a checkpoint at ckpt, interrupts it
+// (through its context) at the given batch of the given epoch, both
+// 1-based, and returns Train's error.
+func interruptRun(t *testing.T, cfg Config, task *Task, ckpt string, epoch, batch int) error {
+	t.Helper()
+	r, err := NewRun(cfg, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.CheckpointPath = ckpt
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.Progress = func(p Progress) {
+		if p.Epoch == epoch && p.Batch == batch {
+			cancel()
+		}
+	}
+	return r.Train(ctx)
+}
+
 // TestResumeEqualsUninterrupted interrupts a run in its second epoch
 // through its context, resumes from the checkpoint it saved and requires
 // the final model to equal the uninterrupted run's, byte for byte.
@@ -92,18 +112,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	want := modelBytes(t, train(t, cfg, task))
 
 	ckpt := filepath.Join(t.TempDir(), "run.ckpt")
-	r, err := NewRun(cfg, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.CheckpointPath = ckpt
-	ctx, cancel := context.WithCancel(context.Background())
-	r.Progress = func(p Progress) {
-		if p.Epoch == 2 && p.Batch == 3 {
-			cancel()
-		}
-	}
-	err = r.Train(ctx)
+	err := interruptRun(t, cfg, task, ckpt, 2, 3)
 	var ie *InterruptError
 	if !errors.As(err, &ie) || !errors.Is(err, ErrInterrupted) || ie.EpochsDone != 1 || ie.Checkpoint != ckpt {
 		t.Fatalf("interrupt: %v", err)
@@ -497,18 +506,7 @@ func TestForkAtStraightThrough(t *testing.T) {
 
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "run.ckpt")
-	r, err := NewRun(cfg, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.CheckpointPath = ckpt
-	ctx, cancel := context.WithCancel(context.Background())
-	r.Progress = func(p Progress) {
-		if p.Epoch == 4 && p.Batch == 1 {
-			cancel()
-		}
-	}
-	if err := r.Train(ctx); !errors.Is(err, ErrInterrupted) {
+	if err := interruptRun(t, cfg, task, ckpt, 4, 1); !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("interrupt: %v", err)
 	}
 	c, err := LoadCheckpoint(ckpt)
