@@ -831,7 +831,7 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 // straightThrough reports whether epoch e (0-based) is one of the last
 // StraightThrough share of the epochs, which train the hard walk.
 func (r *Run) straightThrough(e int) bool {
-	return e >= r.Config.Epochs-r.straightEpochs()
+	return e >= r.Config.Epochs-r.Config.StraightEpochs()
 }
 
 // StraightEpochs returns the number of straight-through epochs, the last
@@ -839,8 +839,6 @@ func (r *Run) straightThrough(e int) bool {
 func (c Config) StraightEpochs() int {
 	return int(math.Round(c.StraightThrough * float64(c.Epochs)))
 }
-
-func (r *Run) straightEpochs() int { return r.Config.StraightEpochs() }
 
 // temperature returns tau for epoch e (0-based): 1, then during the last
 // Anneal share of the epochs a geometric fall to AnnealTemp, reached in the
@@ -866,7 +864,7 @@ func (r *Run) learningRate(i, n int) float64 {
 	if E := r.Config.Epochs; r.Config.StraightLR > 0 && E > 0 {
 		// The straight-through epochs are the last k of E, that is the
 		// last k*n/E of the n steps.
-		k := r.straightEpochs()
+		k := r.Config.StraightEpochs()
 		if s0 := n - k*(n/E); k > 0 && i >= s0 {
 			lr, i, n = r.Config.StraightLR, i-s0, n-s0
 		}
