@@ -13,8 +13,9 @@
 # other. Results go to bench/runs/NAME-TAG-sSEED/ (TAG is fast, fastlr10
 # for the Letter runs at learning rate 0.1, fastlr01 for Connect-4 at 0.01,
 # wd01, fast60wd01 and fastlr01wd01 with --weight-decay 0.01, wd1 and fastlr01wd1 with 0.1,
-# wd05 with 0.05, wd05e240 with 0.05 and 240 epochs, st20, st30 and
-# e360 for --straight-through 0.2, 0.3 and 360 epochs);
+# wd05 with 0.05, wd05e240 with 0.05 and 240 epochs, st20, st30, e360 and
+# e480 for --straight-through 0.2, 0.3 and 360 and 480 epochs, lr003 for
+# --straight-through-lr 0.003);
 # refine them with bench/refine.sh and tabulate them with bench/tables.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -104,11 +105,18 @@ large)
   for s in 1 2 3; do
     run connect4-255-10 wd05e240st20 $s --weight-decay 0.05 --epochs 240 --straight-through 0.2
   done
-  for s in 1 2 3; do
+  for s in 1 2 3 4 5; do
     run connect4-255-10 wd05e360st20 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2
   done
   for s in 1 2; do
     run connect4-255-10 wd05e240st30 $s --weight-decay 0.05 --epochs 240 --straight-through 0.3
+  done
+  run connect4-255-10 wd05e480st20 1 --weight-decay 0.05 --epochs 480 --straight-through 0.2
+  # The straight-through epochs' learning rate restarted at 0.003, the
+  # row's recipe ("Restarting the learning rate"; bench/stlrfork.sh saves
+  # its first 288 epochs when started beside the runs above).
+  for s in 1 2 3 4 5; do
+    run connect4-255-10 wd05e360st20lr003 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2 --straight-through-lr 0.003
   done
   ;;
 *)

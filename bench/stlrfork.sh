@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Forks Connect-4 255/10 recipe runs (wd05e360st20) where their
-# straight-through epochs begin, into the --straight-through-lr 0.003
-# candidate's run folders (wd05e360st20lr003), so that the candidate costs
-# 72 epochs a seed instead of 360 (docs/RESULTS.md, "Restarting the
-# learning rate for the straight-through epochs"):
+# Forks Connect-4 255/10 runs without --straight-through-lr (wd05e360st20) where their
+# straight-through epochs begin, into the run folders of the same recipe
+# with --straight-through-lr 0.003 (wd05e360st20lr003, the row's recipe
+# since the comparison in docs/RESULTS.md, "Restarting the learning rate
+# for the straight-through epochs"), so that comparing the two costs 72
+# epochs a seed more instead of 360:
 #
 #   bench/stlrfork.sh SEED...   # beside bench/targets.sh connect4-255-10 SEED
 #

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The runs of bench/targets.sh: the best recipe of each row.
-targets='^(letter-64-20-fastlr10wd01|letter-128-30-fastlr10|letter-511-50-fastlr10|connect4-8-10-wd05e240st20|connect4-255-10-wd05e360st20|mnist-64-20-wd01|mnist-255-50-fast60wd01|mnistcnn-16-8-fast)-s[0-9]+$'
+targets='^(letter-64-20-fastlr10wd01|letter-128-30-fastlr10|letter-511-50-fastlr10|connect4-8-10-wd05e240st20|connect4-255-10-wd05e360st20lr003|mnist-64-20-wd01|mnist-255-50-fast60wd01|mnistcnn-16-8-fast)-s[0-9]+$'
 table() { # TITLE REGEXP
   echo "#### $1"
   echo

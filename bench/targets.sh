@@ -7,22 +7,24 @@
 #
 #   bench/targets.sh small   # the small rows, 3 seeds (Connect-4 8/10: 10)
 #   bench/targets.sh large   # Letter 511/50, MNIST 255/50 and Connect-4 255/10
-#   bench/targets.sh connect4-255-10 [SEED...]
-#                            # the large lane's Connect-4 255/10 runs only
-#                            # (seeds 1 2 3 by default), e.g. two seeds side
-#                            # by side: each uses about 1.1 of the 2 cores
 #   bench/targets.sh connect4-255-10-stlr [SEED...]
-#                            # the same with --straight-through-lr 0.003
-#                            # (wd05e360st20lr003), the candidate of
-#                            # docs/RESULTS.md "Restarting the learning rate";
-#                            # bench/stlrfork.sh SEED, started beside the
-#                            # recipe's run of SEED, saves its first 288
-#                            # epochs by forking it there
+#                            # the large lane's Connect-4 255/10 runs only
+#                            # (wd05e360st20lr003, with --straight-through-lr
+#                            # 0.003; seeds 1 to 5 by default), e.g. two seeds
+#                            # side by side: each uses about 1.1 of the 2 cores
+#   bench/targets.sh connect4-255-10 [SEED...]
+#                            # the same without --straight-through-lr
+#                            # (wd05e360st20), which docs/RESULTS.md
+#                            # "Restarting the learning rate" compares;
+#                            # bench/stlrfork.sh SEED, started beside it,
+#                            # saves the other's first 288 epochs by forking
+#                            # it there
 #
 # The recipes, their tags and why each was chosen are in docs/RESULTS.md;
 # bench/fast.sh runs these and every other recipe that was tried. The
 # small lane takes about an hour on the 2-core machine; the large one
-# about 12 hours (resume it across sessions).
+# about 14 hours, an estimate from the logged epochs (resume it across
+# sessions; bench/park.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/experiments.sh
@@ -37,7 +39,7 @@ c4large() { # TAG "FLAGS" SEED...: wd05e360st20 and FLAGS
   local tag=$1 flags=$2
   shift 2
   if [ $# -eq 0 ]; then
-    set -- 1 2 3
+    set -- 1 2 3 4 5
   fi
   for s in "$@"; do
     # shellcheck disable=SC2086 # FLAGS is a list of words
@@ -66,7 +68,7 @@ large)
   for s in 1 2; do
     both mnist-255-50 fast60wd01 $s --no-standardize --epochs 60 --weight-decay 0.01
   done
-  c4large wd05e360st20 "" 1 2 3
+  c4large wd05e360st20lr003 "--straight-through-lr 0.003" 1 2 3 4 5
   ;;
 connect4-255-10)
   shift
