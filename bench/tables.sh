@@ -26,7 +26,14 @@ search() { # TITLE NAME
   echo
   echo "\`PRINT=1 MD=1 bench/searches.sh $2\` (validation rows only)"
   echo
-  PRINT=1 MD=1 bench/searches.sh "$2"
+  # A search's runs may predate 2026-11-23, when git began to keep result
+  # files (docs/RESULTS.md): without them there is nothing to print.
+  local out
+  if out=$(PRINT=1 MD=1 bench/searches.sh "$2" 2>/dev/null); then
+    echo "$out"
+  else
+    echo "(not printed: some of its runs have no result files under bench/runs)"
+  fi
   echo
 }
 search "Recipe search on validation, Connect-4 8/10" connect4-wd
