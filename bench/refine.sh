@@ -33,6 +33,11 @@ for run in "$@"; do
     echo "skip $run (refined)"
     continue
   fi
+  if [ ! -f "$out/model.json" ] && [ -f "$out/model.json.gz" ]; then
+    # parked by bench/park.sh between training and refining
+    gunzip -c "$out/model.json.gz" >"$out/model.json.tmp"
+    mv "$out/model.json.tmp" "$out/model.json"
+  fi
   run_experiment
   start=$(date +%s)
   "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} ${POLISH:+--polish} \
@@ -48,5 +53,6 @@ for run in "$@"; do
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}
 EOT
   mv "$out/refine$tag-eval.json.tmp" "$out/refine$tag-eval.json"
+  [ -n "$tag" ] || rm -f "$out/model.json.gz"
   echo "$run$tag: $(tail -n 1 "$out/refine$tag.out")"
 done
