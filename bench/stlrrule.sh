@@ -42,7 +42,7 @@ done)
 awk -v n=$# '
 function f(x) { return sprintf("%.2f", x) }
 BEGIN {
-  print "| seed | recipe: walk on validation (epoch) | refined, validation (pass) | compiled, test | refined, test | 0.003: walk on validation (epoch) | refined, validation (pass) | compiled, test | refined, test |"
+  print "| seed | without the flag: walk on validation (epoch) | refined, validation (pass) | compiled, test | refined, test | 0.003: walk on validation (epoch) | refined, validation (pass) | compiled, test | refined, test |"
   print "|---|---|---|---|---|---|---|---|---|"
 }
 {
