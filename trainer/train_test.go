@@ -103,6 +103,20 @@ func interruptRun(t *testing.T, cfg Config, task *Task, ckpt string, epoch, batc
 	return r.Train(ctx)
 }
 
+// resumeToEnd resumes the run saved in c on task and trains it to its last
+// epoch.
+func resumeToEnd(t *testing.T, c *Checkpoint, task *Task) *Run {
+	t.Helper()
+	r, err := ResumeRun(c, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestResumeEqualsUninterrupted interrupts a run in its second epoch
 // through its context, resumes from the checkpoint it saved and requires
 // the final model to equal the uninterrupted run's, byte for byte.
@@ -124,13 +138,7 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	if c.EpochsDone() != 1 {
 		t.Fatalf("checkpoint holds %d epochs, want 1", c.EpochsDone())
 	}
-	r2, err := ResumeRun(c, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r2.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	r2 := resumeToEnd(t, c, task)
 	if got := modelBytes(t, r2); !bytes.Equal(got, want) {
 		t.Error("resumed run differs from the uninterrupted run")
 	}
@@ -525,14 +533,7 @@ func TestForkAtStraightThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := ResumeRun(c2, task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r2.Train(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if got := modelBytes(t, r2); !bytes.Equal(got, want) {
+	if got := modelBytes(t, resumeToEnd(t, c2, task)); !bytes.Equal(got, want) {
 		t.Error("forked run differs from the run with StraightLR from the start")
 	}
 
