@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Classifier is a validated model prepared for inference in float64.
@@ -18,10 +19,8 @@ type Classifier struct {
 	m0, m1         []float64 // (n+c) x n, row-major, column softmax of the logits
 	m0t, m1t       []float64 // n x (n+c): the same, transposed (a column per row)
 
-	// Binary graph: children of each internal node by argmax of the column,
-	// and the forced-exit leaves (argmax over leaf rows only).
-	left, right         []int
-	leftExit, rightExit []int
+	// routes is the binary graph the hard walk follows.
+	routes Routes
 }
 
 // New prepares a validated model for inference. It validates m first.
@@ -39,8 +38,9 @@ func New(m *Model) (*Classifier, error) {
 	k.m0 = ColumnSoftmax(m.M0Logits)
 	k.m1 = ColumnSoftmax(m.M1Logits)
 	k.m0t, k.m1t = transpose(k.m0, n+c, n), transpose(k.m1, n+c, n)
-	k.left, k.leftExit = Children(m.M0Logits, n)
-	k.right, k.rightExit = Children(m.M1Logits, n)
+	k.routes = Routes{Nodes: n, Steps: m.Steps}
+	k.routes.Child[0], k.routes.Exit[0] = Children(m.M0Logits, n)
+	k.routes.Child[1], k.routes.Exit[1] = Children(m.M1Logits, n)
 	return k, nil
 }
 
@@ -116,16 +116,25 @@ func (k *Classifier) Steps() int       { return k.steps }
 
 // Left and Right return the argmax children of internal node i (state
 // indices; a value >= NumNodes is the leaf of class value-NumNodes).
-func (k *Classifier) Left(i int) int  { return k.left[i] }
-func (k *Classifier) Right(i int) int { return k.right[i] }
+func (k *Classifier) Left(i int) int  { return k.routes.Child[0][i] }
+func (k *Classifier) Right(i int) int { return k.routes.Child[1][i] }
 
 // Exit returns the forced-exit leaf state of node i for a decision (see the
 // package comment).
 func (k *Classifier) Exit(i int, right bool) int {
 	if right {
-		return k.rightExit[i]
+		return k.routes.Exit[1][i]
 	}
-	return k.leftExit[i]
+	return k.routes.Exit[0][i]
+}
+
+// Routes returns a copy of the binary graph the hard walk follows.
+func (k *Classifier) Routes() Routes {
+	r := k.routes
+	for s := range 2 {
+		r.Child[s], r.Exit[s] = slices.Clone(r.Child[s]), slices.Clone(r.Exit[s])
+	}
+	return r
 }
 
 // M0 and M1 return the column-softmax transition matrices, (n+c) x n
@@ -160,12 +169,49 @@ func (k *Classifier) Preprocess(dst, x []float64) {
 // Margin returns w_i·x + b_i for a preprocessed input x, computed by the
 // routing rule of the package documentation.
 func (k *Classifier) Margin(i int, x []float64) float64 {
-	w := k.w[i*k.d : (i+1)*k.d]
+	return Margin(k.w[i*k.d:(i+1)*k.d], k.b[i], x)
+}
+
+// Margin returns w·x + b as the routing rule computes it: each product
+// rounded before it is added, in feature order, the bias last. Every
+// hard walk (the runtime's, refining's, generated code's) computes its
+// margins this way, so that they decide alike bit for bit.
+func Margin(w []float64, b float64, x []float64) float64 {
 	var s float64
 	for j, wj := range w {
 		s += float64(wj * x[j])
 	}
-	return s + k.b[i]
+	return s + b
+}
+
+// Routes is the binary graph the hard walk follows: for each internal node
+// and branch (0: left, 1: right), the argmax child state and the
+// forced-exit leaf state. States from Nodes on are leaves (class
+// state-Nodes).
+type Routes struct {
+	Nodes, Steps int
+	Child, Exit  [2][]int
+}
+
+// Side is the routing rule's decision: 1 (right) when margin > 0, else 0
+// (left; NaN goes left).
+func Side(margin float64) int {
+	if margin > 0 {
+		return 1
+	}
+	return 0
+}
+
+// Next returns the state the walk moves to from node at step t (0-based)
+// on branch side: the branch's child, or, when that child is an internal
+// node and t is the last step, the branch's forced-exit leaf (forced is
+// then true). It is the one definition of a hard-walk move.
+func (r *Routes) Next(node, t, side int) (next int, forced bool) {
+	next = r.Child[side][node]
+	if next < r.Nodes && t == r.Steps-1 {
+		return r.Exit[side][node], true
+	}
+	return next, false
 }
 
 // Reachable returns the states reachable from the root in the binary graph
@@ -178,7 +224,7 @@ func (k *Classifier) Reachable() []int {
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, c := range [2]int{k.left[i], k.right[i]} {
+		for _, c := range [2]int{k.routes.Child[0][i], k.routes.Child[1][i]} {
 			if !seen[c] {
 				seen[c] = true
 				if c < k.n {
@@ -219,21 +265,10 @@ func (k *Classifier) Walk(x, scratch []float64, path []Step) (WalkResult, []Step
 	node := 0
 	for t := 0; ; t++ {
 		m := k.Margin(node, scratch)
-		right := m > 0
-		next := k.left[node]
-		if right {
-			next = k.right[node]
-		}
-		forced := false
-		if next < k.n && t == k.steps-1 {
-			forced = true
-			next = k.leftExit[node]
-			if right {
-				next = k.rightExit[node]
-			}
-		}
+		side := Side(m)
+		next, forced := k.routes.Next(node, t, side)
 		if path != nil {
-			path = append(path, Step{Node: node, Margin: m, Right: right, Next: next})
+			path = append(path, Step{Node: node, Margin: m, Right: side == 1, Next: next})
 		}
 		if next >= k.n {
 			return WalkResult{Class: next - k.n, Steps: t + 1, Forced: forced}, path

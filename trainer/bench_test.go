@@ -78,7 +78,7 @@ func BenchmarkStepFromCheckpoint(b *testing.B) {
 	cfg, st := c.Config, c.state
 	s := Shape{Nodes: cfg.Nodes, Classes: len(st.ClassNames), Steps: cfg.Steps,
 		NodeRegGamma: cfg.NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda,
-		SharpenLambda: cfg.Sharpen, WeightDecay: cfg.WeightDecay}
+		WeightDecay: cfg.WeightDecay}
 	// The parameter vector's length gives the features: 2Sn + nd + n.
 	s.Features = (len(st.Params) - 2*s.States()*s.Nodes - s.Nodes) / s.Nodes
 	if s.NumParams() != len(st.Params) {

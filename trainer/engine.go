@@ -8,17 +8,11 @@ import (
 )
 
 // LossParts are the parts of the training objective for one batch
-// (spec section 2). Total = BCE + Leaf + lambda*Node + sharpen*Sharp.
+// (docs/model.md). Total = BCE + Leaf + lambda*Node.
 type LossParts struct {
-	BCE  float64 // weighted binary cross-entropy
-	Leaf float64 // -log(mean absorbed leaf mass)
-	Node float64 // node regularisation, before lambda
-	// Sharp is songc's sharpness penalty, before its weight: the mean over
-	// nodes and rows of 4 s (1 - s) plus the mean over the 2n columns of M0
-	// and M1 of their entropy divided by log(n+c). Each part lies in
-	// [0, 1] and is 0 exactly when every decision is hard, that is when the
-	// soft model is the hard walk that compiled code runs.
-	Sharp    float64
+	BCE      float64 // weighted binary cross-entropy
+	Leaf     float64 // -log(mean absorbed leaf mass)
+	Node     float64 // node regularisation, before lambda
 	Total    float64
 	LeafMass float64 // mean over the batch of the summed (clamped) leaf mass
 }
@@ -569,17 +563,13 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	e.transitions(noise)
 	e.forward(x, B)
 	lp := e.loss(y, B)
-	// Both penalties act on soft decisions: the walk of the
-	// straight-through mode has none, and they are left out.
+	// The node regularisation acts on soft decisions: the walk of the
+	// straight-through mode has none, and it is left out.
 	reg := s.NodeRegLambda > 0 && !e.straight
 	if reg {
 		lp.Node = e.nodeReg(B)
 	}
-	sharp := s.SharpenLambda > 0 && !e.straight
-	if sharp {
-		lp.Sharp = e.sharpness(B)
-	}
-	lp.Total = lp.BCE + lp.Leaf + s.NodeRegLambda*lp.Node + s.SharpenLambda*lp.Sharp
+	lp.Total = lp.BCE + lp.Leaf + s.NodeRegLambda*lp.Node
 	if !wantGrad {
 		return lp
 	}
@@ -654,10 +644,6 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// dM = sum_t dn_t U_t^T: one GEMM over all steps (S x 2n).
 	e.k.Gemm(false, true, S, 2*n, NB, 1, e.dn, NB, e.u, NB, 0, e.gm, 2*n)
 
-	if sharp {
-		e.sharpnessGrad(B)
-	}
-
 	// Through the sigmoid, then into W and b (both scaled by the
 	// temperature's 1/tau; exactly 1 unless annealing).
 	invTau := T(e.invTau)
@@ -693,42 +679,6 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 		}
 	}
 	return lp
-}
-
-// sharpness returns LossParts.Sharp for the current batch (e.sg) and
-// transition matrices (e.m).
-func (e *CPU[T]) sharpness(B int) float64 {
-	n, S := e.shape.Nodes, e.shape.States()
-	var node float64
-	for _, v := range e.sg[:n*B] {
-		sv := float64(v)
-		node += 4 * sv * (1 - sv)
-	}
-	var ent float64
-	for _, v := range e.m[:S*2*n] {
-		if mv := float64(v); mv > 0 {
-			ent -= mv * math.Log(mv)
-		}
-	}
-	return node/float64(n*B) + ent/(float64(2*n)*math.Log(float64(S)))
-}
-
-// sharpnessGrad adds the gradient of SharpenLambda*Sharp with respect to s
-// (into gs) and to M (into gm). Entries of M that are 0 (flushed
-// subnormals) get none: m log m has the limit 0 there.
-func (e *CPU[T]) sharpnessGrad(B int) {
-	n, S := e.shape.Nodes, e.shape.States()
-	lambda := e.shape.SharpenLambda
-	ks := lambda * 4 / float64(n*B)
-	for i, v := range e.sg[:n*B] {
-		e.gs[i] += T(ks * (1 - 2*float64(v)))
-	}
-	km := lambda / (float64(2*n) * math.Log(float64(S)))
-	for i, v := range e.m[:S*2*n] {
-		if mv := float64(v); mv > 0 {
-			e.gm[i] -= T(km * (math.Log(mv) + 1))
-		}
-	}
 }
 
 // Predict implements Engine: leaf masses with plain softmax, in chunks of

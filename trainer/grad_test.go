@@ -27,9 +27,6 @@ func TestGradientFiniteDifference(t *testing.T) {
 		{Shape{Nodes: 6, Classes: 5, Steps: 1, Features: 4}, 3, true, 0},
 		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6}, 7, true, 0.5},
 		{Shape{Nodes: 4, Classes: 2, Steps: 5, Features: 3, NodeRegGamma: 1.3, NodeRegLambda: 0.2}, 6, false, 0.3},
-		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6, SharpenLambda: 0.7}, 7, false, 0},
-		{Shape{Nodes: 5, Classes: 3, Steps: 4, Features: 6, SharpenLambda: 0.3}, 7, true, 0.5},
-		{Shape{Nodes: 4, Classes: 2, Steps: 5, Features: 3, NodeRegGamma: 1.3, NodeRegLambda: 0.2, SharpenLambda: 1}, 6, true, 0},
 	} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		p := NewParams(s.shape)

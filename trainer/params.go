@@ -19,10 +19,6 @@ type Shape struct {
 	NodeRegGamma  float64
 	NodeRegLambda float64
 
-	// SharpenLambda weighs the sharpness penalty (LossParts.Sharp); off
-	// when 0. songc's addition, not the authors'.
-	SharpenLambda float64
-
 	// WeightDecay is the decoupled weight decay of the node filters W
 	// (AdamW: each step multiplies W by 1 - lr*WeightDecay before the Adam
 	// update); off when 0. It is not part of the loss. songc's addition.
@@ -45,8 +41,6 @@ func (s Shape) Validate() error {
 		return fmt.Errorf("features must be at least 1, got %d", s.Features)
 	case s.NodeRegLambda < 0 || math.IsNaN(s.NodeRegLambda) || math.IsInf(s.NodeRegLambda, 0):
 		return fmt.Errorf("node-reg-lambda must be a finite number >= 0, got %v", s.NodeRegLambda)
-	case s.SharpenLambda < 0 || math.IsNaN(s.SharpenLambda) || math.IsInf(s.SharpenLambda, 0):
-		return fmt.Errorf("sharpen must be a finite number >= 0, got %v", s.SharpenLambda)
 	case !(s.WeightDecay >= 0) || math.IsInf(s.WeightDecay, 0):
 		return fmt.Errorf("weight-decay must be a finite number >= 0, got %v", s.WeightDecay)
 	case s.NodeRegLambda > 0 && !(s.NodeRegGamma >= 1 && s.NodeRegGamma < 2):

@@ -5,18 +5,19 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
 
-// modelSplit reads the training metadata of m and rebuilds the rows it was
+// ModelSplit reads the training metadata of m and rebuilds the rows it was
 // fitted on and its validation rows, refusing data other than the model's
 // own (by the fingerprint). op names the caller in errors.
-func modelSplit(m *runtime.Model, task *Task, op string) (meta Metadata, fit, val []int, err error) {
+func ModelSplit(m *runtime.Model, task *Task, op string) (meta runlog.Metadata, fit, val []int, err error) {
 	return splitOf(m, task, task.Fingerprint(), op)
 }
 
-// splitOf is modelSplit with the task's fingerprint already computed.
-func splitOf(m *runtime.Model, task *Task, fp, op string) (meta Metadata, fit, val []int, err error) {
+// splitOf is ModelSplit with the task's fingerprint already computed.
+func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata, fit, val []int, err error) {
 	if len(m.Training) == 0 || json.Unmarshal(m.Training, &meta) != nil || meta.DataSHA256 == "" {
 		return meta, nil, nil, fmt.Errorf("%s: the model has no training metadata (seed, validation share, data fingerprint); only models written by songc train can be used", op)
 	}
@@ -68,7 +69,7 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []C
 		return -1, nil, fmt.Errorf("select: by must be hard or soft, got %q", by)
 	}
 	fp := task.Fingerprint()
-	var first Metadata
+	var first runlog.Metadata
 	var x []float64
 	var y []int
 	for i, m := range models {

@@ -1,45 +1,50 @@
-package trainer
+package trainer_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/internal/fixture"
 )
 
-// fixtureSeed is the seed of refineFixture's run.
-var fixtureSeed = fixtureConfig().Seed
+// fixtureSeed is the seed of the fixture's run.
+var fixtureSeed = fixture.Config().Seed
 
-// restartModel trains the refine fixture's graph as restart r of seed.
-func restartModel(t *testing.T, task *Task, seed uint64, r int) (*Run, *runtime.Model) {
+// restartModel trains the fixture's graph as restart r of seed.
+func restartModel(t *testing.T, task *trainer.Task, seed uint64, r int) (*trainer.Run, *runtime.Model) {
 	t.Helper()
-	cfg := fixtureConfig()
+	cfg := fixture.Config()
 	cfg.Val, cfg.Seed, cfg.Restart = 0.2, seed, r
-	return trainFixture(t, cfg, task)
+	return fixture.Train(t, cfg, task)
 }
 
 // TestRestart: a restart changes the graph but not the validation split,
 // another seed changes both, restart 0 is the plain run, and the metadata
 // records the restart.
 func TestRestart(t *testing.T) {
-	task, plain := refineFixture(t, 0.2)
+	task, plain := fixture.Model(t, 0.2)
 	r0, m0 := restartModel(t, task, fixtureSeed, 0)
 	r1, m1 := restartModel(t, task, fixtureSeed, 1)
 	r2, _ := restartModel(t, task, fixtureSeed+1, 0)
-	if !bytes.Equal(encode(t, plain), encode(t, m0)) {
+	if !bytes.Equal(fixture.Encode(t, plain), fixture.Encode(t, m0)) {
 		t.Error("restart 0 differs from a run without a restart")
 	}
-	if bytes.Equal(encode(t, m0), encode(t, m1)) {
+	if bytes.Equal(fixture.Encode(t, m0), fixture.Encode(t, m1)) {
 		t.Error("restart 1 gave the same model as restart 0")
 	}
-	if !slices.Equal(r0.valIdx, r1.valIdx) || !slices.Equal(r0.trainIdx, r1.trainIdx) {
+	fit0, val0 := r0.Split()
+	fit1, val1 := r1.Split()
+	_, val2 := r2.Split()
+	if !slices.Equal(val0, val1) || !slices.Equal(fit0, fit1) {
 		t.Error("restart 1 has another validation split than restart 0")
 	}
-	if slices.Equal(r0.valIdx, r2.valIdx) {
+	if slices.Equal(val0, val2) {
 		t.Error("another seed kept the validation split")
 	}
 	var meta0, meta1 map[string]any
@@ -55,8 +60,8 @@ func TestRestart(t *testing.T) {
 	if meta1["restart"] != 1.0 {
 		t.Errorf("metadata of restart 1: restart = %v", meta1["restart"])
 	}
-	for _, r := range []int{-1, maxRestart + 1} {
-		cfg := smallConfig("f64")
+	for _, r := range []int{-1, runlog.MaxRestart + 1} {
+		cfg := fixture.Config()
 		cfg.Restart = r
 		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--restart") {
 			t.Errorf("restart %d: %v", r, err)
@@ -67,16 +72,15 @@ func TestRestart(t *testing.T) {
 // TestSelect: Select measures every candidate on the shared validation
 // rows, as the trainer's own split holds them, and keeps the best.
 func TestSelect(t *testing.T) {
-	task, m0 := refineFixture(t, 0.2)
+	task, m0 := fixture.Model(t, 0.2)
 	run, m1 := restartModel(t, task, fixtureSeed, 1)
-	// Eight epochs leave the fixture near chance; refining lifts it well
-	// above, and keeps its metadata (seed, split).
-	good, err := Refine(context.Background(), m0, task, RefineConfig{Passes: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Eight epochs leave the fixture near chance; 40 lift it well above,
+	// on the same split.
+	cfg := fixture.Config()
+	cfg.Epochs = 40
+	_, good := fixture.Train(t, cfg, task)
 	// A graph that always walks to the leaf of class 0.
-	bad := cloneModel(m0)
+	bad := fixture.Clone(t, m0)
 	for _, l := range [][][]float64{bad.M0Logits, bad.M1Logits} {
 		for s := range l {
 			l[s][0] = 0
@@ -84,7 +88,7 @@ func TestSelect(t *testing.T) {
 		l[bad.Nodes][0] = 100
 	}
 	models := []*runtime.Model{bad, m1, good, m0}
-	best, cands, err := Select(models, task, "hard")
+	best, cands, err := trainer.Select(models, task, "hard")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,9 +97,10 @@ func TestSelect(t *testing.T) {
 	}
 	want := 0
 	for i, m := range models {
-		acc := hardAcc(t, m, task, run.valIdx, false)
-		if cands[i].HardVal != acc || cands[i].ValRows != len(run.valIdx) {
-			t.Errorf("candidate %d: hard validation accuracy %v on %d rows, want %v on %d", i, cands[i].HardVal, cands[i].ValRows, acc, len(run.valIdx))
+		_, valIdx := run.Split()
+		acc := fixture.HardAcc(t, m, task, valIdx, false)
+		if cands[i].HardVal != acc || cands[i].ValRows != len(valIdx) {
+			t.Errorf("candidate %d: hard validation accuracy %v on %d rows, want %v on %d", i, cands[i].HardVal, cands[i].ValRows, acc, len(valIdx))
 		}
 		if acc > cands[want].HardVal {
 			want = i
@@ -109,24 +114,24 @@ func TestSelect(t *testing.T) {
 	}
 	// The one-leaf graph's soft model is as bad as its walk: by soft,
 	// another wins too.
-	if best, _, err := Select(models, task, "soft"); err != nil || best == 0 {
+	if best, _, err := trainer.Select(models, task, "soft"); err != nil || best == 0 {
 		t.Errorf("by soft: selected %d, %v", best, err)
 	}
 	// Ties go to the first listed.
-	if best, _, err := Select([]*runtime.Model{m1, m1}, task, "soft"); err != nil || best != 0 {
+	if best, _, err := trainer.Select([]*runtime.Model{m1, m1}, task, "soft"); err != nil || best != 0 {
 		t.Errorf("tie: selected %d, %v", best, err)
 	}
 }
 
 func TestSelectRefuses(t *testing.T) {
-	task, m := refineFixture(t, 0.2)
+	task, m := fixture.Model(t, 0.2)
 	_, seed2 := restartModel(t, task, fixtureSeed+1, 0)
-	_, noVal := refineFixture(t, 0)
-	other, bare := refusedInputs(t, task, m)
+	_, noVal := fixture.Model(t, 0)
+	other, bare := fixture.Refused(t, task, m)
 	cases := []struct {
 		name   string
 		models []*runtime.Model
-		task   *Task
+		task   *trainer.Task
 		by     string
 		want   string
 	}{
@@ -138,7 +143,7 @@ func TestSelectRefuses(t *testing.T) {
 		{"no metadata", []*runtime.Model{m, bare}, task, "hard", "model 2: select: the model has no training metadata"},
 	}
 	for _, c := range cases {
-		if _, _, err := Select(c.models, c.task, c.by); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, _, err := trainer.Select(c.models, c.task, c.by); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}

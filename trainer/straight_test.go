@@ -146,7 +146,7 @@ func TestStraightThroughForward(t *testing.T) {
 // sigmoid'(z) (V_j(child1) - V_j(child0)), that of W the same times x_j,
 // and that of the logits is the softmax derivative (at the soft columns)
 // of G[r, i] = sum over the visits that leave i on that side of V_j(r).
-// Node regularisation and the sharpness penalty do not apply.
+// Node regularisation does not apply.
 func TestStraightThroughGradient(t *testing.T) {
 	for _, tc := range []struct {
 		s     Shape
@@ -156,7 +156,7 @@ func TestStraightThroughGradient(t *testing.T) {
 		{Shape{Nodes: 6, Classes: 3, Steps: 4, Features: 5}, true},
 		{Shape{Nodes: 4, Classes: 2, Steps: 6, Features: 3}, true},
 		// The penalties on soft decisions are left out: same gradient.
-		{Shape{Nodes: 6, Classes: 3, Steps: 4, Features: 5, NodeRegGamma: 1.3, NodeRegLambda: 0.2, SharpenLambda: 0.5}, true},
+		{Shape{Nodes: 6, Classes: 3, Steps: 4, Features: 5, NodeRegGamma: 1.3, NodeRegLambda: 0.2}, true},
 	} {
 		s := tc.s
 		const B = 30

@@ -3,7 +3,6 @@ package trainer
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -401,12 +401,12 @@ func TestStraightThroughSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var meta Metadata
-	if err := json.Unmarshal(m.Training, &meta); err != nil {
+	meta, err := runlog.Read(m.Training)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Straight != 0.5 {
-		t.Errorf("metadata straight_through %v, want 0.5", meta.Straight)
+	if meta.StraightThrough != 0.5 {
+		t.Errorf("metadata straight_through %v, want 0.5", meta.StraightThrough)
 	}
 }
 

@@ -1,7 +1,6 @@
-package trainer
+package refine
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,11 +15,13 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
 )
 
-// RefineConfig sets the hard-routing fine-tune of Refine.
-type RefineConfig struct {
+// Config sets the hard-routing fine-tune of Run.
+type Config struct {
 	// Passes bounds the passes over the graph; Refine stops earlier when a
 	// pass changes nothing, or when two passes in a row did not raise the
 	// validation accuracy.
@@ -28,47 +29,16 @@ type RefineConfig struct {
 	// Ridge is the weight of the L2 penalty on a node's filter in its
 	// logistic refit (the bias is not penalised).
 	Ridge float64
-	// Polish adds exact line searches of the number of rows a node's
-	// filter routes right, one coordinate (weight or bias) at a time, after
-	// the logistic refit: the perturbation step of OC1 (Murthy, Kasif and
-	// Salzberg, "A system for induction of oblique decision trees", JAIR
-	// 1994). Like the refit, a polished filter is kept only when it routes
-	// strictly more rows right.
-	Polish bool
 }
 
-// DefaultRefineRidge is the ridge weight of RefineConfig when it is 0.
-const DefaultRefineRidge = 1e-2
+// DefaultRidge is the ridge weight of Config when it is 0.
+const DefaultRidge = 1e-2
 
 // refinePatience is how many passes Refine goes on without a better
 // validation accuracy.
 const refinePatience = 2
 
-// RefinePass is one line of Refine's report. Accuracies are the hard walk's,
-// computed with the runtime's routing rule; pass 0 is the model as given.
-type RefinePass struct {
-	Pass     int     `json:"pass"`
-	TrainAcc float64 `json:"hard_train_accuracy"`          // on the rows refitted to
-	ValAcc   float64 `json:"hard_val_accuracy,omitempty"`  // the model's validation rows
-	TestAcc  float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
-	Filters  int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
-	Routes   int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
-	Grown    int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
-	Best     bool    `json:"selected,omitempty"`           // the pass Refine returns
-	Seconds  float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
-}
-
-// RefineMetadata is the "refine" object Refine adds to the model's
-// training metadata.
-type RefineMetadata struct {
-	Passes   int          `json:"passes"` // RefineConfig.Passes
-	Ridge    float64      `json:"ridge"`
-	Polish   bool         `json:"polish,omitempty"`
-	Selected int          `json:"selected_pass"`
-	Log      []RefinePass `json:"log"`
-}
-
-// Refine fine-tunes the hard walk of a trained model, the classifier that
+// Run fine-tunes the hard walk of a trained model, the classifier that
 // compiles, directly: it changes node filters, argmax children and forced
 // exits so that the walk's training accuracy never falls, and returns the
 // model of the pass with the best validation accuracy (pass 0, the model
@@ -100,17 +70,17 @@ type RefineMetadata struct {
 // A child or exit is changed by raising its transition logit just above
 // the column's largest, so the soft model changes a little too; the hard
 // walk is what Refine optimises.
-func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig, progress func(RefinePass)) (*runtime.Model, error) {
+func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, progress func(runlog.RefinePass)) (*runtime.Model, error) {
 	if cfg.Passes < 1 {
 		return nil, fmt.Errorf("refine: passes must be at least 1, got %d", cfg.Passes)
 	}
 	if cfg.Ridge == 0 {
-		cfg.Ridge = DefaultRefineRidge
+		cfg.Ridge = DefaultRidge
 	}
 	if !(cfg.Ridge > 0) || math.IsInf(cfg.Ridge, 0) {
 		return nil, fmt.Errorf("refine: ridge must be a finite number > 0, got %v", cfg.Ridge)
 	}
-	_, fit, val, err := modelSplit(m, task, "refine")
+	_, fit, val, err := trainer.ModelSplit(m, task, "refine")
 	if err != nil {
 		return nil, err
 	}
@@ -121,17 +91,17 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 	g := newRefiner(k, task, fit, val)
 
 	out := cloneModel(m)
-	var log []RefinePass
+	var log []runlog.RefinePass
 	best, bestVal := 0, -1.0
 	var bestW, bestB []float64
 	var bestChild, bestExit [2][]int
 	keep := func() {
 		bestW, bestB = slices.Clone(g.w), slices.Clone(g.b)
 		for s := range 2 {
-			bestChild[s], bestExit[s] = slices.Clone(g.child[s]), slices.Clone(g.exit[s])
+			bestChild[s], bestExit[s] = slices.Clone(g.routes.Child[s]), slices.Clone(g.routes.Exit[s])
 		}
 	}
-	report := func(p RefinePass, start time.Time) {
+	report := func(p runlog.RefinePass, start time.Time) {
 		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.accuracy(g.val), g.accuracy(g.test)
 		p.Seconds = time.Since(start).Seconds()
 		if p.ValAcc > bestVal || (len(g.val) == 0 && p.Pass > 0) {
@@ -143,16 +113,16 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 			progress(p)
 		}
 	}
-	report(RefinePass{Pass: 0}, time.Now())
+	report(runlog.RefinePass{Pass: 0}, time.Now())
 	for pass := 1; pass <= cfg.Passes; pass++ {
 		start := time.Now()
-		p := RefinePass{Pass: pass}
+		p := runlog.RefinePass{Pass: pass}
 		order := g.reachable()
 		for _, j := range order {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("refine: %w", err)
 			}
-			if g.refitNode(j, cfg.Ridge, cfg.Polish) {
+			if g.refitNode(j, cfg.Ridge) {
 				p.Filters++
 			}
 		}
@@ -189,7 +159,7 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 		child, exit := runtime.Children(l, n)
 		for j := range n {
 			if child[j] != bestChild[s][j] || (child[j] < n && exit[j] != bestExit[s][j]) {
-				panic(fmt.Sprintf("trainer: refine: route of node %d branch %d encoded as %d/%d, want %d/%d", j, s, child[j], exit[j], bestChild[s][j], bestExit[s][j]))
+				panic(fmt.Sprintf("refine: route of node %d branch %d encoded as %d/%d, want %d/%d", j, s, child[j], exit[j], bestChild[s][j], bestExit[s][j]))
 			}
 		}
 	}
@@ -197,7 +167,7 @@ func Refine(ctx context.Context, m *runtime.Model, task *Task, cfg RefineConfig,
 	if err := json.Unmarshal(m.Training, &raw); err != nil {
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
-	rm, err := json.Marshal(RefineMetadata{Passes: cfg.Passes, Ridge: cfg.Ridge, Polish: cfg.Polish, Selected: best, Log: log})
+	rm, err := json.Marshal(runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log})
 	if err != nil {
 		return nil, err
 	}
@@ -276,9 +246,9 @@ func logAddExp(a, b float64) float64 {
 
 // refiner holds the hard walk being refined and the rows it is fitted to.
 type refiner struct {
-	n, c, d, steps int
-	w, b           []float64 // n x d filters and biases, in the preprocessed space
-	child, exit    [2][]int  // [0]: left (margin <= 0), [1]: right
+	n, c, d int
+	w, b    []float64      // n x d filters and biases, in the preprocessed space
+	routes  runtime.Routes // the walk's graph, changed by child and exit moves
 
 	x []float64 // preprocessed rows: the training rows, then the test rows
 	z []float64 // their margins, rows x n
@@ -301,37 +271,30 @@ type hop struct {
 	forced bool
 }
 
-func newRefiner(k *runtime.Classifier, task *Task, fit, val []int) *refiner {
+func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refiner {
 	n, c, d := k.NumNodes(), k.NumClasses(), k.NumFeatures()
-	g := &refiner{n: n, c: c, d: d, steps: k.Steps(), w: make([]float64, n*d), b: make([]float64, n),
+	g := &refiner{n: n, c: c, d: d, w: make([]float64, n*d), b: make([]float64, n),
 		fit: fit, val: val}
 	for i := range n {
 		copy(g.w[i*d:], k.Weights(i))
 		g.b[i] = k.Bias(i)
 	}
-	for s := range 2 {
-		g.child[s], g.exit[s] = make([]int, n), make([]int, n)
-		for j := range n {
-			g.child[s][j], g.exit[s][j] = k.Left(j), k.Exit(j, false)
-			if s == 1 {
-				g.child[s][j], g.exit[s][j] = k.Right(j), k.Exit(j, true)
-			}
-		}
-	}
+	g.routes = k.Routes()
 	rows := task.Train.Rows
 	if task.Test != nil {
 		rows += task.Test.Rows
 	}
 	g.x, g.y, g.z = make([]float64, rows*d), make([]int, rows), make([]float64, rows*n)
+	yTrain, yTest := task.TrainTargets(), task.TestTargets()
 	for i := range task.Train.Rows {
 		k.Preprocess(g.x[i*d:(i+1)*d], task.Train.Row(i))
-		g.y[i] = task.yTrain[i]
+		g.y[i] = yTrain[i]
 	}
 	if ts := task.Test; ts != nil {
 		for i := range ts.Rows {
 			r := task.Train.Rows + i
 			k.Preprocess(g.x[r*d:(r+1)*d], ts.Row(i))
-			g.y[r] = task.yTest[i]
+			g.y[r] = yTest[i]
 			g.test = append(g.test, r)
 		}
 	}
@@ -341,42 +304,27 @@ func newRefiner(k *runtime.Classifier, task *Task, fit, val []int) *refiner {
 	return g
 }
 
-// margin is runtime.Classifier.Margin: each product rounded before it is
-// added, in feature order, the bias last.
-func margin(w []float64, b float64, x []float64) float64 {
-	var s float64
-	for j, wj := range w {
-		s += float64(wj * x[j])
-	}
-	return s + b
-}
-
 // margins recomputes node j's margin on every row.
 func (g *refiner) margins(j int) {
 	n, d := g.n, g.d
 	w := g.w[j*d : (j+1)*d]
 	for r := range g.y {
-		g.z[r*n+j] = margin(w, g.b[j], g.x[r*d:(r+1)*d])
+		g.z[r*n+j] = runtime.Margin(w, g.b[j], g.x[r*d:(r+1)*d])
 	}
 }
 
 // walk returns the class of row r's hard walk, with node f's branch forced
-// to side fs when f >= 0.
+// to side fs when f >= 0. It moves by runtime's routing rule on the
+// margins kept in z.
 func (g *refiner) walk(r, f, fs int) int {
 	z := g.z[r*g.n : (r+1)*g.n]
 	node := 0
 	for t := 0; ; t++ {
-		s := 0
-		if z[node] > 0 {
-			s = 1
-		}
+		s := runtime.Side(z[node])
 		if node == f {
 			s = fs
 		}
-		next := g.child[s][node]
-		if next < g.n && t == g.steps-1 {
-			next = g.exit[s][node]
-		}
+		next, _ := g.routes.Next(node, t, s)
 		if next >= g.n {
 			return next - g.n
 		}
@@ -390,15 +338,8 @@ func (g *refiner) trace(r int) int {
 	g.hops = g.hops[:0]
 	node := 0
 	for t := 0; ; t++ {
-		s := 0
-		if z[node] > 0 {
-			s = 1
-		}
-		next := g.child[s][node]
-		forced := next < g.n && t == g.steps-1
-		if forced {
-			next = g.exit[s][node]
-		}
+		s := runtime.Side(z[node])
+		next, forced := g.routes.Next(node, t, s)
 		g.hops = append(g.hops, hop{node: node, side: s, forced: forced})
 		if next >= g.n {
 			return next - g.n
@@ -429,7 +370,7 @@ func (g *refiner) reachable() []int {
 	for q := 0; q < len(order); q++ {
 		j := order[q]
 		for s := range 2 {
-			if c := g.child[s][j]; c < g.n && !seen[c] {
+			if c := g.routes.Child[s][j]; c < g.n && !seen[c] {
 				seen[c] = true
 				order = append(order, c)
 			}
@@ -439,9 +380,8 @@ func (g *refiner) reachable() []int {
 }
 
 // refitNode replaces node j's filter by a logistic regression on the rows
-// whose outcome its branch decides, polished when polish is set, if that
-// routes more of them right.
-func (g *refiner) refitNode(j int, ridge float64, polish bool) bool {
+// whose outcome its branch decides, if that routes more of them right.
+func (g *refiner) refitNode(j int, ridge float64) bool {
 	g.care, g.target = g.care[:0], g.target[:0]
 	for _, r := range g.fit {
 		g.trace(r)
@@ -483,12 +423,6 @@ func (g *refiner) refitNode(j int, ridge float64, polish bool) bool {
 			best, bestN = theta, k
 		}
 	}
-	if polish {
-		theta := slices.Clone(best)
-		if k := g.polish(theta, bestN); k > bestN {
-			best, bestN = theta, k
-		}
-	}
 	if bestN <= before {
 		return false
 	}
@@ -504,106 +438,13 @@ func (g *refiner) routed(theta []float64) int {
 	d := g.d
 	n := 0
 	for i, r := range g.care {
-		right := margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0
+		right := runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0
 		if right == (g.target[i] == 1) {
 			n++
 		}
 	}
 	return n
 }
-
-// polish raises the number of care rows that filter theta (w then b),
-// which routes routed of them right, sends to their target branch, by
-// exact line searches along one coordinate at a time, and returns the new
-// number. Along coordinate k, row i's margin is a_i + (v - theta_k) x_ik,
-// so it changes side at one value of v; sweeping the sorted values gives
-// the count on every interval between them, and theta_k moves to the
-// middle of the best interval when that is strictly better by the routing
-// rule's own arithmetic (routed). Rounds over all coordinates repeat while
-// one changes something, at most polishRounds times.
-func (g *refiner) polish(theta []float64, routed int) int {
-	d := g.d
-	m := len(g.care)
-	a := make([]float64, m)
-	type event struct {
-		t     float64
-		delta int
-	}
-	ev := make([]event, 0, m)
-	margins := func() {
-		for i, r := range g.care {
-			a[i] = margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])
-		}
-	}
-	margins()
-	for range polishRounds {
-		changed := false
-		for k := range d + 1 {
-			// count is the rows right as v goes to -Inf; each event adds
-			// its delta as v passes t.
-			ev = ev[:0]
-			count := 0
-			for i, r := range g.care {
-				x := 1.0
-				if k < d {
-					x = g.x[r*d+k]
-				}
-				right := g.target[i] == 1
-				if x == 0 {
-					if (a[i] > 0) == right {
-						count++
-					}
-					continue
-				}
-				t := theta[k] - a[i]/x
-				// For x > 0 the row goes right as v passes t; for x < 0
-				// it goes left.
-				if (x > 0) == right {
-					ev = append(ev, event{t, 1})
-				} else {
-					count++
-					ev = append(ev, event{t, -1})
-				}
-			}
-			if len(ev) == 0 {
-				continue
-			}
-			slices.SortFunc(ev, func(p, q event) int { return cmp.Compare(p.t, q.t) })
-			bestCount, bestV := count, ev[0].t-1
-			for i := 0; i < len(ev); {
-				t := ev[i].t
-				for ; i < len(ev) && ev[i].t == t; i++ {
-					count += ev[i].delta
-				}
-				v := t + 1
-				if i < len(ev) {
-					v = t + (ev[i].t-t)/2
-				}
-				if count > bestCount {
-					bestCount, bestV = count, v
-				}
-			}
-			if bestCount <= routed || math.IsInf(bestV, 0) || math.IsNaN(bestV) {
-				continue
-			}
-			old := theta[k]
-			theta[k] = bestV
-			if n := g.routed(theta); n > routed {
-				routed, changed = n, true
-				margins()
-			} else {
-				theta[k] = old
-			}
-		}
-		if !changed {
-			break
-		}
-	}
-	return routed
-}
-
-// polishRounds bounds the rounds of polish over all coordinates.
-const polishRounds = 3
 
 // logistic minimises the mean logistic loss of the care rows plus
 // ridge/2 |w|^2 by L-BFGS from theta0, and returns the minimiser, or nil
@@ -694,7 +535,7 @@ func (g *refiner) sharpen(theta []float64) {
 	d := g.d
 	a := make([]float64, len(g.care))
 	for i, r := range g.care {
-		a[i] = math.Abs(margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]))
+		a[i] = math.Abs(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]))
 	}
 	slices.Sort(a)
 	med := a[len(a)/2]
@@ -774,7 +615,7 @@ func (g *refiner) refitChild(j, s int) bool {
 	if len(rows) == 0 {
 		return false
 	}
-	cur, curExit := g.child[s][j], g.exit[s][j]
+	cur, curExit := g.routes.Child[s][j], g.routes.Exit[s][j]
 	best := cur
 	for c := range g.n + g.c {
 		if c == cur {
@@ -790,7 +631,7 @@ func (g *refiner) refitChild(j, s int) bool {
 		if k > bestN {
 			best, bestN = c, k
 		}
-		g.child[s][j], g.exit[s][j] = cur, curExit
+		g.routes.Child[s][j], g.routes.Exit[s][j] = cur, curExit
 	}
 	if best == cur {
 		return false
@@ -803,18 +644,18 @@ func (g *refiner) refitChild(j, s int) bool {
 // logits will encode: c itself when it is a leaf, the old leaf when the old
 // child was one (it stays its column's top leaf), else unchanged.
 func (g *refiner) setChild(j, s, c, old int) {
-	g.child[s][j] = c
+	g.routes.Child[s][j] = c
 	if c >= g.n {
-		g.exit[s][j] = c
+		g.routes.Exit[s][j] = c
 	} else if old >= g.n {
-		g.exit[s][j] = old
+		g.routes.Exit[s][j] = old
 	}
 }
 
 // refitExit gives the forced exit of (j, s) the most common class of the
 // rows whose walk ends there, when that is strictly better.
 func (g *refiner) refitExit(j, s int) bool {
-	if g.child[s][j] >= g.n {
+	if g.routes.Child[s][j] >= g.n {
 		return false // the child is a leaf: the exit is never taken
 	}
 	counts := make([]int, g.c)
@@ -824,7 +665,7 @@ func (g *refiner) refitExit(j, s int) bool {
 			counts[g.y[r]]++
 		}
 	}
-	cur := g.exit[s][j] - g.n
+	cur := g.routes.Exit[s][j] - g.n
 	best := cur
 	for k, v := range counts {
 		if v > counts[best] {
@@ -834,7 +675,7 @@ func (g *refiner) refitExit(j, s int) bool {
 	if best == cur {
 		return false
 	}
-	g.exit[s][j] = g.n + best
+	g.routes.Exit[s][j] = g.n + best
 	return true
 }
 
@@ -913,10 +754,10 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	}
 	old := g.saveNode(u)
 	defer g.restoreNode(u, old)
-	c0, e0 := g.child[s][j], g.exit[s][j]
-	defer func() { g.child[s][j] = c0 }()
-	g.child[s][j] = u
-	g.child[0][u], g.exit[0][u] = c0, e0
+	c0, e0 := g.routes.Child[s][j], g.routes.Exit[s][j]
+	defer func() { g.routes.Child[s][j] = c0 }()
+	g.routes.Child[s][j] = u
+	g.routes.Child[0][u], g.routes.Exit[0][u] = c0, e0
 	left := make([]bool, len(rows))
 	for i, r := range rows {
 		left[i] = g.walk(r, u, 0) == g.y[r]
@@ -967,7 +808,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		k := 0
 		d := g.d
 		for i, r := range rows {
-			if margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0 {
+			if runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0 {
 				if right[i] {
 					k++
 				}
@@ -986,17 +827,17 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 // setInserted sets the routes of node u when inserted on an edge whose old
 // exit leaf is e0: right child c, exits the old one (or c, a leaf).
 func (g *refiner) setInserted(u, c, e0 int) {
-	g.child[1][u], g.exit[1][u] = c, e0
+	g.routes.Child[1][u], g.routes.Exit[1][u] = c, e0
 	if c >= g.n {
-		g.exit[1][u] = c
+		g.routes.Exit[1][u] = c
 	}
 }
 
 // insert applies an insertion found by bestInsertion.
 func (g *refiner) insert(in insertion) {
-	c0, e0 := g.child[in.s][in.j], g.exit[in.s][in.j]
-	g.child[in.s][in.j] = in.u
-	g.child[0][in.u], g.exit[0][in.u] = c0, e0
+	c0, e0 := g.routes.Child[in.s][in.j], g.routes.Exit[in.s][in.j]
+	g.routes.Child[in.s][in.j] = in.u
+	g.routes.Child[0][in.u], g.routes.Exit[0][in.u] = c0, e0
 	g.setInserted(in.u, in.other, e0)
 	d := g.d
 	copy(g.w[in.u*d:(in.u+1)*d], in.theta[:d])
@@ -1010,12 +851,12 @@ type nodeState struct {
 }
 
 func (g *refiner) saveNode(u int) nodeState {
-	return nodeState{child: [2]int{g.child[0][u], g.child[1][u]}, exit: [2]int{g.exit[0][u], g.exit[1][u]}}
+	return nodeState{child: [2]int{g.routes.Child[0][u], g.routes.Child[1][u]}, exit: [2]int{g.routes.Exit[0][u], g.routes.Exit[1][u]}}
 }
 
 func (g *refiner) restoreNode(u int, st nodeState) {
 	for s := range 2 {
-		g.child[s][u], g.exit[s][u] = st.child[s], st.exit[s]
+		g.routes.Child[s][u], g.routes.Exit[s][u] = st.child[s], st.exit[s]
 	}
 }
 

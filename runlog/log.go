@@ -1,0 +1,79 @@
+package runlog
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+)
+
+// EpochRecord is one line of the per-epoch log (MODEL.log.jsonl).
+type EpochRecord struct {
+	Epoch      int     `json:"epoch"`
+	BCE        float64 `json:"bce"`
+	Leaf       float64 `json:"leaf_term"`
+	Node       float64 `json:"node_loss"`
+	Total      float64 `json:"total_loss"`
+	LeafMass   float64 `json:"leaf_mass"`
+	Gumbel     float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
+	ValAcc     float64 `json:"val_accuracy,omitempty"`
+	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
+	Temp       float64 `json:"temperature,omitempty"`       // tau during the epoch, when annealing
+	// Straight marks an epoch trained straight-through: its loss parts
+	// are the hard walk's (BCE of one-hot leaf masses, clamped).
+	Straight bool    `json:"straight_through,omitempty"`
+	TestAcc  float64 `json:"test_accuracy,omitempty"`
+	// HardTestAcc is the hard walk (the compiled classifier) on the test
+	// rows: reported for the curves, never used to select.
+	HardTestAcc float64 `json:"hard_test_accuracy,omitempty"`
+	TrainAcc    float64 `json:"train_accuracy"` // on an evenly spaced sample of at most 5000 training rows
+	Seconds     float64 `json:"seconds"`
+	Best        bool    `json:"best,omitempty"`
+	Batches     int     `json:"batches"`
+	// Graph holds structure statistics of the binary graph after the
+	// epoch, as JSON (analysis.EpochGraph), when the trainer's caller
+	// measured them.
+	Graph json.RawMessage `json:"graph,omitempty"`
+}
+
+// Write writes records as JSON lines.
+func Write(w io.Writer, recs []EpochRecord) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// maxLine bounds a log line; one epoch's record is a few hundred bytes.
+const maxLine = 1 << 20
+
+// ReadFile reads a per-epoch log written by Write, naming the file and line
+// of any error.
+func ReadFile(path string) ([]EpochRecord, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []EpochRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	for line := 1; sc.Scan(); line++ {
+		var r EpochRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,79 @@
+package runlog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Metadata is the "training" object of a model file written by songc
+// train: the recipe (the Config in canonical form, its Epochs being the
+// epochs trained), what ran it and what it chose. Refine, when the hard walk
+// was refined, is the report songc refine adds.
+type Metadata struct {
+	Songc string `json:"songc"` // songc's version
+	Config
+	// Temperature is the temperature of the saved epoch when it was
+	// annealed, folded into the parameters (docs/model.md).
+	Temperature  float64 `json:"temperature,omitempty"`
+	Kernel       string  `json:"kernel"` // the matrix kernel that ran, e.g. "avx2-f32"
+	TrainRows    int     `json:"train_rows"`
+	ValRows      int     `json:"val_rows"`
+	DataSHA256   string  `json:"data_sha256"` // fingerprint of the training rows and labels
+	BestEpoch    int     `json:"best_epoch"`
+	ValAccuracy  float64 `json:"val_accuracy,omitempty"`  // the soft model's, of the best epoch
+	TestAccuracy float64 `json:"test_accuracy,omitempty"` // reported only, never used to choose
+	Refine       *Refine `json:"refine,omitempty"`
+}
+
+// ErrNoMetadata is returned by Read for a model without training metadata.
+var ErrNoMetadata = errors.New("the model has no training metadata")
+
+// Read decodes the "training" object of a model file.
+func Read(raw json.RawMessage) (Metadata, error) {
+	var m Metadata
+	if len(raw) == 0 {
+		return m, ErrNoMetadata
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, fmt.Errorf("training metadata: %v", err)
+	}
+	return m, nil
+}
+
+// Stage says which model a file holds, for captions and reports: the
+// trained model at its best epoch, or the same after refining.
+func (m *Metadata) Stage() string {
+	switch {
+	case m.Refine != nil && m.Refine.Selected > 0:
+		return fmt.Sprintf("refined (pass %d of %d) from epoch %d of %d", m.Refine.Selected, len(m.Refine.Log)-1, m.BestEpoch, m.Epochs)
+	case m.Refine != nil:
+		return fmt.Sprintf("epoch %d of %d (refining kept it unchanged)", m.BestEpoch, m.Epochs)
+	case m.BestEpoch > 0:
+		return fmt.Sprintf("epoch %d of %d", m.BestEpoch, m.Epochs)
+	}
+	return "trained"
+}
+
+// Refine is the "refine" object songc refine adds to a model's training
+// metadata.
+type Refine struct {
+	Passes   int          `json:"passes"` // the most passes allowed
+	Ridge    float64      `json:"ridge"`
+	Selected int          `json:"selected_pass"`
+	Log      []RefinePass `json:"log"`
+}
+
+// RefinePass is one line of the refine report. Accuracies are the hard
+// walk's; pass 0 is the model as given.
+type RefinePass struct {
+	Pass     int     `json:"pass"`
+	TrainAcc float64 `json:"hard_train_accuracy"`          // on the rows refitted to
+	ValAcc   float64 `json:"hard_val_accuracy,omitempty"`  // the model's validation rows
+	TestAcc  float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
+	Filters  int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
+	Routes   int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
+	Grown    int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
+	Best     bool    `json:"selected,omitempty"`           // the pass refine returns
+	Seconds  float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
+}

@@ -1,0 +1,204 @@
+package refine
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runlog"
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/internal/fixture"
+)
+
+// refineFixture is the shared fixture: 12 nodes, 6 steps, 8 epochs of a
+// 600-row slice of Letter, with validation share val.
+func refineFixture(t testing.TB, val float64) (*trainer.Task, *runtime.Model) {
+	return fixture.Model(t, val)
+}
+
+func TestRefine(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	before := fixture.Encode(t, m)
+	out, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fixture.Encode(t, m), before) {
+		t.Error("Refine changed its input model")
+	}
+	meta := refineMeta(t, out)
+	log := meta.Log
+	if len(log) < 2 || meta.Passes != 4 || meta.Ridge != DefaultRidge {
+		t.Fatalf("refine metadata: %+v", meta)
+	}
+	// The split Refine rebuilt is the run's: pass 0 is the given model's
+	// hard walk on the run's fit, validation and test rows.
+	cfg := fixture.Config()
+	run, _ := fixture.Train(t, cfg, task)
+	fit, val := run.Split()
+	testIdx := fixture.Rows(task.Test.Rows)
+	if got, want := log[0].TrainAcc, fixture.HardAcc(t, m, task, fit, false); got != want {
+		t.Errorf("pass 0 train accuracy %v, runtime says %v", got, want)
+	}
+	if got, want := log[0].ValAcc, fixture.HardAcc(t, m, task, val, false); got != want {
+		t.Errorf("pass 0 validation accuracy %v, runtime says %v", got, want)
+	}
+	// Every move is accepted only when the fit rows gain: training accuracy
+	// never falls, and here it rises (an 8-epoch model leaves room).
+	for i := 1; i < len(log); i++ {
+		if log[i].TrainAcc < log[i-1].TrainAcc {
+			t.Errorf("pass %d: training accuracy fell from %v to %v", i, log[i-1].TrainAcc, log[i].TrainAcc)
+		}
+	}
+	if last := log[len(log)-1]; last.TrainAcc <= log[0].TrainAcc {
+		t.Errorf("refine did not raise the hard walk's training accuracy: %+v", log)
+	}
+	// The fixture exercises every kind of move (12 nodes, few of them
+	// reached after 8 epochs: room to grow).
+	var filters, routes, grown int
+	for _, p := range log {
+		filters, routes, grown = filters+p.Filters, routes+p.Routes, grown+p.Grown
+	}
+	if filters == 0 || routes == 0 || grown == 0 {
+		t.Errorf("moves made: %d filters, %d routes, %d nodes grown; want some of each", filters, routes, grown)
+	}
+	// The selected pass has the best validation accuracy, and the model
+	// written walks exactly as the refiner did.
+	sel := meta.Selected
+	for _, p := range log {
+		if p.ValAcc > log[sel].ValAcc {
+			t.Errorf("selected pass %d (val %v), pass %d has val %v", sel, log[sel].ValAcc, p.Pass, p.ValAcc)
+		}
+		if p.Best != (p.Pass == sel) {
+			t.Errorf("pass %d marked selected=%v, selected pass is %d", p.Pass, p.Best, sel)
+		}
+	}
+	if got := fixture.HardAcc(t, out, task, val, false); got != log[sel].ValAcc {
+		t.Errorf("refined model: runtime validation accuracy %v, refine reported %v", got, log[sel].ValAcc)
+	}
+	if got := fixture.HardAcc(t, out, task, testIdx, true); got != log[sel].TestAcc {
+		t.Errorf("refined model: runtime test accuracy %v, refine reported %v", got, log[sel].TestAcc)
+	}
+	again, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fixture.Encode(t, again), fixture.Encode(t, out)) {
+		t.Error("two refines of the same model differ")
+	}
+}
+
+func TestRefineRefuses(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	ctx := context.Background()
+	other, bare := fixture.Refused(t, task, m)
+	cases := []struct {
+		name string
+		m    *runtime.Model
+		task *trainer.Task
+		cfg  Config
+		want string
+	}{
+		{"other data", m, other, Config{Passes: 1}, "not the data the model was trained on"},
+		{"no metadata", bare, task, Config{Passes: 1}, "no training metadata"},
+		{"no passes", m, task, Config{}, "passes must be at least 1"},
+		{"bad ridge", m, task, Config{Passes: 1, Ridge: -1}, "ridge must be"},
+	}
+	for _, c := range cases {
+		if _, err := Run(ctx, c.m, c.task, c.cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Run(cancelled, m, task, Config{Passes: 1}, nil); err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("cancelled refine: %v", err)
+	}
+}
+
+// TestSetRoute: whatever the column, setRoute makes its argmax the child
+// and, for an internal child, its top leaf the exit, as runtime.Children
+// reads them.
+func TestSetRoute(t *testing.T) {
+	const n, c, cols = 5, 3, 5
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		l := make([][]float64, n+c)
+		for i := range l {
+			l[i] = make([]float64, cols)
+			for j := range l[i] {
+				// Few distinct values, so that ties are common.
+				l[i][j] = float64(rng.IntN(4))
+			}
+		}
+		j, child, exit := rng.IntN(cols), rng.IntN(n+c), n+rng.IntN(c)
+		if child >= n {
+			exit = child
+		}
+		before, beforeExit := runtime.Children(l, n)
+		want, wantExit := slices.Clone(before), slices.Clone(beforeExit)
+		want[j], wantExit[j] = child, exit
+		setRoutes(l, want, wantExit, n)
+		got, gotExit := runtime.Children(l, n)
+		if got[j] != child || gotExit[j] != exit {
+			t.Fatalf("trial %d: want child %d exit %d, got %d %d (column %v)", trial, child, exit, got[j], gotExit[j], column(l, j))
+		}
+		// A raised child takes routeMass of the column.
+		if p := runtime.ColumnSoftmax(l)[child*cols+j]; before[j] != child && p < routeMass-1e-12 {
+			t.Fatalf("trial %d: raised child %d has probability %v", trial, child, p)
+		}
+	}
+}
+
+func column(l [][]float64, j int) []float64 {
+	out := make([]float64, len(l))
+	for i := range l {
+		out[i] = l[i][j]
+	}
+	return out
+}
+
+// BenchmarkRefine12Nodes6Steps600Rows times one refine pass over the
+// fixture of TestRefine (12 nodes, 6 steps, 480 fit rows of Letter).
+func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
+	task, m := refineFixture(b, 0.2)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(context.Background(), m, task, Config{Passes: 1}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestRefineWithoutValidation: with --val 0 there is nothing to select on,
+// so Refine keeps its last pass, which fits the training rows best.
+func TestRefineWithoutValidation(t *testing.T) {
+	task, m := refineFixture(t, 0)
+	out, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := refineMeta(t, out)
+	log := meta.Log
+	if meta.Selected != len(log)-1 || len(log) < 2 {
+		t.Errorf("selected pass %d of %d", meta.Selected, len(log)-1)
+	}
+	all := fixture.Rows(task.Train.Rows)
+	if got, want := fixture.HardAcc(t, out, task, all, false), log[len(log)-1].TrainAcc; got != want {
+		t.Errorf("refined model: runtime training accuracy %v, refine reported %v", got, want)
+	}
+}
+
+// refineMeta returns the "refine" object of a refined model's metadata.
+func refineMeta(t *testing.T, m *runtime.Model) runlog.Refine {
+	t.Helper()
+	meta, err := runlog.Read(m.Training)
+	if err != nil || meta.Refine == nil {
+		t.Fatalf("refined model's metadata: %v, %s", err, m.Training)
+	}
+	return *meta.Refine
+}

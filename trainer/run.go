@@ -1,0 +1,399 @@
+package trainer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/songc/songc/runlog"
+	"github.com/songc/songc/trainer/data"
+)
+
+// Progress is reported after every batch.
+type Progress struct {
+	Epoch, Epochs  int
+	Batch, Batches int
+	Loss           LossParts // running mean over the epoch so far
+	LastValAcc     float64   // of the previous epoch, -1 before the first
+	Elapsed, ETA   time.Duration
+	EpochDone      bool                // the epoch has ended; Record is set
+	Record         *runlog.EpochRecord // the finished epoch's record
+}
+
+// trainSampleMax bounds the training rows evaluated after each epoch.
+const trainSampleMax = 5000
+
+// ErrInterrupted is returned (wrapped) when the context is cancelled; the
+// state at the start of the current epoch has been saved to the checkpoint.
+var ErrInterrupted = errors.New("training interrupted")
+
+// Run is a training run in progress, created by NewRun or ResumeRun.
+type Run struct {
+	Config Config
+	Task   *Task
+	// CheckpointPath, when set, receives a checkpoint after every epoch.
+	CheckpointPath string
+	// InterruptPath receives a checkpoint when the run is interrupted and
+	// CheckpointPath is empty.
+	InterruptPath string
+	// Args is opaque caller data kept in checkpoints (the CLI stores its
+	// data paths and options there so that --resume needs nothing else).
+	Args []byte
+	// Progress, when set, is called after every batch.
+	Progress func(Progress)
+	// OnEpoch, when set, may add to each record (e.g. graph statistics)
+	// from the current parameters before it is logged.
+	OnEpoch func(rec *runlog.EpochRecord, p *Params)
+
+	engine Engine
+	kernel string // name of the kernel under the engine
+	shape  Shape
+	// x and xTest are the training and test rows as the engine sees them
+	// (preprocessed when Config.Standardize is set).
+	x, xTest     *data.Dataset
+	shift, scale []float64
+	trainIdx     []int
+	// trainSample are the training rows whose accuracy is logged.
+	trainSample []int
+	valIdx      []int
+	shuffle     *rand.Rand
+	shufSrc     *rand.PCG
+	noise       *rand.Rand
+	noiseSrc    *rand.PCG
+	state       runState
+}
+
+// runState is what a checkpoint must hold beyond the config.
+type runState struct {
+	Epoch       int // epochs completed
+	Params      []float64
+	AdamM       []float64
+	AdamV       []float64
+	AdamStep    int
+	ShuffleRNG  []byte
+	NoiseRNG    []byte
+	BestParams  []float64
+	BestEpoch   int
+	BestTemp    float64 // temperature of the best epoch (0 means 1)
+	BestVal     float64
+	Records     []runlog.EpochRecord
+	Fingerprint string
+	ClassNames  []string
+}
+
+// NewRun prepares a run from scratch.
+func NewRun(cfg Config, task *Task) (*Run, error) {
+	if err := CheckConfig(&cfg); err != nil {
+		return nil, err
+	}
+	r := &Run{Config: cfg, Task: task}
+	if err := r.setup(); err != nil {
+		return nil, err
+	}
+	p := NewParams(r.shape)
+	initRNG, _ := newRand(cfg.Seed, graphStream(streamInit, cfg.Restart))
+	if cfg.Init == "fan-in" {
+		p.InitFanIn(initRNG)
+	} else {
+		p.Init(initRNG)
+	}
+	r.engine.SetParams(p.Flat)
+	r.state.Params = p.Flat
+	r.state.BestParams = append([]float64(nil), p.Flat...)
+	r.state.BestVal = -1
+	r.state.Fingerprint = task.Fingerprint()
+	r.state.ClassNames = task.ClassNames
+	return r, nil
+}
+
+func (r *Run) setup() error {
+	cfg, task := r.Config, r.Task
+	r.shape = Shape{Nodes: cfg.Nodes, Classes: len(task.ClassNames), Steps: cfg.Steps,
+		Features: task.Train.Features, NodeRegGamma: cfg.Canonical().NodeRegGamma, NodeRegLambda: cfg.NodeRegLambda,
+		WeightDecay: cfg.WeightDecay}
+	if err := r.shape.Validate(); err != nil {
+		return err
+	}
+	splitRNG, _ := newRand(cfg.Seed, streamSplit)
+	if cfg.Val > 0 {
+		r.trainIdx, r.valIdx = splitVal(task.yTrain, r.shape.Classes, cfg.Val, splitRNG)
+	} else {
+		r.trainIdx = make([]int, task.Train.Rows)
+		for i := range r.trainIdx {
+			r.trainIdx[i] = i
+		}
+	}
+	if cfg.Standardize {
+		r.shift, r.scale = standardize(task.Train, r.trainIdx)
+		r.x = preprocess(task.Train, r.shift, r.scale)
+		if task.Test != nil {
+			r.xTest = preprocess(task.Test, r.shift, r.scale)
+		}
+	} else {
+		r.x = task.Train
+		r.xTest = task.Test
+	}
+	// Training accuracy is for the curves only: measure it on an evenly
+	// spaced sample, so that it does not add a third to every epoch.
+	r.trainSample = r.trainIdx
+	if len(r.trainIdx) > trainSampleMax {
+		r.trainSample = make([]int, trainSampleMax)
+		for i := range r.trainSample {
+			r.trainSample[i] = r.trainIdx[i*len(r.trainIdx)/trainSampleMax]
+		}
+	}
+	batch := min(cfg.Batch, len(r.trainIdx))
+	var err error
+	if r.engine, r.kernel, err = NewEngine(r.shape, cfg.Precision, cfg.Kernel, batch); err != nil {
+		return err
+	}
+	r.shuffle, r.shufSrc = newRand(cfg.Seed, graphStream(streamShuffle, cfg.Restart))
+	r.noise, r.noiseSrc = newRand(cfg.Seed, graphStream(streamNoise, cfg.Restart))
+	return nil
+}
+
+// Shape returns the model shape of the run.
+func (r *Run) Shape() Shape { return r.shape }
+
+// EpochsDone returns the number of completed epochs.
+func (r *Run) EpochsDone() int { return r.state.Epoch }
+
+// Records returns the per-epoch log so far.
+func (r *Run) Records() []runlog.EpochRecord { return r.state.Records }
+
+// Split returns the run's training and validation rows, indices into the
+// task's training data. The slices are the run's own: callers must not
+// change them.
+func (r *Run) Split() (train, val []int) { return r.trainIdx, r.valIdx }
+
+// TrainRows and ValRows return the sizes of the split.
+func (r *Run) TrainRows() int { return len(r.trainIdx) }
+func (r *Run) ValRows() int   { return len(r.valIdx) }
+
+// snapshot fills r.state from the engine and the random streams.
+func (r *Run) snapshot() error {
+	np := r.shape.NumParams()
+	if len(r.state.AdamM) != np {
+		r.state.AdamM, r.state.AdamV = make([]float64, np), make([]float64, np)
+	}
+	r.engine.Params(r.state.Params)
+	r.state.AdamStep = r.engine.OptState(r.state.AdamM, r.state.AdamV)
+	var err error
+	if r.state.ShuffleRNG, err = r.shufSrc.MarshalBinary(); err != nil {
+		return err
+	}
+	r.state.NoiseRNG, err = r.noiseSrc.MarshalBinary()
+	return err
+}
+
+// accuracy returns the soft accuracy of the current engine parameters on
+// rows idx of ds (labels y), using buffers x and q.
+func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
+	if len(idx) == 0 {
+		return 0
+	}
+	d, c := ds.Features, r.shape.Classes
+	const chunk = 4096
+	x := make([]float64, min(chunk, len(idx))*d)
+	q := make([]float64, min(chunk, len(idx))*c)
+	correct := 0
+	for s := 0; s < len(idx); s += chunk {
+		rows := idx[s:min(s+chunk, len(idx))]
+		for k, i := range rows {
+			copy(x[k*d:(k+1)*d], ds.Row(i))
+		}
+		r.engine.Predict(q[:len(rows)*c], x[:len(rows)*d])
+		for k, i := range rows {
+			if argmax(q[k*c:(k+1)*c]) == y[i] {
+				correct++
+			}
+		}
+	}
+	return float64(correct) / float64(len(idx))
+}
+
+func argmax(v []float64) int {
+	best := 0
+	for i, x := range v {
+		if x > v[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Train runs the remaining epochs. On cancellation it saves the state at
+// the start of the interrupted epoch and returns an error wrapping
+// ErrInterrupted.
+func (r *Run) Train(ctx context.Context) error {
+	cfg := r.Config
+	d, B := r.shape.Features, r.engine.MaxBatch()
+	nTrain := len(r.trainIdx)
+	L := (nTrain + B - 1) / B
+	E := cfg.Epochs
+	x := make([]float64, B*d)
+	y := make([]int, B)
+	noise := make([]float64, 2*r.shape.States()*r.shape.Nodes)
+	perm := make([]int, nTrain)
+	testIdx := []int(nil)
+	if r.Task.Test != nil {
+		testIdx = make([]int, r.Task.Test.Rows)
+		for i := range testIdx {
+			testIdx[i] = i
+		}
+	}
+	start := time.Now()
+	doneAtStart := r.state.Epoch
+	if err := r.snapshot(); err != nil {
+		return err
+	}
+	if r.CheckpointPath != "" && r.state.Epoch == 0 {
+		// The starting state, so that a failure in the first epoch still
+		// leaves a good checkpoint.
+		if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
+			return err
+		}
+	}
+	for e := r.state.Epoch; e < E; e++ {
+		t0 := time.Now()
+		tau := r.temperature(e)
+		straight := r.straightThrough(e)
+		if straight {
+			tau = 1
+		}
+		r.engine.SetStraightThrough(straight)
+		r.engine.SetTemperature(tau)
+		copy(perm, r.trainIdx)
+		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		var sum LossParts
+		gumbelBatches := 0
+		lastVal := -1.0
+		if n := len(r.state.Records); n > 0 {
+			lastVal = r.state.Records[n-1].ValAcc
+		}
+		for b := 0; b < L; b++ {
+			if err := ctx.Err(); err != nil {
+				return r.interrupted(e, b)
+			}
+			rows := perm[b*B : min((b+1)*B, nTrain)]
+			for k, i := range rows {
+				copy(x[k*d:(k+1)*d], r.x.Row(i))
+				y[k] = r.Task.yTrain[i]
+			}
+			// Dirty tau (spec section 3): Gumbel noise fades out linearly.
+			var nz []float64
+			// The draw happens whatever the flag, so that both settings
+			// consume the noise stream alike.
+			if u := r.noise.Float64(); cfg.Gumbel != "off" && !(u < float64(e*L+b)/float64(E*L)) {
+				gumbel(noise, r.noise)
+				nz = noise
+				gumbelBatches++
+			}
+			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, r.learningRate(e*L+b, E*L))
+			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
+				saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
+				if r.CheckpointPath != "" {
+					saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", r.CheckpointPath, r.state.Epoch)
+				}
+				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; try a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
+			}
+			sum.BCE += lp.BCE
+			sum.Leaf += lp.Leaf
+			sum.Node += lp.Node
+			sum.Total += lp.Total
+			sum.LeafMass += lp.LeafMass
+			if r.Progress != nil {
+				nb := float64(b + 1)
+				el := time.Since(start)
+				doneBatches := float64((e-doneAtStart)*L + b + 1)
+				eta := time.Duration(float64(el) / doneBatches * float64((E-e)*L-b-1))
+				r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: b + 1, Batches: L,
+					Loss:       LossParts{BCE: sum.BCE / nb, Leaf: sum.Leaf / nb, Node: sum.Node / nb, Total: sum.Total / nb, LeafMass: sum.LeafMass / nb},
+					LastValAcc: lastVal, Elapsed: el, ETA: eta})
+			}
+		}
+		fl := float64(L)
+		rec := runlog.EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
+			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L,
+			Straight: straight}
+		rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
+		if len(r.valIdx) > 0 {
+			rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
+		}
+		if tau != 1 {
+			rec.Temp = tau
+		}
+		if testIdx != nil {
+			rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
+		}
+		r.state.Epoch = e + 1
+		if err := r.snapshot(); err != nil {
+			return err
+		}
+		// Selection on the validation split only; with --val 0 the last
+		// epoch is kept. Ties keep the earlier epoch.
+		rec.HardValAcc, rec.HardTestAcc = r.hardAccuracy(tau)
+		score := rec.ValAcc
+		if cfg.Select == "hard" {
+			score = rec.HardValAcc
+		}
+		if len(r.valIdx) == 0 {
+			score = float64(e + 1)
+		}
+		if score > r.state.BestVal {
+			r.state.BestVal = score
+			r.state.BestEpoch = e + 1
+			r.state.BestTemp = tau
+			copy(r.state.BestParams, r.state.Params)
+			rec.Best = true
+		}
+		if r.OnEpoch != nil {
+			r.OnEpoch(&rec, &Params{Shape: r.shape, Flat: r.state.Params})
+		}
+		rec.Seconds = time.Since(t0).Seconds()
+		r.state.Records = append(r.state.Records, rec)
+		if r.CheckpointPath != "" {
+			if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
+				return err
+			}
+		}
+		if r.Progress != nil {
+			r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: L, Batches: L,
+				Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
+				LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: &rec})
+		}
+	}
+	return nil
+}
+
+// interrupted saves the state at the start of epoch e (held in r.state
+// since the last snapshot) and returns the error for it.
+func (r *Run) interrupted(e, b int) error {
+	path := r.CheckpointPath
+	if path == "" {
+		path = r.InterruptPath
+	}
+	if path == "" {
+		return fmt.Errorf("%w in epoch %d (batch %d); no checkpoint path was set, progress is lost", ErrInterrupted, e+1, b+1)
+	}
+	if err := r.SaveCheckpoint(path); err != nil {
+		return fmt.Errorf("%w in epoch %d, and saving the checkpoint failed: %v", ErrInterrupted, e+1, err)
+	}
+	return &InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch, Checkpoint: path}
+}
+
+// InterruptError says where an interrupted run stopped and where it was saved.
+type InterruptError struct {
+	Epoch, Batch int
+	EpochsDone   int
+	Checkpoint   string
+}
+
+func (e *InterruptError) Error() string {
+	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %d epochs are saved in %s", e.Epoch, e.Batch, e.EpochsDone, e.Checkpoint)
+}
+
+func (e *InterruptError) Unwrap() error { return ErrInterrupted }

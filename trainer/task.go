@@ -1,0 +1,133 @@
+package trainer
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/songc/songc/trainer/data"
+)
+
+// Task is the data of a run, already read: training rows with labels and an
+// optional test set reported (never used for selection).
+type Task struct {
+	Train      *data.Dataset
+	Test       *data.Dataset // may be nil
+	ClassNames []string
+	yTrain     []int
+	yTest      []int
+}
+
+// NewTask factorises the training labels and maps the test labels onto
+// them.
+func NewTask(train, test *data.Dataset) (*Task, error) {
+	names, err := train.ClassNames()
+	if err != nil {
+		return nil, err
+	}
+	t := &Task{Train: train, Test: test, ClassNames: names}
+	if t.yTrain, err = train.Targets(names); err != nil {
+		return nil, err
+	}
+	if test != nil {
+		if test.Features != train.Features {
+			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
+		}
+		if t.yTest, err = test.Targets(names); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// TrainTargets and TestTargets return the class index of every training and
+// test row (nil without test rows). The slices are the task's own: callers
+// must not change them.
+func (t *Task) TrainTargets() []int { return t.yTrain }
+func (t *Task) TestTargets() []int  { return t.yTest }
+
+// Fingerprint is a SHA-256 of the training rows and labels.
+func (t *Task) Fingerprint() string {
+	h := sha256.New()
+	var b [8]byte
+	for _, v := range t.Train.X {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+		h.Write(b[:])
+	}
+	for _, l := range t.Train.Labels {
+		h.Write([]byte(l))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// splitVal returns the training and validation row indices: for each class,
+// round(val * count) rows chosen at random (stratified), at least one
+// training row kept per class.
+func splitVal(y []int, classes int, val float64, rng *rand.Rand) (tr, va []int) {
+	byClass := make([][]int, classes)
+	for i, k := range y {
+		byClass[k] = append(byClass[k], i)
+	}
+	for _, rows := range byClass {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		nv := int(math.Round(val * float64(len(rows))))
+		if nv >= len(rows) {
+			nv = len(rows) - 1
+		}
+		va = append(va, rows[:nv]...)
+		tr = append(tr, rows[nv:]...)
+	}
+	sort.Ints(tr)
+	sort.Ints(va)
+	return tr, va
+}
+
+// standardize returns the shift (mean) and scale (1/standard deviation) of
+// each feature over rows idx; a constant feature gets scale 1.
+func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
+	d := ds.Features
+	shift, scale = make([]float64, d), make([]float64, d)
+	for _, i := range idx {
+		for j, v := range ds.Row(i) {
+			shift[j] += v
+		}
+	}
+	n := float64(len(idx))
+	for j := range shift {
+		shift[j] /= n
+	}
+	for _, i := range idx {
+		for j, v := range ds.Row(i) {
+			dv := v - shift[j]
+			scale[j] += dv * dv
+		}
+	}
+	for j := range scale {
+		sd := math.Sqrt(scale[j] / n)
+		if sd > 0 {
+			scale[j] = 1 / sd
+		} else {
+			scale[j] = 1
+		}
+	}
+	return shift, scale
+}
+
+// preprocess returns a copy of ds with (x - shift) * scale applied, computed
+// exactly as runtime.Classifier.Preprocess does.
+func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
+	out := *ds
+	out.X = make([]float64, len(ds.X))
+	for i := 0; i < ds.Rows; i++ {
+		row, dst := ds.Row(i), out.X[i*ds.Features:(i+1)*ds.Features]
+		for j, v := range row {
+			dst[j] = (v - shift[j]) * scale[j]
+		}
+	}
+	return &out
+}
