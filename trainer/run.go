@@ -319,36 +319,9 @@ func (r *Run) Train(ctx context.Context) error {
 		rec := runlog.EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
 			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L,
 			Straight: straight}
-		rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
-		if len(r.valIdx) > 0 {
-			rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
-		}
-		if tau != 1 {
-			rec.Temp = tau
-		}
-		if testIdx != nil {
-			rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
-		}
 		r.state.Epoch = e + 1
-		if err := r.snapshot(); err != nil {
+		if err := r.endEpoch(&rec, tau, testIdx); err != nil {
 			return err
-		}
-		// Selection on the validation split only; with --val 0 the last
-		// epoch is kept. Ties keep the earlier epoch.
-		rec.HardValAcc, rec.HardTestAcc = r.hardAccuracy(tau)
-		score := rec.ValAcc
-		if cfg.Select == "hard" {
-			score = rec.HardValAcc
-		}
-		if len(r.valIdx) == 0 {
-			score = float64(e + 1)
-		}
-		if score > r.state.BestVal {
-			r.state.BestVal = score
-			r.state.BestEpoch = e + 1
-			r.state.BestTemp = tau
-			copy(r.state.BestParams, r.state.Params)
-			rec.Best = true
 		}
 		if r.OnEpoch != nil {
 			r.OnEpoch(&rec, &Params{Shape: r.shape, Flat: r.state.Params})
@@ -365,6 +338,44 @@ func (r *Run) Train(ctx context.Context) error {
 				Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
 				LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: &rec})
 		}
+	}
+	return nil
+}
+
+// endEpoch completes the record of the epoch just trained: accuracies of
+// the soft model (training sample, validation, test) and of the hard walk,
+// and, by the validation rows only, whether it is the best so far, in which
+// case its parameters are kept. r.state.Epoch counts the epoch already.
+func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) error {
+	rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
+	if len(r.valIdx) > 0 {
+		rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
+	}
+	if tau != 1 {
+		rec.Temp = tau
+	}
+	if testIdx != nil {
+		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
+	}
+	if err := r.snapshot(); err != nil {
+		return err
+	}
+	// Selection on the validation split only; with --val 0 the last
+	// epoch is kept. Ties keep the earlier epoch.
+	rec.HardValAcc, rec.HardTestAcc = r.hardAccuracy(tau)
+	score := rec.ValAcc
+	if r.Config.Select == "hard" {
+		score = rec.HardValAcc
+	}
+	if len(r.valIdx) == 0 {
+		score = float64(r.state.Epoch)
+	}
+	if score > r.state.BestVal {
+		r.state.BestVal = score
+		r.state.BestEpoch = r.state.Epoch
+		r.state.BestTemp = tau
+		copy(r.state.BestParams, r.state.Params)
+		rec.Best = true
 	}
 	return nil
 }
