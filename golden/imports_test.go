@@ -1,45 +1,51 @@
 package golden
 
 import (
-	"go/build"
 	"os/exec"
 	"strings"
 	"testing"
 )
 
-// TestDependencyDirection keeps the layering of docs (house style):
-// runtime uses the standard library only; compiler never sees trainer or
-// gonum; only cmd/songc imports kong.
+// TestDependencyDirection keeps the layering of the house style, over
+// every package each one depends on, directly or not:
+//
+//	runtime, runlog       standard library only
+//	trainer               runtime, runlog, gonum; never compiler or analysis
+//	trainer/refine        trainer and runtime's walk
+//	analysis              runtime, runlog, gonum graph and plot; never trainer
+//	compiler              runtime and jennifer; never trainer or gonum
+//	cmd/songc             on top: the only importer of kong
 func TestDependencyDirection(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", "../runtime").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		path, std, _ := strings.Cut(line, " ")
-		if std != "true" && path != "github.com/songc/songc/runtime" {
-			t.Errorf("runtime depends on %s; it must use the standard library only", path)
-		}
-	}
+	const mod = "github.com/songc/songc/"
 	rules := []struct {
 		pkg       string
+		stdOnly   bool
 		forbidden []string
 	}{
-		{"compiler", []string{"github.com/songc/songc/trainer", "gonum.org/", "github.com/alecthomas/kong"}},
-		{"runtime", []string{"github.com/songc/songc/", "gonum.org/", "github.com/alecthomas/kong"}},
-		{"trainer", []string{"github.com/songc/songc/compiler", "github.com/songc/songc/analysis", "github.com/alecthomas/kong"}},
-		{"trainer/data", []string{"github.com/songc/songc/", "gonum.org/"}},
-		{"analysis", []string{"github.com/songc/songc/compiler", "github.com/alecthomas/kong"}},
+		{"runtime", true, nil},
+		{"runlog", true, nil},
+		{"trainer/data", true, nil},
+		{"compiler", false, []string{mod + "trainer", mod + "analysis", mod + "runlog", "gonum.org/", "github.com/alecthomas/kong"}},
+		{"trainer", false, []string{mod + "compiler", mod + "analysis", "github.com/alecthomas/kong"}},
+		{"trainer/refine", false, []string{mod + "compiler", mod + "analysis", "github.com/alecthomas/kong"}},
+		{"analysis", false, []string{mod + "trainer", mod + "compiler", "github.com/alecthomas/kong"}},
 	}
 	for _, r := range rules {
-		p, err := build.Import("github.com/songc/songc/"+r.pkg, "..", 0)
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", "../"+r.pkg).Output()
 		if err != nil {
-			t.Fatalf("%s: %v", r.pkg, err)
+			t.Fatalf("go list %s: %v", r.pkg, err)
 		}
-		for _, imp := range p.Imports {
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			path, std, _ := strings.Cut(line, " ")
+			if path == mod+r.pkg || std == "true" {
+				continue
+			}
+			if r.stdOnly {
+				t.Errorf("%s depends on %s; it must use the standard library only", r.pkg, path)
+			}
 			for _, f := range r.forbidden {
-				if strings.HasPrefix(imp, f) && imp != "github.com/songc/songc/"+r.pkg {
-					t.Errorf("%s imports %s", r.pkg, imp)
+				if strings.HasPrefix(path, f) {
+					t.Errorf("%s depends on %s", r.pkg, path)
 				}
 			}
 		}
