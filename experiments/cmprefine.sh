@@ -3,16 +3,16 @@
 # "refine" log in the model's metadata): the hard walk's validation, test
 # and training accuracy of refined.json against refined-TAG.json.
 #
-#   TAG=polish bench/cmprefine.sh RUN...    # RUN: a folder name under bench/runs
+#   TAG=polish experiments/cmprefine.sh RUN...    # RUN: a folder name under experiments/runs
 #
 # Prints one line per run with both refines, then the mean changes. Runs
 # without both files are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=bench/experiments.sh
-. bench/experiments.sh
+# shellcheck source=experiments/experiments.sh
+. experiments/experiments.sh
 tag=${TAG:?set TAG, as in refined-TAG.json}
-[ $# -gt 0 ] || { echo "usage: TAG=polish bench/cmprefine.sh RUN..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: TAG=polish experiments/cmprefine.sh RUN..." >&2; exit 2; }
 kept='.training.refine.log[] | select(.selected) | "\(.hard_val_accuracy) \(.hard_test_accuracy) \(.hard_train_accuracy)"'
 for run in "$@"; do
   run_folder "$run"

@@ -1,12 +1,12 @@
-# Sourced by the bench scripts: the data and graph of each of issue 6's
+# Sourced by the experiment scripts: the data and graph of each of issue 6's
 # experiments, and what the scripts that work on finished runs share.
 #
 #   experiment NAME   # sets data, test and flags, or exits 2
-#   run_folder RUN    # sets run (the folder's name) and out (bench/runs/RUN)
+#   run_folder RUN    # sets run (the folder's name) and out (experiments/runs/RUN)
 #   run_experiment    # experiment of $run: letter-64-20-fastlr10-s1 -> letter-64-20
 #   build_songc       # builds songc into a temporary folder, sets bin
 #   fast_run NAME TAG SEED [flags]
-#                     # bench/paper.sh NAME --preset fast --refine 0 [flags]
+#                     # experiments/paper.sh NAME --preset fast --refine 0 [flags]
 #                     # with TAG and SEED, unless the run has finished
 
 experiment() {
@@ -27,7 +27,7 @@ experiment() {
 run_folder() {
   run=${1%/}
   run=${run##*/}
-  out=bench/runs/$run
+  out=experiments/runs/$run
 }
 
 run_experiment() {
@@ -42,16 +42,16 @@ build_songc() {
 fast_run() {
   local name=$1 tag=$2 seed=$3
   shift 3
-  if [ -f "bench/runs/$name-$tag-s$seed/eval.json" ]; then
+  if [ -f "experiments/runs/$name-$tag-s$seed/eval.json" ]; then
     echo "skip $name-$tag-s$seed (done)"
     return
   fi
-  # --refine 0: the model as trained; bench/refine.sh refines it into
+  # --refine 0: the model as trained; experiments/refine.sh refines it into
   # refined.json, which is what --preset fast alone writes (cmd/songc's
   # TestRefine), so that the tables can show both.
-  mkdir -p bench/runs
-  TAG=$tag SEED=$seed bench/paper.sh "$name" --preset fast --refine 0 "$@" >"bench/runs-$name-$tag-s$seed.out" 2>&1
+  mkdir -p experiments/runs
+  TAG=$tag SEED=$seed experiments/paper.sh "$name" --preset fast --refine 0 "$@" >"experiments/runs-$name-$tag-s$seed.out" 2>&1
   # The summary line; a missing output file (deleted by hand) is no reason
   # to stop the lane.
-  tail -n 2 "bench/runs-$name-$tag-s$seed.out" 2>/dev/null | head -n 1 || true
+  tail -n 2 "experiments/runs-$name-$tag-s$seed.out" 2>/dev/null | head -n 1 || true
 }

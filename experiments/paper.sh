@@ -1,30 +1,30 @@
 #!/usr/bin/env bash
 # Runs one paper experiment with songc, resumably, and records its result.
 #
-#   bench/paper.sh NAME [extra songc train flags...]
+#   experiments/paper.sh NAME [extra songc train flags...]
 #
-# NAME is one of the experiments below. Outputs go to bench/runs/NAME/
-# (bench/runs/NAME-TAG/ when the environment sets TAG, for variants, and
+# NAME is one of the experiments below. Outputs go to experiments/runs/NAME/
+# (experiments/runs/NAME-TAG/ when the environment sets TAG, for variants, and
 # -sSEED is added when it sets SEED, which becomes --seed):
 # model.json, model.log.jsonl (per-epoch log), model.ckpt (checkpoint after
 # every epoch), training.json (the model's "training" metadata), eval.json
 # (songc eval --json on the test split), analyze.json and result.json
 # (command, wall time, machine). Run it again after an interruption and it
 # resumes from the checkpoint, or from model.ckpt.gz, the copy that
-# bench/park.sh commits for a later session on another machine.
+# experiments/park.sh commits for a later session on another machine.
 #
-# git keeps the result files (so that docs/RESULTS.md can be rebuilt from a
-# clean clone with bench/tables.sh) but not the models, checkpoints and
+# git keeps the result files (so that experiments/NOTEBOOK.md can be rebuilt from a
+# clean clone with experiments/tables.sh) but not the models, checkpoints and
 # plots (.gitignore): a model is remade byte for byte by its command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?usage: bench/paper.sh NAME [flags]}
+name=${1:?usage: experiments/paper.sh NAME [flags]}
 shift
-# shellcheck source=bench/experiments.sh
-. bench/experiments.sh
+# shellcheck source=experiments/experiments.sh
+. experiments/experiments.sh
 experiment "$name"
 
-out=bench/runs/$name${TAG:+-$TAG}${SEED:+-s$SEED}
+out=experiments/runs/$name${TAG:+-$TAG}${SEED:+-s$SEED}
 [ -n "${SEED:-}" ] && flags="$flags --seed $SEED"
 mkdir -p "$out"
 go build -o "$out/songc" ./cmd/songc
@@ -46,10 +46,10 @@ touch "$out/done"
 rm -f "$out/model.ckpt.gz"
 end=$(date +%s)
 jq .training "$out/model.json" >"$out/training.json"
-"$out/songc" eval --model "$out/model.json" --data "$test" --json >"$out/eval.json"
+"$out/songc" eval "$out/model.json" --data "$test" --json >"$out/eval.json"
 "$out/songc" analyze "$out/model.json" --json --plots "$out/plots" >"$out/analyze.json"
 cat >"$out/result.json" <<EOF
-{"experiment": "$name${TAG:+-$TAG}${SEED:+-s$SEED}", "command": "${TAG:+TAG=$TAG }${SEED:+SEED=$SEED }bench/paper.sh $name $*", "flags": "$flags $*",
+{"experiment": "$name${TAG:+-$TAG}${SEED:+-s$SEED}", "command": "${TAG:+TAG=$TAG }${SEED:+SEED=$SEED }experiments/paper.sh $name $*", "flags": "$flags $*",
  "wall_seconds_this_session": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}

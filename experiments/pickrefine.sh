@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Keeps, per run, the better of its two refines by the hard walk's
 # validation accuracy (songc select; the plain refine on ties): refined.json
-# (bench/refine.sh) and refined-polish.json (POLISH=1 bench/refine.sh).
+# (experiments/refine.sh) and refined-polish.json (POLISH=1 experiments/refine.sh).
 #
-#   bench/pickrefine.sh RUN...    # RUN: a folder name under bench/runs
+#   experiments/pickrefine.sh RUN...    # RUN: a folder name under experiments/runs
 #
-# Writes bench/runs/RUN/pick-refine.json (the kept model), its
+# Writes experiments/runs/RUN/pick-refine.json (the kept model), its
 # pick-refine-select.json (songc select --json: both candidates' validation
 # and test accuracies) and pick-refine-eval.json (songc eval --json on the
 # test split). Runs without both refines are skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=bench/experiments.sh
-. bench/experiments.sh
-[ $# -gt 0 ] || { echo "usage: bench/pickrefine.sh RUN..." >&2; exit 2; }
+# shellcheck source=experiments/experiments.sh
+. experiments/experiments.sh
+[ $# -gt 0 ] || { echo "usage: experiments/pickrefine.sh RUN..." >&2; exit 2; }
 build_songc
 for run in "$@"; do
   run_folder "$run"
@@ -24,7 +24,7 @@ for run in "$@"; do
   run_experiment
   "$bin" select --data "$data" --test "$test" -o "$out/pick-refine.json" --json \
     "$out/refined.json" "$out/refined-polish.json" >"$out/pick-refine-select.json"
-  "$bin" eval --model "$out/pick-refine.json" --data "$test" --json >"$out/pick-refine-eval.json.tmp"
+  "$bin" eval "$out/pick-refine.json" --data "$test" --json >"$out/pick-refine-eval.json.tmp"
   mv "$out/pick-refine-eval.json.tmp" "$out/pick-refine-eval.json"
   echo "$run: kept $(jq -r .selected "$out/pick-refine-select.json"), test hard walk $(jq -r '.hard_accuracy*10000|round/100' "$out/pick-refine-eval.json")"
 done

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Refines the hard walk of finished bench/paper.sh runs (songc refine), and
+# Refines the hard walk of finished experiments/paper.sh runs (songc refine), and
 # records the result beside the run's own:
 #
-#   bench/refine.sh RUN...    # RUN: a folder name under bench/runs
+#   experiments/refine.sh RUN...    # RUN: a folder name under experiments/runs
 #
-# Writes bench/runs/RUN/refined.json (the refined model, its pass log in the
+# Writes experiments/runs/RUN/refined.json (the refined model, its pass log in the
 # "refine" metadata), refine-eval.json (songc eval --json on the test split),
 # refine-analyze.json (songc analyze --json), refine-training.json (the
 # refined model's "training" metadata, committed where the model is not)
@@ -17,9 +17,9 @@
 # POLISH=1 adds songc refine --polish and -polish to the names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=bench/experiments.sh
-. bench/experiments.sh
-[ $# -gt 0 ] || { echo "usage: bench/refine.sh RUN..." >&2; exit 2; }
+# shellcheck source=experiments/experiments.sh
+. experiments/experiments.sh
+[ $# -gt 0 ] || { echo "usage: experiments/refine.sh RUN..." >&2; exit 2; }
 passes=${PASSES:-10}
 tag=${RIDGE:+-ridge$RIDGE}${POLISH:+-polish}
 build_songc
@@ -34,20 +34,20 @@ for run in "$@"; do
     continue
   fi
   if [ ! -f "$out/model.json" ] && [ -f "$out/model.json.gz" ]; then
-    # parked by bench/park.sh between training and refining
+    # parked by experiments/park.sh between training and refining
     gunzip -c "$out/model.json.gz" >"$out/model.json.tmp"
     mv "$out/model.json.tmp" "$out/model.json"
   fi
   run_experiment
   start=$(date +%s)
-  "$bin" refine -m "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} ${POLISH:+--polish} \
+  "$bin" refine "$out/model.json" --data "$data" --test "$test" --passes "$passes" ${RIDGE:+--ridge "$RIDGE"} ${POLISH:+--polish} \
     -o "$out/refined$tag.json" >"$out/refine$tag.out" 2>&1
   end=$(date +%s)
-  "$bin" eval --model "$out/refined$tag.json" --data "$test" --json >"$out/refine$tag-eval.json.tmp"
+  "$bin" eval "$out/refined$tag.json" --data "$test" --json >"$out/refine$tag-eval.json.tmp"
   "$bin" analyze "$out/refined$tag.json" --json >"$out/refine$tag-analyze.json"
   jq .training "$out/refined$tag.json" >"$out/refine$tag-training.json"
   cat >"$out/refine$tag-result.json" <<EOT
-{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }${POLISH:+POLISH=1 }bench/refine.sh $run", "passes": $passes,
+{"run": "$run", "command": "${PASSES:+PASSES=$PASSES }${RIDGE:+RIDGE=$RIDGE }${POLISH:+POLISH=1 }experiments/refine.sh $run", "passes": $passes,
  "wall_seconds": $((end - start)), "date": "$(date -u +%Y-%m-%d)",
  "machine": "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)",
  "songc": "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"}

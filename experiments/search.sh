@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
 # A recipe search chosen on validation rows only: trains every variant of
-# one experiment with the fast preset for each seed (bench/paper.sh),
-# refines each model (bench/refine.sh), and prints, per variant, the
+# one experiment with the fast preset for each seed (experiments/paper.sh),
+# refines each model (experiments/refine.sh), and prints, per variant, the
 # refined hard walk's validation accuracy (the pass songc refine keeps)
 # averaged over the seeds, with the soft and unrefined hard validation
 # accuracies of the epoch training kept. Test accuracies are not printed:
-# bench/tables.sh shows them once a variant is chosen.
+# experiments/tables.sh shows them once a variant is chosen.
 #
-#   SEEDS="1 2 3" bench/search.sh NAME TAG 'flags' [TAG 'flags']...
+#   SEEDS="1 2 3" experiments/search.sh NAME TAG 'flags' [TAG 'flags']...
 #
-# Run k of variant TAG is bench/runs/NAME-TAG-sK/; finished runs are
+# Run k of variant TAG is experiments/runs/NAME-TAG-sK/; finished runs are
 # skipped, so the script resumes after an interruption and variants already
-# run by bench/fast.sh are reused. With JSON=1 the summary is JSON lines;
+# run by experiments/fast.sh are reused. With JSON=1 the summary is JSON lines;
 # with MD=1 markdown table rows (variant, flags, refined hard validation
 # accuracy: mean and per seed, unrefined hard and soft validation
 # accuracy, seeds); with PRINT=1 nothing is trained or refined, and only
-# the summary is printed (bench/tables.sh), failing if a run is missing.
+# the summary is printed (experiments/tables.sh), failing if a run is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?usage: SEEDS="1 2 3" bench/search.sh NAME TAG 'flags' [TAG 'flags']...}
+name=${1:?usage: SEEDS="1 2 3" experiments/search.sh NAME TAG 'flags' [TAG 'flags']...}
 shift
 [ $# -ge 2 ] && [ $(($# % 2)) -eq 0 ] || {
-  echo "usage: SEEDS=\"1 2 3\" bench/search.sh NAME TAG 'flags' [TAG 'flags']..." >&2
+  echo "usage: SEEDS=\"1 2 3\" experiments/search.sh NAME TAG 'flags' [TAG 'flags']..." >&2
   exit 2
 }
 seeds=${SEEDS:-1 2 3}
@@ -38,13 +38,13 @@ for ((i = 0; i < ${#args[@]}; i += 2)); do
   for s in $seeds; do
     run=$name-$tag-s$s
     runs+=("$run")
-    if [ ! -f "bench/runs/$run/eval.json" ]; then
+    if [ ! -f "experiments/runs/$run/eval.json" ]; then
       # shellcheck disable=SC2086 # flags are words
-      TAG=$tag SEED=$s bench/paper.sh "$name" --preset fast --refine 0 $flags >"bench/runs-$run.out" 2>&1 ||
-        { echo "$run failed: see bench/runs-$run.out" >&2; exit 1; }
+      TAG=$tag SEED=$s experiments/paper.sh "$name" --preset fast --refine 0 $flags >"experiments/runs-$run.out" 2>&1 ||
+        { echo "$run failed: see experiments/runs-$run.out" >&2; exit 1; }
     fi
   done
-  bench/refine.sh "${runs[@]}" >/dev/null
+  experiments/refine.sh "${runs[@]}" >/dev/null
 done
 
 for ((i = 0; i < ${#args[@]}; i += 2)); do
@@ -52,9 +52,9 @@ for ((i = 0; i < ${#args[@]}; i += 2)); do
   files=()
   for s in $seeds; do
     # The refined model's training metadata: the committed copy, or the
-    # (uncommitted) model of a run made before bench/refine.sh wrote one.
-    f=bench/runs/$name-$tag-s$s/refine-training.json
-    [ -f "$f" ] || f=bench/runs/$name-$tag-s$s/refined.json
+    # (uncommitted) model of a run made before experiments/refine.sh wrote one.
+    f=experiments/runs/$name-$tag-s$s/refine-training.json
+    [ -f "$f" ] || f=experiments/runs/$name-$tag-s$s/refined.json
     files+=("$f")
   done
   jq -s --arg tag "$tag" --arg flags "${args[i + 1]}" '

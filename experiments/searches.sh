@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# The recipe searches of docs/RESULTS.md, each one bench/search.sh command
+# The recipe searches of experiments/NOTEBOOK.md, each one experiments/search.sh command
 # (validation rows only; resumable; PRINT=1 and MD=1 pass through):
 #
-#   bench/searches.sh connect4-wd   # Connect-4 8/10: weight decay, epochs, batch, annealing
-#   bench/searches.sh letter-wd     # Letter 64/20 at lr 0.1: weight decay
-#   bench/searches.sh connect4-st   # Connect-4 8/10: --straight-through share
+#   experiments/searches.sh connect4-wd   # Connect-4 8/10: weight decay, epochs, batch, annealing
+#   experiments/searches.sh letter-wd     # Letter 64/20 at lr 0.1: weight decay
+#   experiments/searches.sh connect4-st   # Connect-4 8/10: --straight-through share
 set -euo pipefail
 cd "$(dirname "$0")/.."
-case ${1:?usage: bench/searches.sh connect4-wd|connect4-st|letter-wd} in
+case ${1:?usage: experiments/searches.sh connect4-wd|connect4-st|letter-wd} in
 connect4-wd)
   # Three rounds, each chosen from the last one's validation figures:
-  # the decay around the 0.1 of the first search (docs/RESULTS.md) with
+  # the decay around the 0.1 of the first search (experiments/NOTEBOOK.md) with
   # longer training, smaller batches and a longer or colder anneal; then
   # 0.05 and 0.03 with those that helped; then more epochs.
-  SEEDS="1 2 3" bench/search.sh connect4-8-10 \
+  SEEDS="1 2 3" experiments/search.sh connect4-8-10 \
     fast '' \
     wd1 '--weight-decay 0.1' \
     wd05 '--weight-decay 0.05' \
@@ -33,7 +33,7 @@ connect4-wd)
   ;;
 connect4-st)
   # The share of straight-through epochs, on the recipe connect4-wd chose.
-  SEEDS="1 2 3" bench/search.sh connect4-8-10 \
+  SEEDS="1 2 3" experiments/search.sh connect4-8-10 \
     wd05e240 '--weight-decay 0.05 --epochs 240' \
     wd05e240st10 '--weight-decay 0.05 --epochs 240 --straight-through 0.1' \
     wd05e240st20 '--weight-decay 0.05 --epochs 240 --straight-through 0.2' \
@@ -41,13 +41,13 @@ connect4-st)
     wd05e240st50 '--weight-decay 0.05 --epochs 240 --straight-through 0.5'
   ;;
 letter-wd)
-  SEEDS="1 2 3" bench/search.sh letter-64-20 \
+  SEEDS="1 2 3" experiments/search.sh letter-64-20 \
     fastlr10 '--lr 0.1' \
     fastlr10wd01 '--lr 0.1 --weight-decay 0.01' \
     fastlr10wd05 '--lr 0.1 --weight-decay 0.05'
   ;;
 *)
-  echo "usage: bench/searches.sh connect4-wd|connect4-st|letter-wd" >&2
+  echo "usage: experiments/searches.sh connect4-wd|connect4-st|letter-wd" >&2
   exit 2
   ;;
 esac

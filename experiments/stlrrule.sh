@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Applies the rule docs/RESULTS.md fixed before seeds 4 and 5 ran
+# Applies the rule experiments/NOTEBOOK.md fixed before seeds 4 and 5 ran
 # ("Restarting the learning rate for the straight-through epochs"): the
 # Connect-4 255/10 recipe (wd05e360st20) takes --straight-through-lr 0.003
 # (wd05e360st20lr003) only if the mean validation accuracy of the refined
 # walks over the seeds is higher with it. Prints the per-seed table that
 # section shows (Markdown), the means, and the verdict.
 #
-#   bench/stlrrule.sh [SEED...]   # seeds 1 to 5 by default
+#   experiments/stlrrule.sh [SEED...]   # seeds 1 to 5 by default
 #
 # Every figure is read from the run folders' result files: the best walk
 # on validation from model.log.jsonl, the refined walk's from
@@ -17,12 +17,12 @@ cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
   set -- 1 2 3 4 5
 fi
-runs=bench/runs
+runs=experiments/runs
 
 for s in "$@"; do
   for d in "$runs/connect4-255-10-wd05e360st20-s$s" "$runs/connect4-255-10-wd05e360st20lr003-s$s"; do
     for f in model.log.jsonl refine-training.json eval.json refine-eval.json; do
-      [ -f "$d/$f" ] || { echo "bench/stlrrule.sh: $d/$f: missing (run or refine unfinished)" >&2; exit 1; }
+      [ -f "$d/$f" ] || { echo "experiments/stlrrule.sh: $d/$f: missing (run or refine unfinished)" >&2; exit 1; }
     done
   done
 done

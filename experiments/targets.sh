@@ -1,38 +1,38 @@
 #!/usr/bin/env bash
 # Runs, then refines, the best recipe of each row of issue 6's table
-# ("Against the targets" in docs/RESULTS.md), resumably: each run is one
-# bench/paper.sh command (a finished run, one with eval.json, is skipped;
+# ("Against the targets" in experiments/NOTEBOOK.md), resumably: each run is one
+# experiments/paper.sh command (a finished run, one with eval.json, is skipped;
 # an unfinished one resumes from its checkpoint), each refine one
-# bench/refine.sh command.
+# experiments/refine.sh command.
 #
-#   bench/targets.sh small   # the small rows, 3 seeds (Connect-4 8/10: 10)
-#   bench/targets.sh large   # Letter 511/50, MNIST 255/50 and Connect-4 255/10
-#   bench/targets.sh connect4-255-10-stlr [SEED...]
+#   experiments/targets.sh small   # the small rows, 3 seeds (Connect-4 8/10: 10)
+#   experiments/targets.sh large   # Letter 511/50, MNIST 255/50 and Connect-4 255/10
+#   experiments/targets.sh connect4-255-10-stlr [SEED...]
 #                            # the large lane's Connect-4 255/10 runs only
 #                            # (wd05e360st20lr003, with --straight-through-lr
 #                            # 0.003; seeds 1 to 5 by default), e.g. two seeds
 #                            # side by side: each uses about 1.1 of the 2 cores
-#   bench/targets.sh connect4-255-10 [SEED...]
+#   experiments/targets.sh connect4-255-10 [SEED...]
 #                            # the same without --straight-through-lr
-#                            # (wd05e360st20), which docs/RESULTS.md
+#                            # (wd05e360st20), which experiments/NOTEBOOK.md
 #                            # "Restarting the learning rate" compares;
-#                            # bench/stlrfork.sh SEED, started beside it,
+#                            # experiments/stlrfork.sh SEED, started beside it,
 #                            # saves the other's first 288 epochs by forking
 #                            # it there
 #
-# The recipes, their tags and why each was chosen are in docs/RESULTS.md;
-# bench/fast.sh runs these and every other recipe that was tried. The
+# The recipes, their tags and why each was chosen are in experiments/NOTEBOOK.md;
+# experiments/fast.sh runs these and every other recipe that was tried. The
 # small lane takes about an hour on the 2-core machine; the large one
 # about 14 hours, an estimate from the logged epochs (resume it across
-# sessions; bench/park.sh).
+# sessions; experiments/park.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=bench/experiments.sh
-. bench/experiments.sh
+# shellcheck source=experiments/experiments.sh
+. experiments/experiments.sh
 
 both() { # NAME TAG SEED [flags]: train without refining, then refine
   fast_run "$@"
-  bench/refine.sh "$1-$2-s$3"
+  experiments/refine.sh "$1-$2-s$3"
 }
 
 c4large() { # TAG "FLAGS" SEED...: wd05e360st20 and FLAGS
@@ -47,7 +47,7 @@ c4large() { # TAG "FLAGS" SEED...: wd05e360st20 and FLAGS
   done
 }
 
-usage="usage: bench/targets.sh small|large|connect4-255-10|connect4-255-10-stlr [SEED...]"
+usage="usage: experiments/targets.sh small|large|connect4-255-10|connect4-255-10-stlr [SEED...]"
 case ${1:?$usage} in
 small)
   for s in 1 2 3; do

@@ -1,9 +1,9 @@
 // Command fork saves a copy of a songc training checkpoint with another
 // --straight-through-lr, so that a run forked where its straight-through
 // epochs begin resumes as a run with that rate from the start would
-// (trainer's TestForkAtStraightThrough). bench/stlrfork.sh uses it.
+// (trainer's TestForkAtStraightThrough). experiments/stlrfork.sh uses it.
 //
-//	go run ./bench/fork -in RUN.ckpt -epoch 288 -straight-through-lr 0.003 -out FORK.ckpt
+//	go run ./fork -in RUN.ckpt -epoch 288 -straight-through-lr 0.003 -out FORK.ckpt
 package main
 
 import (

@@ -1,6 +1,6 @@
-// Command table prints the results of bench/paper.sh runs as a Markdown
+// Command table prints the results of experiments/paper.sh runs as a Markdown
 // table, from their result files only (eval.json, analyze.json,
-// result.json, training.json, model.log.jsonl under bench/runs/NAME/;
+// result.json, training.json, model.log.jsonl under runs/NAME/;
 // model.json's "training" object where an older run has no
 // training.json). Runs that differ only by seed (NAME-sSEED) and ran on the
 // same kernel are grouped: mean, and min..max.
@@ -12,12 +12,12 @@
 // never, "?": not logged). With -curves DIR, the accuracy curves of each
 // group's first run are drawn to DIR/NAME-curves.png and linked.
 //
-// With -refined it prints the hard walk before and after bench/refine.sh;
-// with -selected, the graphs bench/select.sh kept (folders NAME-pickK-sS).
+// With -refined it prints the hard walk before and after experiments/refine.sh;
+// with -selected, the graphs experiments/select.sh kept (folders NAME-pickK-sS).
 //
-//	go run ./bench/table [-runs bench/runs] [-match REGEXP] [-skip REGEXP] [-curves docs/img/curves]
-//	go run ./bench/table -refined [-refine-tag -ridge0.001] [-match REGEXP] [-skip REGEXP]
-//	go run ./bench/table -selected [-match REGEXP]
+//	go run ./table [-runs runs] [-match REGEXP] [-skip REGEXP] [-curves img/curves]
+//	go run ./table -refined [-refine-tag -ridge0.001] [-match REGEXP] [-skip REGEXP]
+//	go run ./table -selected [-match REGEXP]
 package main
 
 import (
@@ -40,7 +40,7 @@ import (
 )
 
 // paper holds the SONG-S test accuracies of the paper (spec section 5) for
-// the experiments of bench/paper.sh.
+// the experiments of experiments/paper.sh.
 var paper = map[string]string{
 	"letter-64-20":    "78.70",
 	"letter-128-30":   "83.05",
@@ -60,7 +60,7 @@ type run struct {
 	kernel, flags             string
 	dir                       string
 	log                       []analysis.LogRecord
-	// After bench/refine.sh, when refined.
+	// After experiments/refine.sh, when refined.
 	refined                      bool
 	rSoft, rHard, rFid, rSeconds float64
 	rUsed, rPasses, rSelected    int
@@ -84,13 +84,13 @@ func (r run) reach(target float64, f func(analysis.LogRecord) float64) string {
 }
 
 func main() {
-	dir := flag.String("runs", "bench/runs", "folder of runs")
+	dir := flag.String("runs", "runs", "folder of runs")
 	match := flag.String("match", ".", "only runs whose name matches this regular expression")
 	skip := flag.String("skip", "", "leave out runs whose name matches this regular expression")
 	curves := flag.String("curves", "", "draw each group's accuracy curves into this folder and link them")
-	refined := flag.Bool("refined", false, "the before/after table of bench/refine.sh, for the runs it refined")
-	flag.StringVar(&refineTag, "refine-tag", "", "with -refined, the files of a bench/refine.sh variant (-ridge0.001 for RIDGE=0.001)")
-	selected := flag.Bool("selected", false, "the table of bench/select.sh: the graph kept of several restarts")
+	refined := flag.Bool("refined", false, "the before/after table of experiments/refine.sh, for the runs it refined")
+	flag.StringVar(&refineTag, "refine-tag", "", "with -refined, the files of a experiments/refine.sh variant (-ridge0.001 for RIDGE=0.001)")
+	selected := flag.Bool("selected", false, "the table of experiments/select.sh: the graph kept of several restarts")
 	flag.Parse()
 	re, err := regexp.Compile(*match)
 	if err != nil {
@@ -195,7 +195,7 @@ func main() {
 	}
 }
 
-// refinedTable prints the hard walk before and after bench/refine.sh.
+// refinedTable prints the hard walk before and after experiments/refine.sh.
 func refinedTable(order []string, groups map[string][]run) {
 	fmt.Println("| run | paper | hard walk (compiled) % before | after refine | soft after % | fidelity after % | used nodes before → after | passes (selected) | refine time | seeds |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
@@ -223,10 +223,10 @@ func refinedTable(order []string, groups map[string][]run) {
 	}
 }
 
-// pickRe matches the folders of bench/select.sh.
+// pickRe matches the folders of experiments/select.sh.
 var pickRe = regexp.MustCompile(`-pick\d+(-ridge[^-]*)?-s\d+$`)
 
-// pick is one bench/select.sh result.
+// pick is one experiments/select.sh result.
 type pick struct {
 	seed                string
 	soft, hard, fid     float64
@@ -236,7 +236,7 @@ type pick struct {
 	candHard            []float64 // each candidate's hard-walk test accuracy
 }
 
-// selectedTable prints the graphs that bench/select.sh kept, grouped by
+// selectedTable prints the graphs that experiments/select.sh kept, grouped by
 // seed like the other tables.
 func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp) {
 	groups := map[string][]pick{}
@@ -286,7 +286,7 @@ func selectedTable(dir string, entries []os.DirEntry, re, seedRe *regexp.Regexp)
 	}
 }
 
-// loadPick reads what bench/select.sh wrote.
+// loadPick reads what experiments/select.sh wrote.
 func loadPick(dir string) (pick, error) {
 	var p pick
 	ev, an, err := readEvalAnalyze(dir, "eval.json", "analyze.json")
@@ -406,10 +406,10 @@ func load(dir string) (run, error) {
 	return r, loadRefined(&r, dir)
 }
 
-// refineTag names the bench/refine.sh variant that -refined reads.
+// refineTag names the experiments/refine.sh variant that -refined reads.
 var refineTag string
 
-// loadRefined reads what bench/refine.sh wrote, if it ran.
+// loadRefined reads what experiments/refine.sh wrote, if it ran.
 func loadRefined(r *run, dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, "refine"+refineTag+"-eval.json")); errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -441,7 +441,7 @@ func loadRefined(r *run, dir string) error {
 }
 
 // readTraining reads a model's training metadata into v: the file name
-// (what bench/paper.sh and bench/refine.sh write, and commit, beside the
+// (what experiments/paper.sh and experiments/refine.sh write, and commit, beside the
 // model) or, for runs made before they wrote it, the "training" object of
 // the model file modelName.
 func readTraining(dir, name, modelName string, v any) error {
@@ -458,14 +458,14 @@ func readTraining(dir, name, modelName string, v any) error {
 	return json.Unmarshal(model.Training, v)
 }
 
-// evalFile is what bench/table reads of songc eval --json.
+// evalFile is what table reads of songc eval --json.
 type evalFile struct {
 	Soft float64 `json:"soft_accuracy"`
 	Hard float64 `json:"hard_accuracy"`
 	Fid  float64 `json:"fidelity"`
 }
 
-// graphSize is what bench/table reads of songc analyze --json.
+// graphSize is what table reads of songc analyze --json.
 type graphSize struct {
 	Nodes int `json:"nodes"`
 	Used  int `json:"used_nodes"`
