@@ -5,8 +5,8 @@
 //
 // # The model
 //
-// A SONG (Struski et al., WACV 2023; see docs/model-format.md and the spec in
-// ../shared/docs/song-spec.md) has n internal nodes and c leaves. States
+// A SONG (Struski et al., WACV 2023; docs/model.md describes it and
+// docs/model-format.md its file) has n internal nodes and c leaves. States
 // 0..n-1 are internal nodes (0 is the root), state n+k is the leaf of class k.
 // Each internal node i has a linear filter W[i], a bias b[i] and two
 // distributions over destination states, the columns i of M0 = softmax(L0)
@@ -14,8 +14,9 @@
 //
 // # Routing rule
 //
-// This is the one routing rule of songc, used by the trainer's graph
-// extraction, by this package and by generated code:
+// This is the one routing rule of songc. Margin computes the margin, Side
+// decides, Routes.Next moves; Walk, refining (trainer/refine) and the
+// analysis all walk through them, and generated code repeats them in Go:
 //
 //   - The margin of node i for an input x is w_i·x' + b_i, where
 //     x' = (x - shift) * scale is the preprocessed input. The dot product is

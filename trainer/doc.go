@@ -1,9 +1,33 @@
 // Package trainer learns Self-Organizing Neural Graphs (SONG, Struski et al.,
-// WACV 2023) exactly as the authors' code defines them: the forward pass,
-// the loss, a hand-written backward pass, Adam, Gumbel-softmax with the
-// "dirty tau" schedule and the authors' initialisation. The specification is
-// ../shared/docs/song-spec.md (sections 1-3); the float64 forward, loss and
-// gradients match the authors' reference cases to 1e-10 relative.
+// WACV 2023) as the authors' code defines them: the forward pass, the loss,
+// a hand-written backward pass, Adam, Gumbel-softmax with the "dirty tau"
+// schedule and the authors' initialisation. docs/model.md describes the
+// model; the float64 forward, loss and gradients match the authors'
+// reference cases to 1e-10 relative (reference_test.go).
+//
+// # Files
+//
+// The engine, which does the numbers:
+//
+//   - kernel.go: Kernel[T], the dense GEMM the CPU engine is written against
+//     (gonum in pure Go, or the AVX2/FMA kernel of internal/sgemm).
+//   - params.go: Shape and the flat parameter vector (L0, L1, W, b).
+//   - engine.go, forward.go, backward.go: Engine and its CPU implementation:
+//     transitions, forward pass, loss, gradients and the Adam step.
+//
+// The training loop, which decides what the engine runs:
+//
+//   - config.go: Config (declared in runlog, beside the metadata that
+//     records it), the named recipes (PresetConfig) and CheckConfig.
+//   - task.go: the data of a run, its validation split and standardisation.
+//   - streams.go: the seeded random streams.
+//   - run.go: Run, the epoch loop, evaluation, selection of the best epoch.
+//   - schedule.go: learning rate, temperature and straight-through epochs.
+//   - model.go: the model file of the chosen epoch, with its metadata.
+//   - checkpoint.go: saving and resuming a run bit for bit.
+//   - select.go: choosing among graphs trained on the same split.
+//
+// Refining the hard walk after training lives in trainer/refine.
 //
 // # Layers
 //
@@ -25,24 +49,13 @@
 // PresetConfig names the recipes: "paper" (the authors' defaults above),
 // "fast" (standardised inputs, batch 64, Adam on a cosine schedule, an
 // annealed end and selection by the hard walk; it reaches the paper's
-// accuracies in fewer epochs, docs/RESULTS.md) and "quick" (fast in 60
+// accuracies in fewer epochs; docs/RESULTS.md) and "quick" (fast in 60
 // epochs). Options beyond the authors' objective, all off in "paper":
 // Config.Anneal (temperature annealing toward hard decisions),
-// Config.Sharpen (a penalty on soft decisions, LossParts.Sharp),
 // Config.WeightDecay (AdamW's decoupled decay of the node filters),
 // Config.StraightThrough (the last epochs train the hard walk itself with
 // the straight-through estimator, Engine.SetStraightThrough),
 // Config.LRSchedule, Config.Gumbel and Config.Init.
-//
-// # Refining the hard walk
-//
-// Refine is a hard-routing fine-tune of a trained model, songc's addition:
-// it optimises the classifier that compiles (the hard walk) directly, by
-// alternating optimisation over its nodes in the manner of TAO
-// (Carreira-Perpiñán and Tavallali, NeurIPS 2018), with child, exit and
-// growth moves for SONG's graph. Every move raises the walk's accuracy on
-// the training rows; the pass kept is the one with the best validation
-// accuracy. See Refine for the algorithm.
 //
 // # Several graphs, one kept
 //
