@@ -5,6 +5,7 @@ import (
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
 )
 
 // Model returns the model of the selected epoch with its metadata.
@@ -55,24 +56,33 @@ func (r *Run) hardAccuracy(tau float64) (val, test float64) {
 	if err != nil {
 		return 0, 0 // non-finite parameters: the loss check reports them
 	}
+	val = HardAccuracy(k, r.Task.Train, r.Task.yTrain, r.valIdx)
+	if ts := r.Task.Test; ts != nil {
+		test = HardAccuracy(k, ts, r.Task.yTest, nil)
+	}
+	return val, test
+}
+
+// HardAccuracy is the share of rows idx of ds (all rows when idx is nil)
+// whose hard walk, by k, ends in their class y[i]; 0 without rows.
+func HardAccuracy(k *runtime.Classifier, ds *data.Dataset, y []int, idx []int) float64 {
+	n := len(idx)
+	if idx == nil {
+		n = ds.Rows
+	}
+	if n == 0 {
+		return 0
+	}
 	scratch := make([]float64, k.NumFeatures())
 	correct := 0
-	for _, i := range r.valIdx {
-		if res, _ := k.Walk(r.Task.Train.Row(i), scratch, nil); res.Class == r.Task.yTrain[i] {
+	for j := range n {
+		i := j
+		if idx != nil {
+			i = idx[j]
+		}
+		if res, _ := k.Walk(ds.Row(i), scratch, nil); res.Class == y[i] {
 			correct++
 		}
 	}
-	if len(r.valIdx) > 0 {
-		val = float64(correct) / float64(len(r.valIdx))
-	}
-	if ts := r.Task.Test; ts != nil && ts.Rows > 0 {
-		correct = 0
-		for i := 0; i < ts.Rows; i++ {
-			if res, _ := k.Walk(ts.Row(i), scratch, nil); res.Class == r.Task.yTest[i] {
-				correct++
-			}
-		}
-		test = float64(correct) / float64(ts.Rows)
-	}
-	return val, test
+	return float64(correct) / float64(n)
 }
