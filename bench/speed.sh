@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Training speed on this machine: songc bench for issue 5's configurations
-# (with the default kernel and, for comparison, gonum's), the peak of the
-# GEMM measured in the same run, and the wall time of one training epoch of
-# the paper's models. Results go to bench/runs/speed/.
+# Training speed on this machine (docs/RESULTS.md, "Training speed"):
+# songc bench for the paper's graph shapes with the default kernel and, for
+# comparison, gonum's; the peak of the same GEMM kernel measured in the
+# same run (--peak); and the wall time of one training epoch of the paper's
+# large models. Results go to bench/runs/speed/ (ignored by git): one JSON
+# file per songc bench, one .time file per epoch.
+#
+#   bench/speed.sh          # DATA: the data sets' folder (default ../shared/data)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-shared=${SHARED:-../shared/data}
+shared=${DATA:-../shared/data}
 out=bench/runs/speed
 mkdir -p "$out"
 go build -o "$out/songc" ./cmd/songc
