@@ -19,7 +19,7 @@ import (
 
 // AnalyzeCmd measures and draws the learned graph.
 type AnalyzeCmd struct {
-	Model         string  `arg:"" placeholder:"MODEL" help:"Model file written by songc train."`
+	ModelArg      `embed:""`
 	Data          string  `placeholder:"FILE" help:"Labelled rows for the per-input statistics (path unions, hard-walk paths, class distances)."`
 	JSON          bool    `name:"json" help:"Print the statistics as JSON."`
 	PathThreshold float64 `name:"path-threshold" default:"1e-4" help:"Paths of P_x with probability above this make up an input's path union (the paper's 1e-4)."`

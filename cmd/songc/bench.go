@@ -30,7 +30,7 @@ count as defined in docs/performance.md (12 (n+c) n B N + 4 B d n) and the effec
 GFLOP/s. The defaults are the paper's largest Letter model.
 
 Examples:
-  songc bench                                        # 511 nodes, 50 steps, batch 128, Letter shape
+  songc bench           # 511 nodes, 50 steps, batch 128, Letter's shape
   songc bench --nodes 64 --steps 20 --json
   songc bench --nodes 255 --steps 50 --features 784 --classes 10 --peak`
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,20 +16,20 @@ import (
 
 // CompileCmd generates a standalone Go classifier.
 type CompileCmd struct {
-	Model     string `arg:"" placeholder:"MODEL" help:"Model file written by songc train."`
-	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write."`
+	ModelArg  `embed:""`
+	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write; its folder is created when missing."`
 	Package   string `default:"classifier" help:"Package name of the generated file."`
-	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"How margins are computed (${enum}): auto picks unrolled code for small models, tables for large ones."`
-	Data      string `placeholder:"FILE" help:"Labelled data for the report (path lengths, hard-walk accuracy, fidelity) and for --emit-tests."`
-	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and BenchmarkPredict."`
+	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"Code shape (${enum}): auto picks unrolled code for small models, tables for large ones."`
+	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and a benchmark."`
+	Data      string `placeholder:"FILE" group:"data" help:"Labelled rows for a report (path lengths, accuracy) and for --emit-tests."`
 	DataFlags `embed:""`
 }
 
 func (CompileCmd) Help() string {
 	return `The generated file imports nothing, allocates nothing, and predicts exactly what
-'songc predict --hard' and 'songc eval' (hard accuracy) compute, bit for bit:
+'songc predict' and 'songc eval' (hard accuracy) compute, bit for bit:
 
-  func Predict(x *[NumFeatures]float64) int                        // class index
+  func Predict(x *[NumFeatures]float64) int // class index
   func Explain(x *[NumFeatures]float64, path []Decision) (int, []Decision)
   func PredictBatch(xs [][NumFeatures]float64, out []int)
   var ClassNames = [NumClasses]string{...}
@@ -37,6 +38,14 @@ Examples:
   songc compile letter.json -o classifier/classifier.go
   songc compile letter.json -o letter/letter.go --package letter \
       --data ../shared/data/letter/test.csv.gz --emit-tests`
+}
+
+// makeFolderFor creates the folder of path when it is missing.
+func makeFolderFor(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return nil
 }
 
 func (c *CompileCmd) Run(g *Globals) error {
@@ -48,12 +57,8 @@ func (c *CompileCmd) Run(g *Globals) error {
 	if c.EmitTests && c.Data == "" {
 		return usagef("--emit-tests needs --data: the golden vectors come from it")
 	}
-	var ds *data.Dataset
-	if c.Data != "" {
-		if ds, err = data.Open(c.Data, c.options(m.Features)); err != nil {
-			return err
-		}
-	}
+	// Compiling is quick and checks the package name; the folder is made
+	// and checked before the data, which may be large, are read.
 	src, plan, err := compiler.Compile(m, compiler.Options{Package: c.Package, Layout: layout, Version: version})
 	if err != nil {
 		var pe *compiler.PackageError
@@ -62,8 +67,17 @@ func (c *CompileCmd) Run(g *Globals) error {
 		}
 		return err
 	}
+	if err := makeFolderFor(c.Output); err != nil {
+		return err
+	}
 	if err := checkWritable(c.Output); err != nil {
 		return err
+	}
+	var ds *data.Dataset
+	if c.Data != "" {
+		if ds, err = data.Open(c.Data, c.options(m.Features)); err != nil {
+			return err
+		}
 	}
 	var testSrc []byte
 	testPath := strings.TrimSuffix(c.Output, ".go") + "_test.go"

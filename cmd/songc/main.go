@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -27,11 +28,13 @@ const version = "0.1.0"
 
 // CLI is the command tree.
 type CLI struct {
+	HelpAll helpAllFlag `name:"help-all" help:"Show help with the expert flags too."`
+
 	Train   TrainCmd   `cmd:"" help:"Learn a SONG from a CSV or IDX file (or the embedded Letter data)."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows."`
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
-	Predict PredictCmd `cmd:"" help:"Predict a class (or leaf masses) for every row of a file."`
+	Predict PredictCmd `cmd:"" help:"Predict the class of every row of a file, as the compiled classifier does."`
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`
 	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph, as in the paper; DOT drawings and plots."`
 	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s."`
@@ -49,8 +52,8 @@ type Globals struct {
 
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
-	Header   string `enum:"auto,yes,no" default:"auto" help:"Whether CSV files start with a header row (${enum}); auto: a first row with a non-numeric feature is a header."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N" help:"The label column of CSV files: last, first, or its 1-based number."`
+	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum}); auto: when the first row has a feature that is not a number."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N" group:"data" help:"The label column of CSV files: last, first, or its 1-based number."`
 }
 
 func (f DataFlags) options(features int) data.CSVOptions {
@@ -98,6 +101,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { panic(exitCode(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Help(helpPrinter),
+		kong.ExplicitGroups(flagGroups),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
@@ -105,24 +110,124 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "songc: %v\n", err)
-		fmt.Fprintln(stderr, "Run 'songc --help' for usage.")
+		cmd := ""
+		var pe *kong.ParseError
+		if errors.As(err, &pe) && pe.Context != nil {
+			cmd = commandOf(pe.Context)
+		}
+		usage(stderr, cmd, err)
 		return 2
 	}
+	cmd := commandOf(kctx)
 	g := &Globals{Ctx: ctx, Stdout: stdout, Stderr: stderr, Terminal: terminal}
 	if err := kctx.Run(g); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "songc %s: %v\n", strings.Fields(kctx.Command())[0], err)
+			usage(stderr, cmd, err)
 			return 2
 		}
-		fmt.Fprintf(stderr, "songc %s: %v\n", strings.Fields(kctx.Command())[0], err)
+		fmt.Fprintf(stderr, "songc %s: %v\n", cmd, err)
 		if errors.Is(err, trainer.ErrInterrupted) || errors.Is(err, context.Canceled) {
 			return 130
 		}
 		return 1
 	}
 	return 0
+}
+
+// commandOf is the name of the command that was parsed ("" when none was).
+func commandOf(kctx *kong.Context) string {
+	if n := kctx.Selected(); n != nil {
+		return n.Name
+	}
+	return ""
+}
+
+// usage reports a usage error and where to read about the command's flags.
+func usage(w io.Writer, cmd string, err error) {
+	if cmd == "" {
+		fmt.Fprintf(w, "songc: %v\nRun 'songc --help' for usage.\n", err)
+		return
+	}
+	fmt.Fprintf(w, "songc %s: %v\nRun 'songc %s --help' for usage.\n", cmd, err, cmd)
+}
+
+// helpPrinter is kong's, except that the model of ModelArg, optional to
+// kong so that --model can stand in for it, is shown as the argument it is.
+// Printed through a buffer, help wraps at 80 columns (or $COLUMNS) on a
+// terminal too.
+func helpPrinter(opts kong.HelpOptions, ctx *kong.Context) error {
+	out := ctx.Stdout
+	var b bytes.Buffer
+	ctx.Stdout = &b
+	err := kong.DefaultHelpPrinter(opts, ctx)
+	ctx.Stdout = out
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(out, strings.ReplaceAll(b.String(), "[<model>]", "<model>"))
+	return err
+}
+
+// flagGroups are the headings of the flags in help. The expert groups hold
+// only hidden flags, which --help-all shows.
+var flagGroups = []kong.Group{
+	{Key: "data", Title: "Data:"},
+	{Key: "training", Title: "Training:"},
+	{Key: "output", Title: "Output:"},
+	{Key: "recipe", Title: "Recipe (expert; --preset sets these, a flag given explicitly wins):"},
+	{Key: "research", Title: "Research (expert):"},
+	{Key: "engine", Title: "Engine (expert):"},
+}
+
+// helpAllFlag is --help-all: the help of a command with its expert flags,
+// those that are hidden and in a group, shown.
+type helpAllFlag bool
+
+// IgnoreDefault keeps kong from resetting the flag.
+func (helpAllFlag) IgnoreDefault() {}
+
+// BeforeReset prints the help and exits, as kong's own --help does, before
+// any flag is checked.
+func (helpAllFlag) BeforeReset(ctx *kong.Context) error {
+	node := ctx.Selected()
+	if node == nil {
+		node = ctx.Model.Node
+	}
+	for _, level := range node.AllFlags(false) {
+		for _, f := range level {
+			if f.Group != nil {
+				f.Hidden = false
+			}
+		}
+	}
+	if err := ctx.PrintUsage(false); err != nil {
+		return err
+	}
+	ctx.Kong.Exit(0)
+	return nil
+}
+
+// ModelArg is how every command that reads one model takes it: as its first
+// argument or, the spelling of earlier releases, with --model (-m). Exactly
+// one of the two must be given; AfterApply leaves the path in Model.
+type ModelArg struct {
+	Model     string `arg:"" optional:"" help:"Model file written by songc train (or refine, or select)."`
+	ModelFlag string `name:"model" short:"m" hidden:"" placeholder:"MODEL" help:"The model; same as the MODEL argument."`
+}
+
+// AfterApply resolves the two spellings; kong calls it after parsing, so a
+// missing or doubled model is a usage error like any other.
+func (a *ModelArg) AfterApply() error {
+	switch {
+	case a.Model == "" && a.ModelFlag == "":
+		return errors.New("missing the model: give its file as the first argument")
+	case a.Model != "" && a.ModelFlag != "":
+		return fmt.Errorf("the model is given twice (%s as argument, %s with --model); give it once", a.Model, a.ModelFlag)
+	case a.Model == "":
+		a.Model = a.ModelFlag
+	}
+	return nil
 }
 
 // usageError marks an error in the flags (exit code 2).

@@ -5,37 +5,35 @@ import (
 	"io"
 	"time"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
+	"github.com/songc/songc/trainer/refine"
 )
 
 // RefineCmd fine-tunes a trained model's hard walk.
 type RefineCmd struct {
-	Model     string  `short:"m" required:"" placeholder:"MODEL" help:"Model written by songc train."`
-	Data      string  `placeholder:"FILE" help:"The training data the model was trained on (its validation split is rebuilt from the model's seed). Without --data, the embedded Letter data."`
-	Test      string  `placeholder:"FILE" help:"Test data, only reported (never used to choose)."`
-	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model (JSON)."`
-	Passes    int     `default:"10" help:"At most this many passes over the graph; refining stops earlier when a pass changes nothing or two passes in a row do not raise the hard walk's validation accuracy."`
-	Ridge     float64 `default:"0.01" help:"L2 weight on a node's filter when it is refitted, on the inputs as the model sees them (standardised when it was trained with --standardize)."`
-	Polish    bool    `help:"After each logistic refit, move the node's weights and bias one at a time to the value that routes the most rows right (exact line searches of the count, as in OC1). It fits the training rows better but did not generalise better in docs/RESULTS.md; slower, off by default."`
+	ModelArg  `embed:""`
+	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model."`
+	Passes    int     `default:"10" help:"At most this many passes over the graph; it stops earlier when the hard walk stops improving on the validation rows."`
+	Ridge     float64 `default:"0.01" help:"Weight of the L2 penalty on a node's weights when they are refitted."`
 	Quiet     bool    `short:"q" help:"No progress output."`
+	Data      string  `placeholder:"FILE" group:"data" help:"The rows the model was trained on; its validation rows are rebuilt from them. Without --data, the embedded Letter data."`
+	Test      string  `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose."`
 	DataFlags `embed:""`
 }
 
 // Help implements kong.HelpProvider.
 func (RefineCmd) Help() string {
-	return `A hard-routing fine-tune of the classifier that compiles: the hard walk's node
-filters, argmax children and forced exits are refitted, node by node, and unused
-nodes are put where they help, so that its accuracy on the model's training rows
-never falls (alternating optimisation in
-the manner of TAO, Carreira-Perpinan and Tavallali 2018; see docs/RESULTS.md).
-The pass with the best hard-walk validation accuracy is kept, the model as given
-included; the soft model changes too and is reported, but the hard walk is what
-is optimised. The same is available at the end of training as songc train --refine.
+	return `Node by node, the hard walk's weights, children and exits are refitted on the
+model's training rows, and unused nodes are put where they help (in the manner
+of TAO, Carreira-Perpinan and Tavallali 2018). The pass whose hard walk does
+best on the validation rows is kept, the model as given included. songc train
+--refine does the same after training.
 
 Example:
-  songc refine -m c4.json --data ../shared/data/connect4/train.csv.gz \
+  songc refine c4.json --data ../shared/data/connect4/train.csv.gz \
       --test ../shared/data/connect4/test.csv.gz -o c4-refined.json`
 }
 
@@ -55,7 +53,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	start := time.Now()
-	out, err := refine(g, m, task, trainer.RefineConfig{Passes: c.Passes, Ridge: c.Ridge, Polish: c.Polish}, c.Quiet)
+	out, err := refineModel(g, m, task, refine.Config{Passes: c.Passes, Ridge: c.Ridge}, c.Quiet)
 	if err != nil {
 		return err
 	}
@@ -76,17 +74,17 @@ func loadTask(train, test string, f DataFlags) (*trainer.Task, error) {
 	return trainer.NewTask(tr, ts)
 }
 
-// refine runs trainer.Refine with a line of progress per pass on stderr.
-func refine(g *Globals, m *runtime.Model, task *trainer.Task, cfg trainer.RefineConfig, quiet bool) (*runtime.Model, error) {
-	var progress func(trainer.RefinePass)
+// refineModel runs refine.Run with a line of progress per pass on stderr.
+func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Config, quiet bool) (*runtime.Model, error) {
+	var progress func(runlog.RefinePass)
 	if !quiet {
 		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %d passes\n", cfg.Passes)
-		progress = func(p trainer.RefinePass) { printRefinePass(g.Stderr, p) }
+		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p) }
 	}
-	return trainer.Refine(g.Ctx, m, task, cfg, progress)
+	return refine.Run(g.Ctx, m, task, cfg, progress)
 }
 
-func printRefinePass(w io.Writer, p trainer.RefinePass) {
+func printRefinePass(w io.Writer, p runlog.RefinePass) {
 	line := fmt.Sprintf("refine pass %d  hard train %.2f%%  val %.2f%%", p.Pass, 100*p.TrainAcc, 100*p.ValAcc)
 	if p.TestAcc > 0 {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)

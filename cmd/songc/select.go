@@ -14,28 +14,27 @@ import (
 // SelectCmd keeps the best of several graphs trained on the same split.
 type SelectCmd struct {
 	Models    []string `arg:"" placeholder:"MODEL" help:"Models trained on the same data with the same --seed and --val (typically --restart 0, 1, 2, ...), refined or not."`
-	Data      string   `placeholder:"FILE" help:"The training data the models were trained on (their validation split is rebuilt from the seed). Without --data, the embedded Letter data."`
-	Test      string   `placeholder:"FILE" help:"Test data, only reported (never used to choose)."`
 	Output    string   `short:"o" required:"" placeholder:"MODEL" help:"Where to write a copy of the chosen model (byte for byte)."`
 	By        string   `enum:"hard,soft" default:"hard" help:"Choose by the validation accuracy of the hard walk, which is what compiles, or of the soft model (${enum})."`
 	JSON      bool     `name:"json" help:"Print the candidates and the choice as JSON."`
+	Data      string   `placeholder:"FILE" group:"data" help:"The rows the models were trained on; their validation rows are rebuilt from them. Without --data, the embedded Letter data."`
+	Test      string   `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose."`
 	DataFlags `embed:""`
 }
 
 // Help implements kong.HelpProvider.
 func (SelectCmd) Help() string {
 	return `Measures every model on the validation rows they share (rebuilt from the seed
-and share recorded in the models, as songc refine does) and copies the best to
--o; ties go to the first listed. This is the authors' protocol of training
-several graphs and keeping one, with the choice made on validation rows rather
-than on the test set. Models with another seed, validation share or training
-data are refused, since their validation rows differ.
+and share recorded in the models) and copies the best to -o; ties go to the
+first listed. This is the authors' protocol of training several graphs and
+keeping one, with the choice made on validation rows, not on the test set.
+Models with another seed, validation share or training data are refused.
 
 Example:
   for r in 0 1 2 3 4; do
-    songc train --data c4.csv.gz --nodes 8 --steps 10 --restart $r -o c4-r$r.json
+    songc train --data c4.csv.gz --restart $r -o c4-r$r.json
   done
-  songc select --data c4.csv.gz c4-r?.json -o c4.json`
+  songc select c4-r?.json --data c4.csv.gz -o c4.json`
 }
 
 // selection is the --json output of songc select.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,61 +11,66 @@ import (
 	"time"
 
 	"github.com/songc/songc/analysis"
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
+	"github.com/songc/songc/trainer/refine"
 )
 
-// TrainCmd learns a model.
+// TrainCmd learns a model. The flags a person needs are shown by --help;
+// the recipe's knobs and research options are hidden, in groups, and shown
+// by --help-all. Their measured effects are in docs/RESULTS.md, not here.
 type TrainCmd struct {
-	Data            string   `placeholder:"FILE" help:"Training data: CSV (gzip'd or not) or an IDX images file (its labels file is found beside it). Without --data, the embedded Letter data (UCI, CC BY 4.0) and its test split are used."`
-	Test            string   `placeholder:"FILE" help:"Test data, only reported (never used to choose the model)."`
-	Output          string   `short:"o" default:"model.json" placeholder:"MODEL" help:"Where to write the model (JSON)."`
-	Nodes           *int     `placeholder:"64" help:"Internal nodes n (default 64)."`
-	Steps           *int     `placeholder:"20" help:"Steps N of the Markov chain (default 20)."`
-	Epochs          *int     `placeholder:"N" help:"Epochs (paper: 250, fast: 120, quick: 60)."`
-	Preset          string   `enum:"paper,fast,quick," default:"" help:"Recipe. paper: the authors' (raw inputs, batch 128, Adam at 0.001, 250 epochs); the default with --data. fast: reaches the paper's accuracies in fewer epochs (standardised inputs, batch 64, Adam at 0.03 on a cosine schedule, 120 epochs, --anneal 0.2 --anneal-temp 0.4 --select hard --refine 10; see docs/RESULTS.md). quick: fast in 60 epochs, the default of the embedded demo. Flags given explicitly win."`
-	Batch           *int     `placeholder:"N" help:"Rows per batch (paper: 128, fast and quick: 64)."`
-	LR              *float64 `name:"lr" placeholder:"RATE" help:"Adam learning rate (paper: 0.001, fast and quick: 0.03; with fast, Letter does better at 0.1, Connect-4 at 0.01, MNIST at 0.03: docs/RESULTS.md)."`
-	Seed            uint64   `default:"1" help:"Seed of every random choice: same data, flags and seed give the same model bytes."`
-	Restart         int      `placeholder:"R" default:"0" help:"Number of this graph among several trained with the same --seed (0, 1, 2, ...): it changes the initialisation, batch order and noise, not the validation split, so that songc select can keep the best of them (the authors train 5 graphs and keep one)."`
-	Precision       string   `enum:"f32,f64" default:"f32" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
-	Val             float64  `default:"0.1" help:"Share of the training rows held out (stratified) to choose the best epoch; 0 keeps the last epoch."`
-	Standardize     *bool    `negatable:"" help:"Shift and scale every feature to mean 0, standard deviation 1 over the training rows (recorded in the model and applied at inference). Off in the paper preset, on in fast and quick."`
-	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" help:"Node regularisation exponent gamma, in [1, 2)."`
-	NodeRegLambda   float64  `name:"node-reg-lambda" default:"0" help:"Node regularisation weight lambda (0: off)."`
-	Anneal          *float64 `placeholder:"SHARE" help:"Share of the last epochs in which the temperature of the column softmax and the node sigmoids falls from 1 to --anneal-temp, so that the soft model approaches the hard walk it compiles into (paper: 0, off; fast and quick: 0.2)."`
-	AnnealTemp      *float64 `name:"anneal-temp" placeholder:"TAU" help:"Final temperature of --anneal (default 0.4 in fast and quick, 0.1 otherwise)."`
-	Select          *string  `placeholder:"soft|hard" help:"Choose the epoch by the validation accuracy of the soft model or of the hard walk, which is what compiles (paper: soft, fast and quick: hard)."`
-	LRSchedule      *string  `name:"lr-schedule" placeholder:"constant|cosine" help:"Learning-rate schedule: constant (paper), or cosine (fast and quick), which lowers it from --lr to 0 along a half cosine over the run."`
-	Gumbel          string   `enum:"dirty,off" default:"dirty" help:"Gumbel noise on the column softmax during training (${enum}): dirty (the authors': on a share of the batches that falls from all to none over the run) or off."`
-	Sharpen         float64  `placeholder:"LAMBDA" default:"0" help:"Weight of a sharpness penalty (songc's, not the authors'): the mean of 4 s(1-s) over node decisions plus the normalised entropy of the transition columns. It pushes the soft model toward the hard walk it compiles into, where annealing alone lets the model keep soft decisions (0: off)."`
-	WeightDecay     float64  `name:"weight-decay" placeholder:"WD" default:"0" help:"Decoupled weight decay of the node filters (AdamW, songc's, not the authors'): every step multiplies them by 1 - lr*WD before the Adam update, which curbs overfitting on wide inputs (0: off; with --preset fast, 0.01 lifted MNIST's compiled accuracy by 1.3 to 1.7 points and Letter 64/20's at --lr 0.1 by 2, and 0.05 with --epochs 240 Connect-4 8/10's refined walk by 1.2: docs/RESULTS.md)."`
-	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" help:"Share of the last epochs that train the hard walk itself (songc's, not the authors'): the forward pass routes every row along its walk, the backward pass takes the soft model's derivatives (straight-through estimator), and the loss is the walk's expected error. These epochs are not annealed. With --preset fast, 0.2 lifted Connect-4 8/10's compiled accuracy by 1.06 points trained and 0.66 refined over 10 seeds (docs/RESULTS.md). 0: off."`
-	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" help:"Learning rate at the first straight-through epoch (songc's): those epochs then fall from RATE to 0 along their own half cosine (or keep RATE with --lr-schedule constant), where otherwise the run's schedule, near its end, goes on. On Connect-4 255/10 (360 epochs, --straight-through 0.2) 0.003 gave refined walks that scored 82.38 on validation against 82.30 without it and 81.88 on test against 81.61 (five seeds; 0.001 and 0.01 scored lower on validation, seed 1; docs/RESULTS.md). 0: off."`
-	Init            string   `enum:"paper,fan-in" default:"paper" help:"Initialisation of the node filters W and biases b (${enum}): paper (uniform on +-1/sqrt(d n), the authors') or fan-in (uniform on +-1/sqrt(d), larger, for standardised inputs). The transition logits start uniform on [0, 1) either way."`
-	Refine          *int     `placeholder:"PASSES" help:"After training, fine-tune the hard walk (the classifier that compiles) for at most PASSES passes, as songc refine does: node filters, children and exits are refitted on the training rows, and the pass with the best hard-walk validation accuracy is kept (paper: 0, off; fast and quick: 10)."`
-	Kernel          string   `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}): auto picks avx2 for f32 on CPUs with AVX2 and FMA, gonum otherwise. Same data, flags, seed and kernel give the same model bytes."`
-	Checkpoint      string   `placeholder:"FILE" help:"Save model, optimiser and random state to FILE after every epoch."`
-	Resume          string   `placeholder:"FILE" help:"Continue the run saved in checkpoint FILE. Training flags are taken from it; --data, --test, -o and --log, when given, say where the data and outputs are now (a checkpoint moved to another folder or machine), and the data must be the rows it was trained on."`
-	Log             string   `placeholder:"FILE" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
-	Quiet           bool     `short:"q" help:"No progress output."`
-	DataFlags       `embed:""`
+	Data   string `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
+	Test   string `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
+	Nodes  *int   `placeholder:"N" group:"training" help:"Internal nodes of the graph (default 64)."`
+	Steps  *int   `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (default 20)."`
+	Epochs *int   `placeholder:"N" group:"training" help:"Passes over the training rows (default: the preset's)."`
+	Preset string `enum:"paper,fast,quick," default:"" placeholder:"paper|fast|quick" group:"training" help:"Recipe: paper (the authors'), or songc's fast or quick (fewer epochs). Default: paper with --data, quick for the demo."`
+	Seed   uint64 `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
+
+	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json, which is never replaced unless -o names it)."`
+	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
+	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run after every epoch, to resume it if it stops."`
+	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint, with its flags; --data, --test, -o and --log say where files are now."`
+	Quiet      bool   `short:"q" group:"output" help:"No progress output."`
+
+	Batch       *int     `placeholder:"N" hidden:"" group:"recipe" help:"Rows per training batch."`
+	LR          *float64 `name:"lr" placeholder:"RATE" hidden:"" group:"recipe" help:"Learning rate of the Adam optimiser."`
+	LRSchedule  *string  `name:"lr-schedule" placeholder:"constant|cosine" hidden:"" group:"recipe" help:"Keep the learning rate constant, or lower it to 0 along a half cosine."`
+	Standardize *bool    `negatable:"" hidden:"" group:"recipe" help:"Scale every feature to mean 0 and standard deviation 1 (recorded in the model and applied when it predicts)."`
+	Anneal      *float64 `placeholder:"SHARE" hidden:"" group:"recipe" help:"Share of the last epochs over which the model is cooled toward the hard walk that compiles (0: off)."`
+	AnnealTemp  *float64 `name:"anneal-temp" placeholder:"TAU" hidden:"" group:"recipe" help:"Final temperature of --anneal."`
+	Select      *string  `placeholder:"soft|hard" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, or whose hard walk, does best on the validation rows."`
+	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
+
+	Val             float64 `default:"0.1" hidden:"" group:"research" help:"Share of the training rows held out to choose the best epoch; 0 keeps the last epoch."`
+	Restart         int     `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
+	Init            string  `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
+	Gumbel          string  `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
+	NodeRegGamma    float64 `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
+	NodeRegLambda   float64 `name:"node-reg-lambda" default:"0" hidden:"" group:"research" help:"Weight of the node regularisation (0: off)."`
+	WeightDecay     float64 `name:"weight-decay" placeholder:"WD" default:"0" hidden:"" group:"research" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
+	StraightThrough float64 `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself, with straight-through gradients (0: off)."`
+	StraightLR      float64 `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
+
+	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
+	Kernel    string `enum:"auto,gonum,avx2" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks avx2 where the CPU has it. The model's bytes depend on it."`
+
+	DataFlags `embed:""`
 }
 
 // Help implements kong.HelpProvider.
 func (TrainCmd) Help() string {
 	return `Examples:
-  songc train                                   # embedded Letter demo, about a minute
-  songc train --data ../shared/data/letter/train.csv.gz --test ../shared/data/letter/test.csv.gz \
-      --nodes 64 --steps 20 -o letter.json --checkpoint letter.ckpt
-  songc train --resume letter.ckpt              # continue an interrupted run
-  songc train --data ../shared/data/mnist/train-images-idx3-ubyte.gz --nodes 255 --steps 50
-  for r in 0 1 2 3 4; do songc train --restart $r -o g$r.json; done
-  songc select g?.json -o best.json             # keep the graph with the best validation accuracy
+  songc train                       # the embedded Letter demo, about a minute
+  songc train --data train.csv --test test.csv -o letter.json
+  songc train --data train.csv -o letter.json --checkpoint letter.ckpt
+  songc train --resume letter.ckpt  # continue a run that stopped
 
-Progress goes to stderr: a live line on a terminal, one line per epoch otherwise.
-Ctrl-C saves a checkpoint (the --checkpoint file, or MODEL.ckpt) and prints how to resume.`
+Progress goes to stderr. Ctrl-C saves a checkpoint and prints how to resume.
+The model's terms: docs/model.md. Expert flags: songc train --help-all.`
 }
 
 // trainArgs is what a checkpoint needs beyond the training config to resume:
@@ -100,7 +104,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if c.Test != "" {
 			args.Test = c.Test
 		}
-		if c.Output != "model.json" {
+		if c.Output != "" {
 			args.Output = c.Output
 			args.Log = "" // follows the model, as without --resume
 		}
@@ -116,6 +120,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
 			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""}
+		if args.Output == "" {
+			args.Output = defaultModel
+			if err := checkNotClobbered(args.Output); err != nil {
+				return err
+			}
+		}
 		if args.Demo && c.Test != "" {
 			return usagef("--test needs --data (the embedded demo brings its own test split)")
 		}
@@ -132,7 +142,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
-		cfg.Gumbel, cfg.Init, cfg.Sharpen, cfg.WeightDecay = c.Gumbel, c.Init, c.Sharpen, c.WeightDecay
+		cfg.Gumbel, cfg.Init, cfg.WeightDecay = c.Gumbel, c.Init, c.WeightDecay
 		cfg.StraightThrough, cfg.StraightLR = c.StraightThrough, c.StraightLR
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
@@ -186,8 +196,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 	r.CheckpointPath = c.Checkpoint
 	// Structure of the binary graph after every epoch, for the paper's
 	// "back edges fall as the loss falls" curves (songc analyze --plots).
-	r.OnEpoch = func(rec *trainer.EpochRecord, p *trainer.Params) {
-		if eg, err := analysis.EpochGraphOf(p, task.ClassNames); err == nil {
+	r.OnEpoch = func(rec *runlog.EpochRecord, p *trainer.Params) {
+		if eg, err := analysis.EpochGraphOf(p.Model(task.ClassNames)); err == nil {
 			rec.Graph, _ = json.Marshal(eg)
 		}
 	}
@@ -228,9 +238,6 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if cfg.Anneal > 0 {
 			fmt.Fprintf(g.Stderr, ", annealed to temperature %g over the last %g%% of epochs", cfg.AnnealTemp, 100*cfg.Anneal)
 		}
-		if cfg.Sharpen > 0 {
-			fmt.Fprintf(g.Stderr, ", sharpened (%g)", cfg.Sharpen)
-		}
 		if cfg.WeightDecay > 0 {
 			fmt.Fprintf(g.Stderr, ", weight decay %g", cfg.WeightDecay)
 		}
@@ -266,13 +273,13 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return err
 	}
 	if args.Refine > 0 {
-		refined, err := refine(g, model, task, trainer.RefineConfig{Passes: args.Refine}, c.Quiet)
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
 				return fmt.Errorf("%v; saving the trained model failed too: %v", err, serr)
 			}
-			return fmt.Errorf("%w; the trained model, not refined, is saved in %s (songc refine -m %s continues)", err, args.Output, args.Output)
+			return fmt.Errorf("%w; the trained model, not refined, is saved in %s (songc refine %s continues)", err, args.Output, args.Output)
 		}
 		model = refined
 	}
@@ -310,6 +317,20 @@ func setIf[T any](dst *T, v *T) {
 	}
 }
 
+// defaultModel is where train writes without -o. An existing file of that
+// name is not replaced (checkNotClobbered): a model is hours of work, and a
+// name the user did not type should not cost it.
+const defaultModel = "model.json"
+
+// checkNotClobbered refuses to replace an existing file at a default output
+// path, which the user did not name.
+func checkNotClobbered(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s exists, and a model is replaced only when -o names it: pass -o %s to replace it, or -o with another name to keep it", path, path)
+	}
+	return nil
+}
+
 // checkWritable fails early when the model could not be written, instead of
 // after hours of training.
 func checkWritable(path string) error {
@@ -345,34 +366,19 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
-func writeLog(path string, recs []trainer.EpochRecord) error {
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		for _, r := range recs {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		_, err := w.Write(buf.Bytes())
-		return err
-	})
+func writeLog(path string, recs []runlog.EpochRecord) error {
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return runlog.Write(w, recs) })
 }
 
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime.
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
-	var meta trainer.Metadata
-	_ = json.Unmarshal(m.Training, &meta)
+	meta, _ := runlog.Read(m.Training)
 	by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
 	if recs := r.Records(); meta.Select == "hard" && meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
 		by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*recs[meta.BestEpoch-1].HardValAcc)
 	}
-	var refined struct {
-		Refine *trainer.RefineMetadata `json:"refine"`
-	}
-	if json.Unmarshal(m.Training, &refined) == nil && refined.Refine != nil && len(refined.Refine.Log) > 0 {
-		rm := refined.Refine
+	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 {
 		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (pass %d of %d)",
 			100*rm.Log[rm.Selected].ValAcc, rm.Selected, len(rm.Log)-1)
 	}
@@ -395,9 +401,6 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 			line := fmt.Sprintf("epoch %d/%d  %s %.4f (bce %.4f, leaf %.4f", p.Epoch, p.Epochs, kind, rec.Total, rec.BCE, rec.Leaf)
 			if rec.Node != 0 {
 				line += fmt.Sprintf(", node %.4f", rec.Node)
-			}
-			if rec.Sharp != 0 {
-				line += fmt.Sprintf(", sharp %.4f", rec.Sharp)
 			}
 			line += fmt.Sprintf(")  leaf mass %.3f  train %.2f%%", rec.LeafMass, 100*rec.TrainAcc)
 			if rec.ValAcc > 0 || rec.Best {

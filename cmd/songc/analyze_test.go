@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAnalyze(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 120, 1)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "5", "--steps", "4", "--epochs", "4", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	plots := filepath.Join(dir, "plots")
+	dotFile := filepath.Join(dir, "g.dot")
+	code, out, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--json", "--plots", plots, "--dot", dotFile)
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Graph struct {
+			Nodes     int `json:"nodes"`
+			UsedNodes int `json:"used_nodes"`
+		} `json:"graph"`
+		Data struct {
+			Rows      int         `json:"rows"`
+			Distances [][]float64 `json:"class_distances"`
+			Visits    []int       `json:"node_visits"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Graph.Nodes != 5 || rep.Graph.UsedNodes < 1 || rep.Data.Rows != 120 || len(rep.Data.Distances) != 3 || rep.Data.Visits[0] != 120 {
+		t.Errorf("report: %+v", rep)
+	}
+	// Every picture is a valid PNG; structure.png comes from the log's graph
+	// statistics, which songc train recorded.
+	for _, name := range []string{"M0.png", "M1.png", "curves.png", "loss.png", "structure.png", "distances.png", "flow.png"} {
+		f, err := os.Open(filepath.Join(plots, name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := png.DecodeConfig(f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+	if b, err := os.ReadFile(dotFile); err != nil || !strings.HasPrefix(string(b), "digraph song {") || !strings.Contains(string(b), "peripheries=2") {
+		t.Errorf("dot file: %v\n%s", err, b)
+	}
+	if _, err := exec.LookPath("dot"); err != nil {
+		code, _, errs := songc(t, context.Background(), "analyze", model, "--svg", filepath.Join(dir, "g.svg"))
+		if code != 1 || !strings.Contains(errs, "apt-get install graphviz") {
+			t.Errorf("--svg without Graphviz: exit %d %s", code, errs)
+		}
+	} else if code, _, errs := songc(t, context.Background(), "analyze", model, "--svg", filepath.Join(dir, "g.svg")); code != 0 {
+		t.Errorf("--svg: %s", errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--input", "999"); code != 2 || !strings.Contains(errs, "--input 999") {
+		t.Errorf("--input out of range: exit %d %s", code, errs)
+	}
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCompile compiles a trained model with --emit-tests into a folder it
+// creates and runs the emitted tests (golden vectors, zero allocations) with
+// go test.
+func TestCompile(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 120, 1)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "4", "--steps", "3", "--epochs", "5", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	mod := filepath.Join(dir, "mod")
+	os.MkdirAll(mod, 0o755)
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+	out := filepath.Join(mod, "blobs", "blobs.go") // compile creates the folder blobs
+	code, stdout, errs := songc(t, context.Background(), "compile", model, "-o", out, "--package", "blobs", "--data", train, "--emit-tests")
+	if code != 0 {
+		t.Fatalf("compile: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(stdout, "reachable and emitted") || !strings.Contains(stdout, "hard-walk accuracy") {
+		t.Errorf("report:\n%s", stdout)
+	}
+	cmd := exec.Command("go", "test", "./...")
+	cmd.Dir = mod
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("emitted tests: %v\n%s", err, b)
+	}
+
+	bad := filepath.Join(dir, "bad.go")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compile", model, "-o", bad, "--package", "func"}, 2, `package name "func" is not a valid Go package name`},
+		{[]string{"compile", model, "-o", bad, "--emit-tests"}, 2, "--emit-tests needs --data"},
+		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", bad}, 1, "none.json"},
+		{[]string{"compile", model, "-o", filepath.Join(train, "x.go")}, 1, "cannot write " + filepath.Join(train, "x.go")},
+		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", filepath.Join(dir, "no", "x.go")}, 1, "none.json"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "x.go"), "--package", "func"}, 2, `package name "func"`},
+	} {
+		code, _, errs := songc(t, context.Background(), tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d %q, want %d %q", tc.args, code, errs, tc.code, tc.want)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%v left %s", tc.args, bad)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Error("a compile that failed created the output's folder")
+	}
+}

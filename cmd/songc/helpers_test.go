@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// songc runs the CLI in-process and returns its exit code and output.
+func songc(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(ctx, args, &out, &errb, false)
+	return code, out.String(), errb.String()
+}
+
+// blobs writes a labelled CSV of 3 well-separated classes in 4 features.
+func blobs(t *testing.T, dir, name string, rows int, seed uint64) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("f1,f2,f3,f4,kind\n")
+	for i := 0; i < rows; i++ {
+		k := i % 3
+		for j := 0; j < 4; j++ {
+			fmt.Fprintf(&b, "%.3f,", float64(k*(j%2+1))+rng.NormFloat64()*0.3)
+		}
+		b.WriteString([]string{"ant", "bee", "cat"}[k] + "\n")
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// blobsRun is a model trained on three separated blobs, the shared subject
+// of TestTrain, TestEval and TestPredict.
+type blobsRun struct {
+	dir, train, test, model string
+	args                    []string // the train command
+	stdout, stderr          string   // of the train command
+}
+
+// trainBlobs trains 4 nodes and 4 steps for 60 epochs on 300 rows of
+// blobs, with 60 test rows, and fails the test if training fails.
+func trainBlobs(t *testing.T) blobsRun {
+	t.Helper()
+	dir := t.TempDir()
+	r := blobsRun{dir: dir, train: blobs(t, dir, "train.csv", 300, 1), test: blobs(t, dir, "test.csv", 60, 2), model: filepath.Join(dir, "m.json")}
+	r.args = []string{"train", "--data", r.train, "--test", r.test, "-o", r.model, "--nodes", "4", "--steps", "4", "--epochs", "60", "--lr", "0.05", "--batch", "32", "--standardize"}
+	var code int
+	code, r.stdout, r.stderr = songc(t, context.Background(), r.args...)
+	if code != 0 {
+		t.Fatalf("train exit %d: %s", code, r.stderr)
+	}
+	return r
+}
+
+// tinyModel trains 2 nodes and 2 steps for one epoch on 30 rows of blobs
+// written into dir, for tests that need some model, and returns the data
+// and model paths.
+func tinyModel(t *testing.T, dir string) (data, model string) {
+	t.Helper()
+	data = blobs(t, dir, "tiny.csv", 30, 1)
+	model = filepath.Join(dir, "tiny.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", data, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	return data, model
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"strconv"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// PredictCmd predicts a class for every row.
+type PredictCmd struct {
+	ModelArg   `embed:""`
+	Data       string `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
+	Soft       bool   `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
+	Proba      bool   `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
+	Hard       bool   `xor:"mode" hidden:"" help:"Print the hard walk's class, the default (kept for older scripts)."`
+	ClassNames bool   `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
+	DataFlags  `embed:""`
+}
+
+func (PredictCmd) Help() string {
+	return `Prints one line per row, in row order: the class of the hard walk, which is what
+the code of songc compile returns; with --soft the class of the soft model; with
+--proba the soft model's leaf masses (they sum to at most 1). The rows stream
+through in constant memory.
+
+Examples:
+  songc predict letter.json --data ../shared/data/letter/test.csv.gz
+  songc predict letter.json --data rows.csv --proba --class-names`
+}
+
+func (c *PredictCmd) Run(g *Globals) error {
+	k, err := runtime.LoadClassifier(c.Model)
+	if err != nil {
+		return err
+	}
+	m := k.Model
+	if c.ClassNames && !c.Proba {
+		return usagef("--class-names needs --proba: it names the columns of the leaf masses")
+	}
+	w := bufio.NewWriterSize(g.Stdout, 1<<16)
+	if c.ClassNames {
+		cw := csv.NewWriter(w)
+		cw.Write(m.ClassNames)
+		if cw.Flush(); cw.Error() != nil {
+			return cw.Error()
+		}
+	}
+	p := newPredictor(k, c.Proba, c.Soft)
+	opt := c.options(m.Features)
+	if data.IsIDX(c.Data) { // bounded by the format; read whole
+		ds, err := data.Open(c.Data, opt)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < ds.Rows; i++ {
+			if err := p.write(w, ds.Row(i)); err != nil {
+				return err
+			}
+		}
+		return w.Flush()
+	}
+	// CSV streams through in constant memory, whatever its size.
+	r, closer, err := data.OpenReader(c.Data)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	st := data.NewCSVStream(r, c.Data, opt)
+	for {
+		ok, err := st.Next()
+		if err != nil {
+			w.Flush()
+			return err
+		}
+		if !ok {
+			return w.Flush()
+		}
+		if err := p.write(w, st.Row()); err != nil {
+			return err
+		}
+	}
+}
+
+// predictor writes one output line per row.
+type predictor struct {
+	k           *runtime.Classifier
+	proba, soft bool
+	q, scratch  []float64
+	sc          *runtime.SoftScratch
+	line        []byte
+}
+
+func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
+	return &predictor{k: k, proba: proba, soft: soft, q: make([]float64, k.NumClasses()),
+		scratch: make([]float64, k.NumFeatures()), sc: k.NewSoftScratch()}
+}
+
+func (p *predictor) write(w *bufio.Writer, row []float64) error {
+	names := p.k.Model.ClassNames
+	switch {
+	case p.soft:
+		w.WriteString(names[p.k.Soft(p.q, row, p.sc)])
+	case p.proba:
+		p.k.Soft(p.q, row, p.sc)
+		p.line = p.line[:0]
+		for j, v := range p.q {
+			if j > 0 {
+				p.line = append(p.line, ',')
+			}
+			p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
+		}
+		w.Write(p.line)
+	default: // the hard walk, as compiled code runs it
+		res, _ := p.k.Walk(row, p.scratch, nil)
+		w.WriteString(names[res.Class])
+	}
+	return w.WriteByte('\n')
+}

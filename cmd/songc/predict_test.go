@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
+)
+
+// TestPredict: by default predict prints the hard walk's class, what
+// compiled code returns; --soft the soft model's; --proba the leaf masses
+// at full precision, under a line of class names with --class-names. --hard
+// and --model, the spellings of earlier releases, still work.
+func TestPredict(t *testing.T) {
+	r := trainBlobs(t)
+	m, err := runtime.Load(r.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := runtime.New(m)
+	ds, err := data.ReadCSVFile(r.test, data.CSVOptions{Features: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	predict := func(args ...string) []string {
+		t.Helper()
+		code, out, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", r.test}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %v: exit %d: %s", args, code, errs)
+		}
+		return strings.Fields(out)
+	}
+	def, hard, soft, proba := predict(), predict("--hard"), predict("--soft"), predict("--proba")
+	if len(def) != 60 || len(hard) != 60 || len(soft) != 60 || len(proba) != 60 {
+		t.Fatalf("predict lines: %d %d %d %d", len(def), len(hard), len(soft), len(proba))
+	}
+	scratch := make([]float64, 4)
+	q := make([]float64, 3)
+	sc := k.NewSoftScratch()
+	for i := 0; i < ds.Rows; i++ {
+		w, _ := k.Walk(ds.Row(i), scratch, nil)
+		if def[i] != m.ClassNames[w.Class] || hard[i] != def[i] {
+			t.Errorf("row %d: predict %s, --hard %s, runtime's hard walk %s", i, def[i], hard[i], m.ClassNames[w.Class])
+		}
+		if c := k.Soft(q, ds.Row(i), sc); soft[i] != m.ClassNames[c] {
+			t.Errorf("row %d: --soft %s, runtime's soft model %s", i, soft[i], m.ClassNames[c])
+		}
+		for j, f := range strings.Split(proba[i], ",") {
+			v, err := strconv.ParseFloat(f, 64)
+			if err != nil || v != q[j] { // full precision: exact round trip
+				t.Errorf("row %d: --proba %s, runtime %v", i, proba[i], q)
+			}
+		}
+	}
+	named := predict("--proba", "--class-names")
+	if len(named) != 61 || named[0] != "ant,bee,cat" || strings.Join(named[1:], "\n") != strings.Join(proba, "\n") {
+		t.Errorf("--proba --class-names: want the line ant,bee,cat over the --proba lines, got %q...", named[:min(3, len(named))])
+	}
+	code, out, errs := songc(t, context.Background(), "predict", "--model", r.model, "--data", r.test)
+	if code != 0 || strings.Join(strings.Fields(out), "\n") != strings.Join(def, "\n") {
+		t.Errorf("predict --model: exit %d %s; want the output of predict MODEL", code, errs)
+	}
+
+	// Rows without the label column are accepted by predict.
+	noLabel := filepath.Join(r.dir, "nolabel.csv")
+	os.WriteFile(noLabel, []byte("0,0,0,0\n2,4,2,4\n"), 0o644)
+	if code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", noLabel); code != 0 || len(strings.Fields(out)) != 2 {
+		t.Errorf("unlabelled predict: %d %q %s", code, out, errs)
+	}
+}
+
+// TestPredictClassNamesQuoted: --class-names writes a CSV line, so that a
+// class name with a comma or a quote stays one column.
+func TestPredictClassNamesQuoted(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 40 {
+		b.WriteString(strconv.Itoa(i%2) + "," + []string{"\"a,b\"", "\"say \"\"hi\"\"\""}[i%2] + "\n")
+	}
+	p := filepath.Join(dir, "q.csv")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	model := filepath.Join(dir, "q.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", p, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := songc(t, context.Background(), "predict", model, "--data", p, "--proba", "--class-names")
+	if first, _, _ := strings.Cut(out, "\n"); code != 0 || first != `"a,b","say ""hi"""` {
+		t.Errorf("exit %d %s; header line %q", code, errs, first)
+	}
+}

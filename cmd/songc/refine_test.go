@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+)
+
+// TestRefine: train --refine N equals train, then refine --passes N (the
+// model given with -m, the spelling of earlier releases); the refined
+// model's log is in its metadata; refine refuses other data.
+func TestRefine(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 300, 1)
+	test := blobs(t, dir, "test.csv", 60, 2)
+	common := []string{"--data", train, "--test", test, "--nodes", "6", "--steps", "4", "--epochs", "5", "--lr", "0.05", "--batch", "32", "--standardize", "--seed", "3"}
+	plain, refined, again := filepath.Join(dir, "plain.json"), filepath.Join(dir, "refined.json"), filepath.Join(dir, "again.json")
+	code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", plain}, common...)...)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	code, out, errs := songc(t, context.Background(), append([]string{"train", "-o", refined, "--refine", "3"}, common...)...)
+	if code != 0 {
+		t.Fatalf("train --refine: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "then refined (at most 3 passes)") || !strings.Contains(errs, "refine pass 0  hard train") ||
+		!strings.Contains(out, "hard-walk accuracy") || !strings.Contains(out, "then refined: hard-walk validation accuracy") {
+		t.Errorf("train --refine output:\n%s\n%s", out, errs)
+	}
+	code, out, errs = songc(t, context.Background(), "refine", "-m", plain, "--data", train, "--test", test, "--passes", "3", "-o", again)
+	if code != 0 || !strings.Contains(out, "hard-walk accuracy") {
+		t.Fatalf("refine: exit %d:\n%s\n%s", code, out, errs)
+	}
+	a, _ := os.ReadFile(refined)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Error("train --refine 3 and train + refine --passes 3 wrote different models")
+	}
+	var meta struct {
+		Refine struct {
+			Passes int               `json:"passes"`
+			Log    []json.RawMessage `json:"log"`
+		} `json:"refine"`
+	}
+	m, err := runtime.Load(refined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(m.Training, &meta); err != nil || meta.Refine.Passes != 3 || len(meta.Refine.Log) < 2 {
+		t.Errorf("refine metadata %s (%v)", m.Training, err)
+	}
+	other := blobs(t, dir, "other.csv", 300, 9)
+	bad := filepath.Join(dir, "bad.json")
+	code, _, errs = songc(t, context.Background(), "refine", plain, "--data", other, "-o", bad)
+	if code != 1 || !strings.Contains(errs, "not the data the model was trained on") {
+		t.Errorf("refine on other data: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("a failed refine left its output behind")
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs = songc(t, cancelled, "refine", plain, "--data", train, "-o", bad)
+	if code != 130 || !strings.Contains(errs, "canceled") {
+		t.Errorf("interrupted refine: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("an interrupted refine left its output behind")
+	}
+	code, _, errs = songc(t, context.Background(), "refine", plain, "--data", train, "-o", bad, "--passes", "0")
+	if code != 2 || !strings.Contains(errs, "--passes must be at least 1") {
+		t.Errorf("refine --passes 0: exit %d: %s", code, errs)
+	}
+}

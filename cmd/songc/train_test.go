@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+)
+
+// TestTrain: a model of three separated blobs trains, reports its test
+// accuracy, is byte-identical when trained again with the same data, flags
+// and seed, and has a log line per epoch beside it.
+func TestTrain(t *testing.T) {
+	r := trainBlobs(t)
+	if !strings.Contains(r.stdout, "soft accuracy") || !strings.Contains(r.stderr, "epoch 60/60") {
+		t.Errorf("train output:\n%s\n%s", r.stdout, r.stderr)
+	}
+	first, err := os.ReadFile(r.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same data, flags and seed: same bytes (-o names the model, so it is replaced).
+	if code, _, errs := songc(t, context.Background(), append(r.args, "-q")...); code != 0 {
+		t.Fatal(errs)
+	}
+	if second, _ := os.ReadFile(r.model); !bytes.Equal(first, second) {
+		t.Error("two identical runs wrote different models")
+	}
+	logLines, err := os.ReadFile(filepath.Join(r.dir, "m.log.jsonl"))
+	if err != nil || bytes.Count(logLines, []byte("\n")) != 60 {
+		t.Errorf("log: %v, %d lines", err, bytes.Count(logLines, []byte("\n")))
+	}
+	m, err := runtime.Load(r.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(m.ClassNames, ",") != "ant,bee,cat" {
+		t.Errorf("class names %q", m.ClassNames)
+	}
+}
+
+// TestTrainKeepsExistingDefaultModel: without -o, train writes model.json
+// and its log, but does not replace a model.json that exists (before any
+// training); -o model.json does replace it.
+func TestTrainKeepsExistingDefaultModel(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 30, 1)
+	t.Chdir(dir)
+	args := []string{"train", "--data", good, "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"}
+	if code, _, errs := songc(t, context.Background(), args...); code != 0 {
+		t.Fatalf("train without -o: exit %d: %s", code, errs)
+	}
+	want, err := os.ReadFile("model.json")
+	if err != nil {
+		t.Fatalf("train without -o wrote no model.json: %v", err)
+	}
+	if _, err := os.Stat("model.log.jsonl"); err != nil {
+		t.Errorf("no log beside the default model: %v", err)
+	}
+	os.Remove("model.log.jsonl")
+
+	code, _, errs := songc(t, context.Background(), args...)
+	if code != 1 || !strings.Contains(errs, "songc train: model.json exists") || !strings.Contains(errs, "pass -o model.json to replace it") {
+		t.Errorf("train over an existing model.json: exit %d: %s; want exit 1 and how to replace it", code, errs)
+	}
+	if got, _ := os.ReadFile("model.json"); !bytes.Equal(got, want) {
+		t.Error("train without -o replaced model.json")
+	}
+	if _, err := os.Stat("model.log.jsonl"); err == nil {
+		t.Error("the refused run wrote model.log.jsonl: the log follows the model's decision")
+	}
+
+	os.WriteFile("model.json", []byte("not a model"), 0o644)
+	if code, _, errs := songc(t, context.Background(), append(args, "-o", "model.json")...); code != 0 {
+		t.Fatalf("train -o model.json: exit %d: %s", code, errs)
+	}
+	if got, _ := os.ReadFile("model.json"); !bytes.Equal(got, want) {
+		t.Error("train -o model.json did not replace model.json with the same seed's model")
+	}
+}
+
+// TestTrainHelp: the default help fits a screen (about 60 lines at 80
+// columns) and says nothing about measured figures; the expert flags are
+// hidden there and shown, grouped, by --help-all; removed research flags
+// are refused.
+func TestTrainHelp(t *testing.T) {
+	t.Setenv("COLUMNS", "80")
+	code, help, _ := songc(t, context.Background(), "train", "--help")
+	if code != 0 {
+		t.Fatalf("train --help: exit %d", code)
+	}
+	if n := strings.Count(help, "\n"); n > 60 {
+		t.Errorf("train --help has %d lines, want at most 60:\n%s", n, help)
+	}
+	code, all, _ := songc(t, context.Background(), "train", "--help-all")
+	if code != 0 {
+		t.Fatalf("train --help-all: exit %d", code)
+	}
+	for _, h := range []string{help, all} {
+		if strings.Contains(h, "%") || strings.Contains(h, "RESULTS") {
+			t.Errorf("help quotes figures (a %% sign or docs/RESULTS.md); they belong in the docs:\n%s", h)
+		}
+	}
+	for _, want := range []string{"--data=FILE", "--test=FILE", "-o, --output=MODEL", "--nodes=N", "--steps=N", "--epochs=N", "--seed=1",
+		"--preset=paper|fast|quick", "Default: paper with --data, quick for the demo.", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
+		"--header=", "--label-col=", "--help-all"} {
+		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) { // wrapped anywhere
+			t.Errorf("train --help lacks %q:\n%s", want, help)
+		}
+	}
+	expert := []string{"--batch=N", "--lr=RATE", "--lr-schedule=", "--precision=", "--val=", "--[no-]standardize", "--node-reg-gamma=", "--node-reg-lambda=",
+		"--anneal=SHARE", "--anneal-temp=TAU", "--select=", "--gumbel=", "--weight-decay=", "--straight-through=SHARE", "--straight-through-lr=RATE",
+		"--init=", "--refine=PASSES", "--kernel=", "--restart=R"}
+	for _, flag := range expert {
+		if strings.Contains(help, flag) {
+			t.Errorf("train --help shows the expert flag %s", flag)
+		}
+		if !strings.Contains(all, flag) {
+			t.Errorf("train --help-all lacks %s", flag)
+		}
+	}
+	for _, group := range []string{"Recipe", "Research", "Engine"} {
+		if !strings.Contains(all, "\n"+group) {
+			t.Errorf("train --help-all lacks the group %s:\n%s", group, all)
+		}
+	}
+	for _, removed := range [][]string{{"train", "--sharpen", "1"}, {"refine", "--polish"}} {
+		if code, _, errs := songc(t, context.Background(), removed...); code != 2 || !strings.Contains(errs, "unknown flag "+removed[1]) {
+			t.Errorf("%v: exit %d %s; want an unknown flag", removed, code, errs)
+		}
+	}
+}
+
+// TestDemoPath runs the embedded-data path for one tiny epoch.
+func TestDemoPath(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "demo.json")
+	code, out, errs := songc(t, context.Background(), "train", "--nodes", "3", "--steps", "2", "--epochs", "1", "-o", model)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "embedded Letter data") || !strings.Contains(errs, "standardized inputs") || !strings.Contains(out, "test (embedded:letter/test.csv.gz, 2000 rows)") {
+		t.Errorf("demo output:\n%s\n%s", out, errs)
+	}
+}
+
+// TestInterruptSavesCheckpoint: a cancelled context (what SIGINT does)
+// saves a checkpoint, exits 130 and says how to resume; resuming finishes.
+func TestInterruptSavesCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 60, 1)
+	model := filepath.Join(dir, "m.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs := songc(t, ctx, "train", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	ckpt := model + ".ckpt"
+	if code != 130 || !strings.Contains(errs, "resume with: songc train --resume "+ckpt) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("an interrupted run wrote the model")
+	}
+	code, _, errs = songc(t, context.Background(), "train", "--resume", ckpt, "-q")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if _, err := runtime.Load(model); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestResumeMovedCheckpoint: a checkpoint whose data and folder have moved
+// (another machine) resumes where --data, --test and -o say they are now,
+// writes its log beside the new model, and refuses other rows.
+func TestResumeMovedCheckpoint(t *testing.T) {
+	old, moved := t.TempDir(), t.TempDir()
+	good := blobs(t, old, "good.csv", 60, 1)
+	model := filepath.Join(old, "m.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs := songc(t, ctx, "train", "--data", good, "--test", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	if code != 130 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ckpt := filepath.Join(moved, "m.json.ckpt")
+	for from, to := range map[string]string{model + ".ckpt": ckpt, good: filepath.Join(moved, "good.csv")} {
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "-q"); code == 0 || !strings.Contains(errs, good) {
+		t.Errorf("resume with the data gone: exit %d, want an error naming %s: %s", code, good, errs)
+	}
+	other := blobs(t, moved, "other.csv", 60, 2)
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--data", other, "--test", other, "-q"); code == 0 || !strings.Contains(errs, "data differs") {
+		t.Errorf("resume on other rows: exit %d, want an error saying the data differs: %s", code, errs)
+	}
+	newModel := filepath.Join(moved, "m.json")
+	newData := filepath.Join(moved, "good.csv")
+	code, _, errs = songc(t, context.Background(), "train", "--resume", ckpt, "--data", newData, "--test", newData, "-o", newModel, "-q")
+	if code != 0 {
+		t.Fatalf("resume moved: exit %d: %s", code, errs)
+	}
+	if _, err := runtime.Load(newModel); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(moved, "m.log.jsonl")); err != nil {
+		t.Errorf("the log did not follow the model: %v", err)
+	}
+	if entries, _ := os.ReadDir(old); len(entries) != 0 {
+		t.Errorf("resume wrote into the old folder: %v", entries)
+	}
+}
+
+// TestNaNLossStops: a learning rate that overflows the float32 parameters
+// makes the loss NaN; training stops with an error naming the epoch and
+// batch, writes no model, and keeps the checkpoint of the last good state.
+func TestNaNLossStops(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 300, 1)
+	model := filepath.Join(dir, "m.json")
+	ckpt := filepath.Join(dir, "m.ckpt")
+	code, _, errs := songc(t, context.Background(), "train", "--data", good, "-o", model, "--checkpoint", ckpt, "--nodes", "4", "--steps", "3", "--epochs", "2", "--batch", "16", "--lr", "1e38", "-q")
+	if code != 1 || !strings.Contains(errs, "epoch 1, batch ") || !strings.Contains(errs, "loss is NaN") || !strings.Contains(errs, ckpt+" holds the last good state (after epoch 0)") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("a failed run wrote the model")
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--lr", "0.01", "-q"); code != 0 && !strings.Contains(errs, "NaN") {
+		t.Errorf("the kept checkpoint does not load: %s", errs)
+	}
+}
+
+// TestPresets: --preset fast and quick change the recipe with --data, the
+// demo defaults to quick, and explicit flags win over every preset.
+func TestPresets(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 60, 1)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", train}, "batch 128, lr 0.001, 1 epochs\n"},
+		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft", "--refine", "0"}, "batch 16, lr 0.5, 1 epochs\n"},
+		{[]string{"--data", train, "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
+		{[]string{"--data", train, "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
+		{[]string{"--data", train, "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
+		// The one epoch trains the walk, and its line says so.
+		{[]string{"--data", train, "--straight-through", "0.5"}, "lr 0.001, 1 epochs, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
+		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
+	} {
+		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
+		code, out, errs := songc(t, context.Background(), args...)
+		if code != 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want %q in:\n%s", tc.args, code, tc.want, errs)
+		}
+		// The summary names what chose the epoch.
+		by := "(best epoch 1 of 1 by validation accuracy "
+		if strings.Contains(tc.want, "epoch chosen by the hard walk") {
+			by = "(best epoch 1 of 1 by hard-walk validation accuracy "
+		}
+		if !strings.Contains(out, by) {
+			t.Errorf("%v: want %q in:\n%s", tc.args, by, out)
+		}
+	}
+}
