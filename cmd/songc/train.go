@@ -221,35 +221,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 			src = "embedded Letter data"
 		}
 		s := r.Shape()
-		fmt.Fprintf(g.Stderr, "songc: training %d nodes, %d steps on %s: %d classes, %d features, %d training rows, %d validation rows; %s, batch %d, lr %g, %d epochs",
-			s.Nodes, s.Steps, src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), cfg.Precision, cfg.Batch, cfg.LR, cfg.Epochs)
-		if cfg.Restart > 0 {
-			fmt.Fprintf(g.Stderr, ", graph %d of seed %d", cfg.Restart, cfg.Seed)
-		}
-		if cfg.Standardize {
-			fmt.Fprint(g.Stderr, ", standardized inputs")
-		}
-		if cfg.LRSchedule == "cosine" {
-			fmt.Fprint(g.Stderr, ", cosine lr schedule")
-		}
-		if cfg.Gumbel == "off" {
-			fmt.Fprint(g.Stderr, ", no Gumbel noise")
-		}
-		if cfg.Anneal > 0 {
-			fmt.Fprintf(g.Stderr, ", annealed to temperature %g over the last %g%% of epochs", cfg.AnnealTemp, 100*cfg.Anneal)
-		}
-		if cfg.WeightDecay > 0 {
-			fmt.Fprintf(g.Stderr, ", weight decay %g", cfg.WeightDecay)
-		}
-		if cfg.StraightThrough > 0 {
-			fmt.Fprintf(g.Stderr, ", the hard walk trained straight-through over the last %g%% of epochs", 100*cfg.StraightThrough)
-			if cfg.StraightLR > 0 {
-				fmt.Fprintf(g.Stderr, " from lr %g", cfg.StraightLR)
-			}
-		}
-		if cfg.Select == "hard" {
-			fmt.Fprint(g.Stderr, ", epoch chosen by the hard walk")
-		}
+		fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
+			src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
 		if args.Refine > 0 {
 			fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
 		}
