@@ -47,6 +47,14 @@ type Config struct {
 	// Select is "soft" (or empty: validation accuracy of the soft model)
 	// or "hard" (of the hard walk, what compiled code runs).
 	Select string `json:"select,omitempty"`
+	// Patience, when > 0, stops the run's first phase early: the learning
+	// rate stays at LR until the hard walk's validation accuracy has not
+	// risen for Patience epochs (or until (1-Anneal)·Epochs epochs), and
+	// then a decay phase of Anneal/(1-Anneal) times as many epochs lowers
+	// it to 0 along a half cosine while the temperature falls to
+	// AnnealTemp. The schedule then depends on the data, not on Epochs,
+	// which only bounds it; LRSchedule is not used. 0 is off.
+	Patience int `json:"patience,omitempty"`
 	// LRSchedule is "constant" (or empty) or "cosine": the learning rate
 	// falls from LR to 0 along a half cosine over the run's batches.
 	LRSchedule string `json:"lr_schedule,omitempty"`
@@ -154,6 +162,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--weight-decay must be a finite number >= 0, got %v", c.WeightDecay)
 	case c.Init != "" && c.Init != "paper" && c.Init != "fan-in":
 		return fmt.Errorf("--init must be paper or fan-in, got %q", c.Init)
+	case c.Patience < 0:
+		return fmt.Errorf("--patience must be at least 0, got %d", c.Patience)
+	case c.Patience > 0 && c.Val == 0:
+		return fmt.Errorf("--patience needs validation rows (--val > 0) to watch")
+	case c.Patience > 0 && c.StraightThrough > 0:
+		return fmt.Errorf("--patience and --straight-through cannot be combined")
 	case c.Restart < 0 || c.Restart > MaxRestart:
 		return fmt.Errorf("--restart must be in [0, %d], got %d", MaxRestart, c.Restart)
 	}
@@ -177,7 +191,9 @@ func (c Config) String() string {
 	if c.Standardize {
 		b.WriteString(", standardized inputs")
 	}
-	if c.LRSchedule == "cosine" {
+	if c.Patience > 0 {
+		fmt.Fprintf(&b, " at most, constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay", c.Patience)
+	} else if c.LRSchedule == "cosine" {
 		b.WriteString(", cosine lr schedule")
 	}
 	if c.Gumbel == "off" {

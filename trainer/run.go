@@ -68,20 +68,26 @@ type Run struct {
 
 // runState is what a checkpoint must hold beyond the config.
 type runState struct {
-	Epoch       int // epochs completed
-	Params      []float64
-	AdamM       []float64
-	AdamV       []float64
-	AdamStep    int
-	ShuffleRNG  []byte
-	NoiseRNG    []byte
-	BestParams  []float64
-	BestEpoch   int
-	BestTemp    float64 // temperature of the best epoch (0 means 1)
-	BestVal     float64
-	Records     []runlog.EpochRecord
-	Fingerprint string
-	ClassNames  []string
+	Epoch      int // epochs completed
+	Params     []float64
+	AdamM      []float64
+	AdamV      []float64
+	AdamStep   int
+	ShuffleRNG []byte
+	NoiseRNG   []byte
+	BestParams []float64
+	BestEpoch  int
+	BestTemp   float64 // temperature of the best epoch (0 means 1)
+	BestVal    float64
+	Records    []runlog.EpochRecord
+	// With Config.Patience: the epochs of the constant-rate phase, 0
+	// while it lasts; the best hard-walk validation accuracy in it and
+	// the epochs since.
+	StableEpochs int
+	PlateauBest  float64
+	SinceBest    int
+	Fingerprint  string
+	ClassNames   []string
 }
 
 // NewRun prepares a run from scratch.
@@ -104,6 +110,7 @@ func NewRun(cfg Config, task *Task) (*Run, error) {
 	r.state.Params = p.Flat
 	r.state.BestParams = append([]float64(nil), p.Flat...)
 	r.state.BestVal = -1
+	r.state.PlateauBest = -1
 	r.state.Fingerprint = task.Fingerprint()
 	r.state.ClassNames = task.ClassNames
 	return r, nil
@@ -117,25 +124,10 @@ func (r *Run) setup() error {
 	if err := r.shape.Validate(); err != nil {
 		return err
 	}
-	splitRNG, _ := newRand(cfg.Seed, streamSplit)
-	if cfg.Val > 0 {
-		r.trainIdx, r.valIdx = splitVal(task.yTrain, r.shape.Classes, cfg.Val, splitRNG)
-	} else {
-		r.trainIdx = make([]int, task.Train.Rows)
-		for i := range r.trainIdx {
-			r.trainIdx[i] = i
-		}
-	}
-	if cfg.Standardize {
-		r.shift, r.scale = standardize(task.Train, r.trainIdx)
-		r.x = preprocess(task.Train, r.shift, r.scale)
-		if task.Test != nil {
-			r.xTest = preprocess(task.Test, r.shift, r.scale)
-		}
-	} else {
-		r.x = task.Train
-		r.xTest = task.Test
-	}
+	prep := task.prepare(&cfg)
+	r.trainIdx, r.valIdx = prep.trainIdx, prep.valIdx
+	r.shift, r.scale = prep.shift, prep.scale
+	r.x, r.xTest = prep.x, prep.xTest
 	// Training accuracy is for the curves only: measure it on an evenly
 	// spaced sample, so that it does not add a third to every epoch.
 	r.trainSample = r.trainIdx
@@ -228,12 +220,22 @@ func argmax(v []float64) int {
 // Train runs the remaining epochs. On cancellation it saves the state at
 // the start of the interrupted epoch and returns an error wrapping
 // ErrInterrupted.
-func (r *Run) Train(ctx context.Context) error {
+func (r *Run) Train(ctx context.Context) error { return r.TrainFor(ctx, -1) }
+
+// Done reports whether the run has trained all its epochs.
+func (r *Run) Done() bool { return r.state.Epoch >= r.planned() }
+
+// BestScore returns the validation accuracy (of the soft model, or of the
+// hard walk with Select "hard") of the best epoch so far; -1 before any.
+func (r *Run) BestScore() float64 { return r.state.BestVal }
+
+// TrainFor is Train for at most n more epochs (all when n < 0). A run
+// trained in several calls is the same as one trained in one.
+func (r *Run) TrainFor(ctx context.Context, n int) error {
 	cfg := r.Config
 	d, B := r.shape.Features, r.engine.MaxBatch()
 	nTrain := len(r.trainIdx)
 	L := (nTrain + B - 1) / B
-	E := cfg.Epochs
 	x := make([]float64, B*d)
 	y := make([]int, B)
 	noise := make([]float64, 2*r.shape.States()*r.shape.Nodes)
@@ -257,8 +259,9 @@ func (r *Run) Train(ctx context.Context) error {
 			return err
 		}
 	}
-	for e := r.state.Epoch; e < E; e++ {
+	for e := r.state.Epoch; e < r.planned() && (n < 0 || e < doneAtStart+n); e++ {
 		t0 := time.Now()
+		E := r.planned()
 		tau := r.temperature(e)
 		straight := r.straightThrough(e)
 		if straight {
@@ -287,12 +290,14 @@ func (r *Run) Train(ctx context.Context) error {
 			var nz []float64
 			// The draw happens whatever the flag, so that both settings
 			// consume the noise stream alike.
-			if u := r.noise.Float64(); cfg.Gumbel != "off" && !(u < float64(e*L+b)/float64(E*L)) {
+			// With Patience the run's length is not known in advance: the
+			// noise fades over Config.Epochs, its bound.
+			if u := r.noise.Float64(); cfg.Gumbel != "off" && !(u < float64(e*L+b)/float64(cfg.Epochs*L)) {
 				gumbel(noise, r.noise)
 				nz = noise
 				gumbelBatches++
 			}
-			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, r.learningRate(e*L+b, E*L))
+			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, r.learningRate(e, b, L))
 			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
 				saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
 				if r.CheckpointPath != "" {
@@ -369,6 +374,9 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) erro
 	}
 	if len(r.valIdx) == 0 {
 		score = float64(r.state.Epoch)
+	}
+	if r.Config.Patience > 0 && r.state.StableEpochs == 0 {
+		r.watchPlateau(rec.HardValAcc)
 	}
 	if score > r.state.BestVal {
 		r.state.BestVal = score

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"sync"
 
 	"github.com/songc/songc/trainer/data"
 )
@@ -20,6 +21,60 @@ type Task struct {
 	ClassNames []string
 	yTrain     []int
 	yTest      []int
+
+	mu       sync.Mutex
+	prepared map[prepKey]*prepared
+}
+
+// prepKey names what a run's split and preprocessing depend on.
+type prepKey struct {
+	seed        uint64
+	val         float64
+	standardize bool
+}
+
+// prepared is the validation split and the rows as the engine sees them,
+// shared by every run of a task with the same seed, validation share and
+// standardisation (the candidates of a search, the restarts of a seed), so
+// that the data is copied once.
+type prepared struct {
+	trainIdx, valIdx []int
+	shift, scale     []float64
+	x, xTest         *data.Dataset
+}
+
+// prepare returns the split and preprocessed rows for cfg, computing them
+// on first use. The result is shared: callers must not change it.
+func (t *Task) prepare(cfg *Config) *prepared {
+	key := prepKey{cfg.Seed, cfg.Val, cfg.Standardize}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p, ok := t.prepared[key]; ok {
+		return p
+	}
+	p := &prepared{}
+	splitRNG, _ := newRand(cfg.Seed, streamSplit)
+	if cfg.Val > 0 {
+		p.trainIdx, p.valIdx = splitVal(t.yTrain, len(t.ClassNames), cfg.Val, splitRNG)
+	} else {
+		p.trainIdx = make([]int, t.Train.Rows)
+		for i := range p.trainIdx {
+			p.trainIdx[i] = i
+		}
+	}
+	p.x, p.xTest = t.Train, t.Test
+	if cfg.Standardize {
+		p.shift, p.scale = standardize(t.Train, p.trainIdx)
+		p.x = preprocess(t.Train, p.shift, p.scale)
+		if t.Test != nil {
+			p.xTest = preprocess(t.Test, p.shift, p.scale)
+		}
+	}
+	if t.prepared == nil {
+		t.prepared = make(map[prepKey]*prepared)
+	}
+	t.prepared[key] = p
+	return p
 }
 
 // NewTask factorises the training labels and maps the test labels onto

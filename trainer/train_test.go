@@ -233,12 +233,12 @@ func TestConfigValidate(t *testing.T) {
 // at LR, halves it midway and ends near 0.
 func TestLearningRateSchedule(t *testing.T) {
 	r := &Run{Config: Config{LR: 0.02}}
-	if got := r.learningRate(77, 100); got != 0.02 {
+	if got := r.scheduledRate(77, 100); got != 0.02 {
 		t.Errorf("constant: %v", got)
 	}
 	r.Config.LRSchedule = "cosine"
 	wantRates(t, r, "cosine", lrAt{0, 0.02}, lrAt{50, 0.01}, lrAt{100, 0})
-	if a, b := r.learningRate(30, 100), r.learningRate(31, 100); !(b < a) {
+	if a, b := r.scheduledRate(30, 100), r.scheduledRate(31, 100); !(b < a) {
 		t.Errorf("cosine does not fall: %v then %v", a, b)
 	}
 }
@@ -253,7 +253,7 @@ type lrAt struct {
 func wantRates(t *testing.T, r *Run, what string, cases ...lrAt) {
 	t.Helper()
 	for _, c := range cases {
-		if got := r.learningRate(c.i, 100); math.Abs(got-c.want) > 1e-15 {
+		if got := r.scheduledRate(c.i, 100); math.Abs(got-c.want) > 1e-15 {
 			t.Errorf("%s at step %d of 100: %v, want %v", what, c.i, got, c.want)
 		}
 	}
@@ -271,16 +271,16 @@ func TestStraightThroughLR(t *testing.T) {
 	st.StraightLR = 0.005
 	r := &Run{Config: st}
 	for i := 0; i < 80; i++ {
-		if got, want := r.learningRate(i, 100), plain.learningRate(i, 100); got != want {
+		if got, want := r.scheduledRate(i, 100), plain.scheduledRate(i, 100); got != want {
 			t.Fatalf("step %d, before the straight-through epochs: %v, want the run's %v", i, got, want)
 		}
 	}
 	wantRates(t, r, "straight-through cosine", lrAt{80, 0.005}, lrAt{90, 0.0025}, lrAt{100, 0})
 	r.Config.LRSchedule = "constant"
-	if got := r.learningRate(79, 100); got != 0.02 {
+	if got := r.scheduledRate(79, 100); got != 0.02 {
 		t.Errorf("constant, step 79: %v, want 0.02", got)
 	}
-	if got := r.learningRate(95, 100); got != 0.005 {
+	if got := r.scheduledRate(95, 100); got != 0.005 {
 		t.Errorf("constant, step 95: %v, want 0.005", got)
 	}
 	bad, err := PresetConfig("fast")
@@ -544,5 +544,69 @@ func TestForkAtStraightThrough(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.ckpt")); !os.IsNotExist(err) {
 		t.Errorf("an invalid checkpoint was written: %v", err)
+	}
+}
+
+// TestPatience: with Patience the constant-rate phase ends when the hard
+// walk's validation accuracy has not risen for Patience epochs, the decay
+// phase that follows is Anneal/(1-Anneal) times as long (here 0.2/0.8 = a
+// quarter), the temperature reaches AnnealTemp in the last epoch, and a
+// run trained in pieces (TrainFor) equals one trained at once.
+func TestPatience(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.Epochs, cfg.Patience, cfg.Anneal, cfg.AnnealTemp, cfg.Select = 60, 2, 0.2, 0.4, "hard"
+	whole := train(t, cfg, task)
+	s := whole.state.StableEpochs
+	if s == 0 || s >= 48 { // 48 = (1-0.2)*60, the bound of the phase
+		t.Fatalf("constant-rate phase of %d epochs; want a plateau found before the bound", s)
+	}
+	recs := whole.Records()
+	best, since := -1.0, 0
+	for _, rec := range recs[:s] {
+		if rec.HardValAcc > best {
+			best, since = rec.HardValAcc, 0
+		} else {
+			since++
+		}
+	}
+	if since != cfg.Patience {
+		t.Errorf("the phase ended %d epochs after its best, want %d", since, cfg.Patience)
+	}
+	d := max(1, int(math.Round(0.25*float64(s))))
+	if len(recs) != s+d {
+		t.Errorf("%d epochs for a phase of %d and a decay of %d", len(recs), s, d)
+	}
+	if last := recs[len(recs)-1].Temp; math.Abs(last-cfg.AnnealTemp) > 1e-12 {
+		t.Errorf("last epoch at temperature %v, want %v", last, cfg.AnnealTemp)
+	}
+	if recs[s-1].Temp != 0 { // 0: temperature 1, not recorded
+		t.Errorf("epoch %d, in the constant-rate phase, annealed to %v", s, recs[s-1].Temp)
+	}
+	if lr := whole.learningRate(s-1, 0, 10); lr != cfg.LR {
+		t.Errorf("rate in the constant phase %v, want %v", lr, cfg.LR)
+	}
+	if lr := whole.learningRate(s, 0, 10); lr != cfg.LR {
+		t.Errorf("rate at the start of the decay %v, want %v", lr, cfg.LR)
+	}
+	if lr := whole.learningRate(s+d-1, 9, 10); !(lr > 0 && lr < cfg.LR*0.1) {
+		t.Errorf("rate at the end of the decay %v, want close to 0", lr)
+	}
+
+	pieces, err := NewRun(cfg, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !pieces.Done() {
+		if err := pieces.TrainFor(context.Background(), 3); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(modelBytes(t, whole), modelBytes(t, pieces)) {
+		t.Error("a run trained 3 epochs at a time differs from one trained at once")
+	}
+	cfg.Val = 0
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--patience") {
+		t.Errorf("patience without validation rows: %v", err)
 	}
 }
