@@ -42,6 +42,7 @@ type TrainCmd struct {
 	Standardize *bool    `negatable:"" hidden:"" group:"recipe" help:"Scale every feature to mean 0 and standard deviation 1 (recorded in the model and applied when it predicts)."`
 	Anneal      *float64 `placeholder:"SHARE" hidden:"" group:"recipe" help:"Share of the last epochs over which the model is cooled toward the hard walk that compiles (0: off)."`
 	AnnealTemp  *float64 `name:"anneal-temp" placeholder:"TAU" hidden:"" group:"recipe" help:"Final temperature of --anneal."`
+	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs only bounds the run (0: off)."`
 	Select      *string  `placeholder:"soft|hard" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, or whose hard walk, does best on the validation rows."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 
@@ -154,6 +155,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		setIf(&cfg.Anneal, c.Anneal)
 		setIf(&cfg.AnnealTemp, c.AnnealTemp)
 		setIf(&cfg.Select, c.Select)
+		setIf(&cfg.Patience, c.Patience)
 		setIf(&cfg.LRSchedule, c.LRSchedule)
 		if err := cfg.Validate(); err != nil {
 			return usageError{err}
