@@ -113,8 +113,8 @@ large)
   done
   run connect4-255-10 wd05e480st20 1 --weight-decay 0.05 --epochs 480 --straight-through 0.2
   # The straight-through epochs' learning rate restarted at 0.003, the
-  # row's recipe ("Restarting the learning rate"; experiments/stlrfork.sh saves
-  # its first 288 epochs when started beside the runs above).
+  # row's recipe ("Restarting the learning rate"; the committed runs were
+  # forks of the runs above at epoch 288, which the full command equals).
   for s in 1 2 3 4 5; do
     run connect4-255-10 wd05e360st20lr003 $s --weight-decay 0.05 --epochs 360 --straight-through 0.2 --straight-through-lr 0.003
   done

@@ -15,10 +15,10 @@
 #   experiments/targets.sh connect4-255-10 [SEED...]
 #                            # the same without --straight-through-lr
 #                            # (wd05e360st20), which experiments/NOTEBOOK.md
-#                            # "Restarting the learning rate" compares;
-#                            # experiments/stlrfork.sh SEED, started beside it,
-#                            # saves the other's first 288 epochs by forking
-#                            # it there
+#                            # "Restarting the learning rate" compares (the
+#                            # runs with the flag were forks of these at epoch
+#                            # 288, made by experiments/stlrfork.sh and the fork
+#                            # tool, deleted since: see git log)
 #
 # The recipes, their tags and why each was chosen are in experiments/NOTEBOOK.md;
 # experiments/fast.sh runs these and every other recipe that was tried. The
