@@ -185,15 +185,16 @@ func (c Config) StraightEpochs() int {
 func (c Config) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d nodes, %d steps; %s, batch %d, lr %g, %d epochs", c.Nodes, c.Steps, c.Precision, c.Batch, c.LR, c.Epochs)
+	if c.Patience > 0 {
+		fmt.Fprintf(&b, " at most (constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay)", c.Patience)
+	}
 	if c.Restart > 0 {
 		fmt.Fprintf(&b, ", graph %d of seed %d", c.Restart, c.Seed)
 	}
 	if c.Standardize {
 		b.WriteString(", standardized inputs")
 	}
-	if c.Patience > 0 {
-		fmt.Fprintf(&b, " at most, constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay", c.Patience)
-	} else if c.LRSchedule == "cosine" {
+	if c.LRSchedule == "cosine" && c.Patience == 0 {
 		b.WriteString(", cosine lr schedule")
 	}
 	if c.Gumbel == "off" {

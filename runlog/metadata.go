@@ -23,6 +23,7 @@ type Metadata struct {
 	BestEpoch    int     `json:"best_epoch"`
 	ValAccuracy  float64 `json:"val_accuracy,omitempty"`  // the soft model's, of the best epoch
 	TestAccuracy float64 `json:"test_accuracy,omitempty"` // reported only, never used to choose
+	Search       *Search `json:"search,omitempty"`
 	Refine       *Refine `json:"refine,omitempty"`
 }
 
@@ -76,4 +77,35 @@ type RefinePass struct {
 	Grown    int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
 	Best     bool    `json:"selected,omitempty"`           // the pass refine returns
 	Seconds  float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
+}
+
+// Search is the "search" object of a model trained by songc's default
+// recipe: every candidate tried, how far it trained and how it scored on
+// the validation rows, and which one was kept. Wall times are in the log
+// and the progress lines only, so that the model's bytes depend on the
+// data, flags and seed alone.
+type Search struct {
+	// By is what candidates were ranked by: "hard" (accuracy of the hard
+	// walk on the validation rows) or "balanced" (its mean recall over
+	// the classes).
+	By         string      `json:"by"`
+	Rungs      []int       `json:"rungs"` // epochs at which the candidates were cut
+	Candidates []Candidate `json:"candidates"`
+	Chosen     int         `json:"chosen"` // index into Candidates
+	// Budget is the time budget in seconds; Cut says whether it stopped
+	// the search before its plan was done (the model then depends on the
+	// machine's speed too).
+	Budget float64 `json:"budget_seconds"`
+	Cut    bool    `json:"budget_cut,omitempty"`
+}
+
+// Candidate is one recipe the search tried.
+type Candidate struct {
+	Nodes       int     `json:"nodes"`
+	Steps       int     `json:"steps"`
+	LR          float64 `json:"lr"`
+	WeightDecay float64 `json:"weight_decay,omitempty"`
+	Epochs      int     `json:"epochs"`    // epochs trained
+	Score       float64 `json:"val_score"` // best validation score over those epochs
+	Seconds     float64 `json:"-"`         // wall time, for progress and the log only
 }

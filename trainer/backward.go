@@ -40,7 +40,7 @@ func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) Lo
 	// hundreds of steps, and subnormal arithmetic is up to 100 times
 	// slower on x86 (late in Connect-4 255/10 runs, annealed or
 	// straight-through, over 70% of the first moments were subnormal:
-	// docs/RESULTS.md). Gradients below sqrtMinNormal (whose square would
+	// experiments/NOTEBOOK.md). Gradients below sqrtMinNormal (whose square would
 	// be subnormal) count as 0, and moments and parameters that fall below
 	// minNormal become 0. The change to an update is then at most
 	// (1-beta1)*sqrtMinNormal/adamEps times the step size (about 1e-12 in

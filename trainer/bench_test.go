@@ -60,7 +60,7 @@ func BenchmarkStep255Nodes10Steps64Batch126FeaturesStraightThrough(b *testing.B)
 
 // BenchmarkStepFromCheckpoint times training steps from the parameters and
 // optimiser state of a checkpoint that $SONGC_BENCH_CHECKPOINT names (for
-// example one that bench/paper.sh leaves late in a run), on random inputs,
+// example one that experiments/paper.sh leaves late in a run), on random inputs,
 // without and with the straight-through mode. Late in a run many Adam
 // moments would be subnormal without the flush in TrainStep; a checkpoint
 // keeps them, so this measures what a run pays for them (run it at a commit

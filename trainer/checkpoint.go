@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
 
@@ -19,6 +20,7 @@ type checkpointFile struct {
 	Config Config
 	Args   []byte
 	State  runState
+	Search *runlog.Search // the search that chose this run, if one did
 }
 
 // SaveCheckpoint writes the state at the last epoch boundary to path
@@ -34,7 +36,7 @@ func (r *Run) writeCheckpoint(w io.Writer) error {
 	if _, err := bw.WriteString(checkpointMagic); err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(bw).Encode(checkpointFile{Config: r.Config, Args: r.Args, State: r.state}); err != nil {
+	if err := gob.NewEncoder(bw).Encode(checkpointFile{Config: r.Config, Args: r.Args, State: r.state, Search: r.Search}); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -45,6 +47,7 @@ type Checkpoint struct {
 	Path   string
 	Config Config
 	Args   []byte
+	search *runlog.Search
 	state  runState
 }
 
@@ -70,27 +73,13 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if err := cf.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid configuration: %v", path, err)
 	}
-	return &Checkpoint{Path: path, Config: cf.Config, Args: cf.Args, state: cf.State}, nil
-}
-
-// Save writes c to path atomically, with its Config as it is now. A
-// caller may change settings that act only after the checkpoint's epoch,
-// such as StraightLR at a checkpoint taken where the straight-through
-// epochs begin, to fork the run: resuming the fork then gives what a run
-// with those settings from the start gives. Other changes make a run no
-// command line describes.
-func (c *Checkpoint) Save(path string) error {
-	if err := c.Config.Validate(); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	r := &Run{Config: c.Config, Args: c.Args, state: c.state}
-	return r.SaveCheckpoint(path)
+	return &Checkpoint{Path: path, Config: cf.Config, Args: cf.Args, search: cf.Search, state: cf.State}, nil
 }
 
 // ResumeRun continues the run saved in c on the same data (checked by its
 // fingerprint). The result equals that of an uninterrupted run.
 func ResumeRun(c *Checkpoint, task *Task) (*Run, error) {
-	r := &Run{Config: c.Config, Task: task, Args: c.Args}
+	r := &Run{Config: c.Config, Task: task, Args: c.Args, Search: c.search}
 	if err := r.setup(); err != nil {
 		return nil, err
 	}

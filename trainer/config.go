@@ -20,7 +20,7 @@ func DefaultConfig() Config {
 }
 
 // Presets names the training recipes of PresetConfig.
-var Presets = []string{"paper", "fast", "quick"}
+var Presets = []string{"auto", "paper", "fast", "quick"}
 
 // PresetConfig returns the configuration of a named recipe, with the
 // default graph (64 nodes, 20 steps):
@@ -33,10 +33,18 @@ var Presets = []string{"paper", "fast", "quick"}
 //     to temperature 0.4, and the epoch chosen by the hard walk's
 //     validation accuracy, since the hard walk is what compiles.
 //   - "quick": "fast" in 60 epochs, the embedded demo's default.
+//   - "auto": the recipe of each candidate of the default search
+//     (DefaultSearch): "fast" with a constant rate until the hard walk's
+//     validation accuracy stalls for Patience epochs, then a decay and
+//     annealing a quarter as long. DefaultSearch sets its patience and
+//     bound from the data.
 func PresetConfig(name string) (Config, error) {
 	c := DefaultConfig()
 	switch name {
 	case "paper":
+	case "auto":
+		c, _ = PresetConfig("fast")
+		c.LRSchedule, c.Patience = "", 10
 	case "fast", "quick":
 		c.Standardize = true
 		c.Batch, c.LR, c.LRSchedule = 64, 0.03, "cosine"
@@ -46,7 +54,7 @@ func PresetConfig(name string) (Config, error) {
 			c.Epochs = 60
 		}
 	default:
-		return c, fmt.Errorf("unknown preset %q (want paper, fast or quick)", name)
+		return c, fmt.Errorf("unknown preset %q (want auto, paper, fast or quick)", name)
 	}
 	return c, nil
 }

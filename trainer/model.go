@@ -14,7 +14,7 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	m.InputShift, m.InputScale = r.shift, r.scale
 	meta := runlog.Metadata{Songc: version, Config: r.Config.Canonical(), Kernel: r.kernel,
 		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,
-		BestEpoch: r.state.BestEpoch}
+		BestEpoch: r.state.BestEpoch, Search: r.Search}
 	meta.Epochs = r.state.Epoch
 	if t := r.state.BestTemp; r.Config.Anneal > 0 && t != 0 && t != 1 {
 		meta.Temperature = t

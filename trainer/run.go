@@ -44,6 +44,9 @@ type Run struct {
 	Args []byte
 	// Progress, when set, is called after every batch.
 	Progress func(Progress)
+	// Search, when the run was chosen by a Search, is its record; the
+	// model's metadata carries it.
+	Search *runlog.Search
 	// OnEpoch, when set, may add to each record (e.g. graph statistics)
 	// from the current parameters before it is logged.
 	OnEpoch func(rec *runlog.EpochRecord, p *Params)

@@ -22,13 +22,15 @@ func (r *Run) planned() int {
 
 // decayEpochs is the length of the decay phase that follows the
 // constant-rate phase with Patience: Anneal/(1-Anneal) times its epochs,
-// so that the decay is the Anneal share of the whole run, at least 1.
+// so that the decay is the Anneal share of the whole run, at least 1, and
+// never past Config.Epochs.
 func (r *Run) decayEpochs() int {
 	a := r.Config.Anneal
 	if a <= 0 {
 		return 0
 	}
-	return max(1, int(math.Round(a/(1-a)*float64(r.state.StableEpochs))))
+	d := max(1, int(math.Round(a/(1-a)*float64(r.state.StableEpochs))))
+	return max(0, min(d, r.Config.Epochs-r.state.StableEpochs))
 }
 
 // watchPlateau ends the constant-rate phase (Patience) after an epoch

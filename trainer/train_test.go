@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -497,53 +496,6 @@ func TestGumbelFinite(t *testing.T) {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			t.Fatalf("noise %d is %v", i, v)
 		}
-	}
-}
-
-// TestForkAtStraightThrough: a checkpoint taken where the straight-through
-// epochs begin, saved again with StraightLR set (Checkpoint.Save) and
-// resumed, gives the model of a run with StraightLR from the start, byte
-// for byte (how bench/stlrfork.sh saves the first epochs of a run).
-func TestForkAtStraightThrough(t *testing.T) {
-	task := smallTask(t)
-	cfg := smallConfig("f32")
-	cfg.Epochs, cfg.StraightThrough, cfg.LRSchedule = 5, 0.4, "cosine"
-	full := cfg
-	full.StraightLR = 0.005
-	want := modelBytes(t, train(t, full, task))
-
-	dir := t.TempDir()
-	ckpt := filepath.Join(dir, "run.ckpt")
-	if err := interruptRun(t, cfg, task, ckpt, 4, 1); !errors.Is(err, ErrInterrupted) {
-		t.Fatalf("interrupt: %v", err)
-	}
-	c, err := LoadCheckpoint(ckpt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.EpochsDone() != 3 {
-		t.Fatalf("checkpoint holds %d epochs, want 3", c.EpochsDone())
-	}
-	c.Config.StraightLR = 0.005
-	fork := filepath.Join(dir, "fork.ckpt")
-	if err := c.Save(fork); err != nil {
-		t.Fatal(err)
-	}
-	c2, err := LoadCheckpoint(fork)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := modelBytes(t, resumeToEnd(t, c2, task)); !bytes.Equal(got, want) {
-		t.Error("forked run differs from the run with StraightLR from the start")
-	}
-
-	// An invalid configuration is not saved.
-	c.Config.StraightThrough = 0
-	if err := c.Save(filepath.Join(dir, "bad.ckpt")); err == nil || !strings.Contains(err.Error(), "--straight-through-lr needs --straight-through") {
-		t.Errorf("saving an invalid configuration: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "bad.ckpt")); !os.IsNotExist(err) {
-		t.Errorf("an invalid checkpoint was written: %v", err)
 	}
 }
 

@@ -41,7 +41,7 @@ func TestKillAndResume(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildSongc(t, dir)
 	data := blobs(t, dir, "train.csv", 3000, 1)
-	flags := []string{"--data", data, "--nodes", "16", "--steps", "8", "--epochs", "12", "--batch", "32", "-q"}
+	flags := []string{"--data", data, "--preset", "paper", "--nodes", "16", "--steps", "8", "--epochs", "12", "--batch", "32", "-q"}
 
 	want := filepath.Join(dir, "want.json")
 	if code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", want}, flags...)...); code != 0 {

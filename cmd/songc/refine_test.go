@@ -19,7 +19,7 @@ func TestRefine(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 300, 1)
 	test := blobs(t, dir, "test.csv", 60, 2)
-	common := []string{"--data", train, "--test", test, "--nodes", "6", "--steps", "4", "--epochs", "5", "--lr", "0.05", "--batch", "32", "--standardize", "--seed", "3"}
+	common := []string{"--data", train, "--test", test, "--preset", "paper", "--nodes", "6", "--steps", "4", "--epochs", "5", "--lr", "0.05", "--batch", "32", "--standardize", "--seed", "3"}
 	plain, refined, again := filepath.Join(dir, "plain.json"), filepath.Join(dir, "refined.json"), filepath.Join(dir, "again.json")
 	code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", plain}, common...)...)
 	if code != 0 {

@@ -22,13 +22,14 @@ import (
 // the recipe's knobs and research options are hidden, in groups, and shown
 // by --help-all. Their measured effects are in docs/RESULTS.md, not here.
 type TrainCmd struct {
-	Data   string `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
-	Test   string `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
-	Nodes  *int   `placeholder:"N" group:"training" help:"Internal nodes of the graph (default 64)."`
-	Steps  *int   `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (default 20)."`
-	Epochs *int   `placeholder:"N" group:"training" help:"Passes over the training rows (default: the preset's)."`
-	Preset string `enum:"paper,fast,quick," default:"" placeholder:"paper|fast|quick" group:"training" help:"Recipe: paper (the authors'), or songc's fast or quick (fewer epochs). Default: paper with --data, quick for the demo."`
-	Seed   uint64 `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
+	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
+	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
+	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (default 64)."`
+	Steps  *int          `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (default 20)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (default: the preset's)."`
+	Preset string        `enum:"auto,paper,fast,quick," default:"" placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc chooses the graph size, learning rate, weight decay and epochs on the validation rows. paper: the authors'. fast, quick: songc's fixed recipes. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time the auto recipe may spend searching (e.g. 90s, 10m, 1h); it always ends with the best model found so far."`
+	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json, which is never replaced unless -o names it)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
@@ -46,15 +47,15 @@ type TrainCmd struct {
 	Select      *string  `placeholder:"soft|hard" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, or whose hard walk, does best on the validation rows."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 
-	Val             float64 `default:"0.1" hidden:"" group:"research" help:"Share of the training rows held out to choose the best epoch; 0 keeps the last epoch."`
-	Restart         int     `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
-	Init            string  `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
-	Gumbel          string  `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
-	NodeRegGamma    float64 `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
-	NodeRegLambda   float64 `name:"node-reg-lambda" default:"0" hidden:"" group:"research" help:"Weight of the node regularisation (0: off)."`
-	WeightDecay     float64 `name:"weight-decay" placeholder:"WD" default:"0" hidden:"" group:"research" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
-	StraightThrough float64 `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself, with straight-through gradients (0: off)."`
-	StraightLR      float64 `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
+	Val             float64  `default:"0.1" hidden:"" group:"research" help:"Share of the training rows held out to choose the best epoch; 0 keeps the last epoch."`
+	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
+	Init            string   `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
+	Gumbel          string   `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
+	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
+	NodeRegLambda   float64  `name:"node-reg-lambda" default:"0" hidden:"" group:"research" help:"Weight of the node regularisation (0: off)."`
+	WeightDecay     *float64 `name:"weight-decay" placeholder:"WD" hidden:"" group:"research" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
+	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself, with straight-through gradients (0: off)."`
+	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
 
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
 	Kernel    string `enum:"auto,gonum,avx2" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks avx2 where the CPU has it. The model's bytes depend on it."`
@@ -86,6 +87,7 @@ type trainArgs struct {
 func (c *TrainCmd) Run(g *Globals) error {
 	var args trainArgs
 	var cfg trainer.Config
+	var preset string
 	var ckpt *trainer.Checkpoint
 	if c.Resume != "" {
 		var err error
@@ -130,9 +132,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if args.Demo && c.Test != "" {
 			return usagef("--test needs --data (the embedded demo brings its own test split)")
 		}
-		preset := c.Preset
+		preset = c.Preset
 		if preset == "" {
-			preset = "paper"
+			preset = "auto"
 			if args.Demo {
 				preset = "quick"
 			}
@@ -143,7 +145,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		cfg.Seed, cfg.Restart, cfg.Precision, cfg.Val, cfg.Kernel = c.Seed, c.Restart, c.Precision, c.Val, c.Kernel
 		cfg.NodeRegGamma, cfg.NodeRegLambda = c.NodeRegGamma, c.NodeRegLambda
-		cfg.Gumbel, cfg.Init, cfg.WeightDecay = c.Gumbel, c.Init, c.WeightDecay
+		cfg.Gumbel, cfg.Init = c.Gumbel, c.Init
+		setIf(&cfg.WeightDecay, c.WeightDecay)
 		cfg.StraightThrough, cfg.StraightLR = c.StraightThrough, c.StraightLR
 		// Flags given on the command line win over the recipe.
 		setIf(&cfg.Nodes, c.Nodes)
@@ -157,7 +160,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		setIf(&cfg.Select, c.Select)
 		setIf(&cfg.Patience, c.Patience)
 		setIf(&cfg.LRSchedule, c.LRSchedule)
-		if err := cfg.Validate(); err != nil {
+		if err := trainer.CheckConfig(&cfg); err != nil {
 			return usageError{err}
 		}
 		if preset != "paper" {
@@ -183,59 +186,76 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	var r *trainer.Run
-	if ckpt != nil {
-		r, err = trainer.ResumeRun(ckpt, task)
-	} else {
-		r, err = trainer.NewRun(cfg, task)
-	}
-	if err != nil {
-		return err
+	src := train.Name
+	if args.Demo {
+		src = "embedded Letter data"
 	}
 	saved := args // the checkpoint keeps absolute paths: resumable from any folder
 	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
-	r.Args, _ = json.Marshal(saved)
-	r.CheckpointPath = c.Checkpoint
-	// Structure of the binary graph after every epoch, for the paper's
-	// "back edges fall as the loss falls" curves (songc analyze --plots).
-	r.OnEpoch = func(rec *runlog.EpochRecord, p *trainer.Params) {
-		if eg, err := analysis.EpochGraphOf(p.Model(task.ClassNames)); err == nil {
-			rec.Graph, _ = json.Marshal(eg)
-		}
-	}
-	r.InterruptPath = args.Output + ".ckpt"
-	// The log is rewritten after every epoch, so a long run can be watched
-	// and an interrupted one keeps its curve.
 	var show func(trainer.Progress)
-	r.Progress = func(p trainer.Progress) {
-		if p.EpochDone {
-			if err := writeLog(args.Log, r.Records()); err != nil && !c.Quiet {
-				fmt.Fprintf(g.Stderr, "songc: warning: %v\n", err)
+	// measure records the structure of the binary graph after every epoch,
+	// for the paper's "back edges fall as the loss falls" curves (songc
+	// analyze --plots).
+	measure := func(r *trainer.Run) {
+		r.OnEpoch = func(rec *runlog.EpochRecord, p *trainer.Params) {
+			if eg, err := analysis.EpochGraphOf(p.Model(task.ClassNames)); err == nil {
+				rec.Graph, _ = json.Marshal(eg)
 			}
 		}
-		if show != nil {
-			show(p)
-		}
 	}
-	if !c.Quiet {
-		src := train.Name
-		if args.Demo {
-			src = "embedded Letter data"
+	// prepare sets where the run's checkpoint, log and progress go.
+	prepare := func(r *trainer.Run) {
+		r.Args, _ = json.Marshal(saved)
+		r.CheckpointPath = c.Checkpoint
+		r.InterruptPath = args.Output + ".ckpt"
+		measure(r)
+		// The log is rewritten after every epoch, so a long run can be
+		// watched and an interrupted one keeps its curve.
+		r.Progress = func(p trainer.Progress) {
+			if p.EpochDone {
+				if err := writeLog(args.Log, r.Records()); err != nil && !c.Quiet {
+					fmt.Fprintf(g.Stderr, "songc: warning: %v\n", err)
+				}
+			}
+			if show != nil {
+				show(p)
+			}
 		}
-		s := r.Shape()
-		fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
-			src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
-		if args.Refine > 0 {
-			fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
+		if !c.Quiet {
+			s := r.Shape()
+			fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
+				src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
+			if args.Refine > 0 {
+				fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
+			}
+			switch done := r.EpochsDone(); {
+			case r.Search != nil && ckpt == nil:
+				fmt.Fprintf(g.Stderr, " (chosen by the search after %d epochs; it trains on to its end)", done)
+			case done > 0:
+				fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
+			}
+			fmt.Fprintln(g.Stderr)
+			show = newProgressPrinter(g.Stderr, g.Terminal)
 		}
-		if done := r.EpochsDone(); done > 0 {
-			fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
-		}
-		fmt.Fprintln(g.Stderr)
-		show = newProgressPrinter(g.Stderr, g.Terminal)
 	}
 	start := time.Now()
-	err = r.Train(g.Ctx)
+	var r *trainer.Run
+	switch {
+	case ckpt != nil:
+		if r, err = trainer.ResumeRun(ckpt, task); err != nil {
+			return err
+		}
+		prepare(r)
+		err = r.Train(g.Ctx)
+	case preset == "auto":
+		r, err = c.search(g, cfg, task, src, measure, prepare)
+	default:
+		if r, err = trainer.NewRun(cfg, task); err != nil {
+			return err
+		}
+		prepare(r)
+		err = r.Train(g.Ctx)
+	}
 	if err != nil {
 		var ie *trainer.InterruptError
 		if errors.As(err, &ie) {
@@ -268,6 +288,46 @@ func (c *TrainCmd) Run(g *Globals) error {
 		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
 	}
 	return reportTraining(g, model, test, r, args, time.Since(start))
+}
+
+// search runs the auto recipe: trainer.DefaultSearch for the task, with the
+// sizes, rate, decay, epochs and patience the user gave, if any, fixed.
+func (c *TrainCmd) search(g *Globals, cfg trainer.Config, task *trainer.Task, src string, each, prepare func(*trainer.Run)) (*trainer.Run, error) {
+	s := trainer.DefaultSearch(task, cfg)
+	if c.Epochs == nil {
+		cfg.Epochs = s.Base.Epochs
+	}
+	if c.Patience == nil {
+		cfg.Patience = s.Base.Patience
+	}
+	s.Base = cfg
+	if c.Nodes != nil || c.Steps != nil {
+		s.Sizes = [][2]int{{cfg.Nodes, cfg.Steps}}
+	}
+	if c.LR != nil {
+		s.LRs = []float64{cfg.LR}
+	}
+	if c.WeightDecay != nil {
+		s.WeightDecays = []float64{cfg.WeightDecay}
+	}
+	s.Budget = c.Budget
+	if err := s.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	s.Each, s.Chosen = each, prepare
+	if !c.Quiet {
+		n := len(s.Candidates())
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v, budget %s\n",
+			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), c.Budget)
+		s.Progress = func(p trainer.SearchProgress) {
+			cd, b := p.Candidate, p.Best
+			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
+				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
+				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
+		}
+	}
+	r, _, err := s.Run(g.Ctx, task)
+	return r, err
 }
 
 // abs makes a data path absolute, so that a checkpoint can be resumed from

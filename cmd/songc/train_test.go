@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
 
@@ -106,7 +108,7 @@ func TestTrainHelp(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"--data=FILE", "--test=FILE", "-o, --output=MODEL", "--nodes=N", "--steps=N", "--epochs=N", "--seed=1",
-		"--preset=paper|fast|quick", "Default: paper with --data, quick for the demo.", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
+		"--preset=auto|paper|fast|quick", "Default: auto with --data, quick for the demo.", "--budget=DURATION", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
 		"--header=", "--label-col=", "--help-all"} {
 		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) { // wrapped anywhere
 			t.Errorf("train --help lacks %q:\n%s", want, help)
@@ -155,7 +157,7 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	model := filepath.Join(dir, "m.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	code, _, errs := songc(t, ctx, "train", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	code, _, errs := songc(t, ctx, "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
 	ckpt := model + ".ckpt"
 	if code != 130 || !strings.Contains(errs, "resume with: songc train --resume "+ckpt) {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -181,7 +183,7 @@ func TestResumeMovedCheckpoint(t *testing.T) {
 	model := filepath.Join(old, "m.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	code, _, errs := songc(t, ctx, "train", "--data", good, "--test", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	code, _, errs := songc(t, ctx, "train", "--preset", "paper", "--data", good, "--test", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
 	if code != 130 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -223,7 +225,7 @@ func TestNaNLossStops(t *testing.T) {
 	good := blobs(t, dir, "good.csv", 300, 1)
 	model := filepath.Join(dir, "m.json")
 	ckpt := filepath.Join(dir, "m.ckpt")
-	code, _, errs := songc(t, context.Background(), "train", "--data", good, "-o", model, "--checkpoint", ckpt, "--nodes", "4", "--steps", "3", "--epochs", "2", "--batch", "16", "--lr", "1e38", "-q")
+	code, _, errs := songc(t, context.Background(), "train", "--preset", "paper", "--data", good, "-o", model, "--checkpoint", ckpt, "--nodes", "4", "--steps", "3", "--epochs", "2", "--batch", "16", "--lr", "1e38", "-q")
 	if code != 1 || !strings.Contains(errs, "epoch 1, batch ") || !strings.Contains(errs, "loss is NaN") || !strings.Contains(errs, ckpt+" holds the last good state (after epoch 0)") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -235,8 +237,8 @@ func TestNaNLossStops(t *testing.T) {
 	}
 }
 
-// TestPresets: --preset fast and quick change the recipe with --data, the
-// demo defaults to quick, and explicit flags win over every preset.
+// TestPresets: --preset paper, fast and quick set the recipe with --data,
+// the demo defaults to quick, and explicit flags win over every preset.
 func TestPresets(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 60, 1)
@@ -244,15 +246,15 @@ func TestPresets(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", train}, "batch 128, lr 0.001, 1 epochs\n"},
+		{[]string{"--data", train, "--preset", "paper"}, "batch 128, lr 0.001, 1 epochs\n"},
 		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
 		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
 		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft", "--refine", "0"}, "batch 16, lr 0.5, 1 epochs\n"},
-		{[]string{"--data", train, "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
-		{[]string{"--data", train, "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
-		{[]string{"--data", train, "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
+		{[]string{"--data", train, "--preset", "paper", "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
+		{[]string{"--data", train, "--preset", "paper", "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
+		{[]string{"--data", train, "--preset", "paper", "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
 		// The one epoch trains the walk, and its line says so.
-		{[]string{"--data", train, "--straight-through", "0.5"}, "lr 0.001, 1 epochs, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
+		{[]string{"--data", train, "--preset", "paper", "--straight-through", "0.5"}, "lr 0.001, 1 epochs, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
 		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
 	} {
 		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
@@ -268,5 +270,53 @@ func TestPresets(t *testing.T) {
 		if !strings.Contains(out, by) {
 			t.Errorf("%v: want %q in:\n%s", tc.args, by, out)
 		}
+	}
+}
+
+// TestAutoSearch: with --data and no preset, train searches: every
+// candidate of the plan is recorded in the model with its epochs and
+// validation score, the chosen one is the best (ties to the first), the
+// flags given fix what they name, and the same flags give the same bytes.
+func TestAutoSearch(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 200, 1)
+	var models [2][]byte
+	for i := range models {
+		model := filepath.Join(dir, fmt.Sprintf("m%d.json", i))
+		code, out, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "3", "--steps", "2", "--epochs", "6", "--refine", "0")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if !strings.Contains(errs, "songc: searching on "+train+": 6 candidates (graphs [[3 2]], lr [0.01 0.03 0.1], weight decay [0 0.01])") ||
+			!strings.Contains(errs, "search 1/2") || !strings.Contains(out, "by hard-walk validation accuracy") {
+			t.Errorf("output:\n%s\n%s", out, errs)
+		}
+		models[i], _ = os.ReadFile(model)
+	}
+	if !bytes.Equal(models[0], models[1]) {
+		t.Error("two searches with the same flags wrote different models")
+	}
+	m, err := runtime.Decode(bytes.NewReader(models[0]), "m0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := runlog.Read(m.Training)
+	if err != nil || meta.Search == nil {
+		t.Fatalf("metadata %s: %v", m.Training, err)
+	}
+	s := meta.Search
+	if len(s.Candidates) != 6 || s.Chosen < 0 || s.Chosen >= 6 || s.By != "hard" {
+		t.Fatalf("search record %+v", s)
+	}
+	for i, c := range s.Candidates {
+		if c.Nodes != 3 || c.Steps != 2 || c.Epochs < 1 {
+			t.Errorf("candidate %d: %+v", i, c)
+		}
+		if c.Score > s.Candidates[s.Chosen].Score {
+			t.Errorf("candidate %d scored %v, above the chosen %d (%v)", i, c.Score, s.Chosen, s.Candidates[s.Chosen].Score)
+		}
+	}
+	if c := s.Candidates[s.Chosen]; m.Nodes != 3 || meta.LR != c.LR || meta.WeightDecay != c.WeightDecay || meta.Epochs != c.Epochs {
+		t.Errorf("model (lr %v, wd %v, %d epochs) is not the chosen candidate %+v", meta.LR, meta.WeightDecay, meta.Epochs, c)
 	}
 }

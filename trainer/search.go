@@ -1,0 +1,254 @@
+package trainer
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/songc/songc/runlog"
+)
+
+// Search is the plan of songc's default recipe for data nobody has tuned
+// for: it chooses the graph size, the learning rate and the weight decay
+// on the validation rows, by successive halving (Jamieson and Talwalkar,
+// AISTATS 2016; Li et al., "Hyperband", JMLR 2018), and the number of
+// epochs by Patience.
+//
+// Every candidate is a Run of Base with one size, rate and decay. All
+// train Rungs[0] epochs; the best 1/Eta by validation score go on to
+// Rungs[1], and so on, until one is left, which trains to its end (its
+// plateau and decay). Since a Run trained in pieces equals one trained at
+// once, a survivor is the run it would have been alone, and the search
+// costs about Eta·log_Eta(candidates) full runs of the smallest graphs.
+// Ties go to the candidate listed first: smaller graphs, lower rates.
+type Search struct {
+	Base         Config
+	Sizes        [][2]int // graph sizes (nodes, steps), smallest first
+	LRs          []float64
+	WeightDecays []float64
+	Eta          int // 1/Eta of the candidates survive each cut
+	FirstRung    int // epochs before the first cut
+	// Budget bounds the search's wall time: once it is spent, the
+	// candidates are cut to the best one so far, and that one ends its
+	// constant-rate phase at once; its decay runs until a quarter more
+	// than the budget is spent, and the best epoch so far is kept.
+	// 0: no bound.
+	Budget time.Duration
+	// Progress, when set, is called when a candidate has trained to a
+	// rung, with its record so far.
+	Progress func(SearchProgress)
+	// Each, when set, is called with every candidate's run when it is
+	// made (to measure its epochs, say).
+	Each func(*Run)
+	// Chosen, when set, is called with the chosen candidate's run before
+	// it trains to its end, to set its checkpoint, progress and log.
+	Chosen func(*Run)
+}
+
+// SearchProgress reports one candidate at one rung.
+type SearchProgress struct {
+	Rung, Rungs int // 0-based rung, and how many there are
+	Index, Of   int // candidate index among Of
+	Alive       int // candidates in this rung
+	Candidate   runlog.Candidate
+	Best        runlog.Candidate // best so far in this rung
+	Elapsed     time.Duration
+}
+
+// DefaultSearch returns the default recipe's plan for task, each candidate
+// being base (PresetConfig("auto") with the user's other options) with its
+// own size, rate and decay:
+// graphs from 16 nodes and 8 steps to 128 nodes and 30 steps, rates 0.01,
+// 0.03 and 0.1, weight decay 0 and 0.01, a third surviving each cut. The
+// first cut comes after about 500 batches (3 to 30 epochs), patience is
+// about 2000 batches (8 to 40 epochs), and Epochs, which only bounds a
+// run, is 10 times the patience, at least 120.
+func DefaultSearch(task *Task, base Config) Search {
+	val := base.Val
+	rows := task.Train.Rows - int(math.Round(val*float64(task.Train.Rows)))
+	batches := max(1, (rows+base.Batch-1)/base.Batch) // per epoch
+	perEpoch := func(b, lo, hi int) int { return min(hi, max(lo, (b+batches-1)/batches)) }
+	base.Patience = perEpoch(2000, 8, 40)
+	base.Epochs = max(120, 10*base.Patience)
+	return Search{
+		Base:         base,
+		Sizes:        [][2]int{{16, 8}, {32, 10}, {64, 20}, {128, 30}},
+		LRs:          []float64{0.01, 0.03, 0.1},
+		WeightDecays: []float64{0, 0.01},
+		Eta:          3,
+		FirstRung:    perEpoch(500, 3, 30),
+	}
+}
+
+// Candidates returns the configurations the search tries, in its order.
+func (s *Search) Candidates() []Config {
+	var out []Config
+	for _, size := range s.Sizes {
+		for _, lr := range s.LRs {
+			for _, wd := range s.WeightDecays {
+				c := s.Base
+				c.Nodes, c.Steps, c.LR, c.WeightDecay = size[0], size[1], lr, wd
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Rungs returns the epochs at which candidates are cut: FirstRung, then
+// Eta times more each time, until one candidate is left.
+func (s *Search) Rungs() []int {
+	n, e := len(s.Candidates()), s.FirstRung
+	var out []int
+	for n > 1 {
+		out = append(out, e)
+		n = (n + s.Eta - 1) / s.Eta
+		e *= s.Eta
+	}
+	return out
+}
+
+// Validate reports a plan that cannot run.
+func (s *Search) Validate() error {
+	switch {
+	case len(s.Sizes) == 0 || len(s.LRs) == 0 || len(s.WeightDecays) == 0:
+		return fmt.Errorf("search: no candidates")
+	case s.Eta < 2:
+		return fmt.Errorf("search: eta must be at least 2, got %d", s.Eta)
+	case s.FirstRung < 1:
+		return fmt.Errorf("search: the first rung must be at least 1 epoch, got %d", s.FirstRung)
+	case s.Base.Patience < 1:
+		return fmt.Errorf("search: the base recipe needs a patience")
+	}
+	for _, c := range s.Candidates() {
+		if err := CheckConfig(&c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run searches on task and returns the chosen candidate's run, trained to
+// its end, and the search's record (also set as the run's Search, so that
+// its model carries it).
+func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	start := time.Now()
+	cfgs := s.Candidates()
+	rungs := s.Rungs()
+	rec := &runlog.Search{By: "hard", Rungs: rungs, Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+	runs := make([]*Run, len(cfgs))
+	for i, c := range cfgs {
+		rec.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
+	}
+	over := func() bool { return s.Budget > 0 && time.Since(start) > s.Budget }
+	alive := make([]int, len(cfgs))
+	for i := range alive {
+		alive[i] = i
+	}
+	for ri, target := range rungs {
+		best := -1
+		for k, i := range alive {
+			if over() {
+				rec.Cut = true
+				break
+			}
+			if runs[i] == nil {
+				r, err := NewRun(cfgs[i], task)
+				if err != nil {
+					return nil, nil, err
+				}
+				if s.Each != nil {
+					s.Each(r)
+				}
+				runs[i] = r
+			}
+			t0 := time.Now()
+			if err := runs[i].TrainFor(ctx, target-runs[i].EpochsDone()); err != nil {
+				return nil, nil, err
+			}
+			c := &rec.Candidates[i]
+			c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
+			c.Seconds += time.Since(t0).Seconds()
+			if best < 0 || c.Score > rec.Candidates[best].Score || (c.Score == rec.Candidates[best].Score && i < best) {
+				best = i
+			}
+			if s.Progress != nil {
+				s.Progress(SearchProgress{Rung: ri, Rungs: len(rungs), Index: k, Of: len(alive), Alive: len(alive),
+					Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
+			}
+		}
+		alive = s.survivors(rec.Candidates, alive, runs)
+		for i := range runs { // the cut candidates' memory goes back
+			if runs[i] != nil && !slices.Contains(alive, i) {
+				runs[i] = nil
+			}
+		}
+		if rec.Cut {
+			alive = alive[:1]
+			break
+		}
+	}
+	chosen := alive[0]
+	r := runs[chosen]
+	if r == nil { // no rung ran: the budget was spent before the first
+		var err error
+		if r, err = NewRun(cfgs[chosen], task); err != nil {
+			return nil, nil, err
+		}
+		runs[chosen] = r
+	}
+	r.Search = rec
+	if s.Chosen != nil {
+		s.Chosen(r)
+	}
+	t0 := time.Now()
+	for !r.Done() {
+		if s.Budget > 0 && time.Since(start) > s.Budget*5/4 {
+			rec.Cut = true // the best epoch so far is kept
+			break
+		}
+		if over() && r.state.StableEpochs == 0 {
+			rec.Cut = true
+			r.state.StableEpochs = max(1, r.state.Epoch) // decay from here
+		}
+		if err := r.TrainFor(ctx, 1); err != nil {
+			return nil, nil, err
+		}
+	}
+	c := &rec.Candidates[chosen]
+	c.Epochs, c.Score = r.EpochsDone(), r.BestScore()
+	c.Seconds += time.Since(t0).Seconds()
+	rec.Chosen = chosen
+	r.Search = rec
+	return r, rec, nil
+}
+
+// survivors returns the best 1/Eta of alive (at least one) by score, ties
+// to the lower index; candidates that trained no epoch are dropped unless
+// none did.
+func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) []int {
+	ranked := make([]int, 0, len(alive))
+	for _, i := range alive {
+		if runs[i] != nil {
+			ranked = append(ranked, i)
+		}
+	}
+	if len(ranked) == 0 {
+		return alive[:1]
+	}
+	sort.SliceStable(ranked, func(a, b int) bool {
+		ca, cb := cands[ranked[a]], cands[ranked[b]]
+		if ca.Score != cb.Score {
+			return ca.Score > cb.Score
+		}
+		return ranked[a] < ranked[b]
+	})
+	keep := (len(alive) + s.Eta - 1) / s.Eta
+	return ranked[:min(keep, len(ranked))]
+}

@@ -1,0 +1,72 @@
+package trainer_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/internal/fixture"
+)
+
+// TestSearch: successive halving cuts 2 sizes x 2 rates x 2 decays (8
+// candidates) to a third at each rung (8 -> 3 -> 1, rungs at 2 and 6
+// epochs), records every candidate, chooses the best by validation score,
+// and the chosen run is the run its recipe gives alone, bit for bit: the
+// search only decides when to stop the others.
+func TestSearch(t *testing.T) {
+	task := fixture.Task(t)
+	base := fixture.Config()
+	base.Epochs, base.Patience, base.Anneal, base.AnnealTemp, base.Select = 30, 3, 0.2, 0.4, "hard"
+	s := trainer.Search{Base: base, Sizes: [][2]int{{4, 3}, {8, 4}}, LRs: []float64{0.01, 0.05},
+		WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2}
+	if got := s.Rungs(); len(got) != 2 || got[0] != 2 || got[1] != 6 {
+		t.Fatalf("rungs %v, want [2 6]", got)
+	}
+	var each int
+	s.Each = func(*trainer.Run) { each++ }
+	r, rec, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if each != 8 || len(rec.Candidates) != 8 || rec.Cut {
+		t.Fatalf("%d runs made, record %+v", each, rec)
+	}
+	trained := 0
+	for i, c := range rec.Candidates {
+		if c.Epochs > 2 {
+			trained++
+		}
+		if c.Score > rec.Candidates[rec.Chosen].Score {
+			t.Errorf("candidate %d scored %v, above the chosen one's %v", i, c.Score, rec.Candidates[rec.Chosen].Score)
+		}
+	}
+	if trained > 3 {
+		t.Errorf("%d candidates trained past the first rung; 3 survive it", trained)
+	}
+	if !r.Done() {
+		t.Error("the chosen run did not train to its end")
+	}
+	chosen := s.Candidates()[rec.Chosen]
+	alone, mAlone := fixture.Train(t, chosen, task)
+	m, err := r.Model("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Training == nil || r.Search != rec {
+		t.Error("the chosen run does not carry the search record")
+	}
+	stripped := func(m *runtime.Model) []byte { c := *m; c.Training = nil; return fixture.Encode(t, &c) }
+	if !bytes.Equal(stripped(m), stripped(mAlone)) || alone.EpochsDone() != r.EpochsDone() {
+		t.Error("the chosen run differs from its recipe trained alone")
+	}
+	again, _, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := again.Model("test")
+	if !bytes.Equal(fixture.Encode(t, m), fixture.Encode(t, m2)) {
+		t.Error("two searches gave different models")
+	}
+}
