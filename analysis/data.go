@@ -201,3 +201,37 @@ func classDistances(k *runtime.Classifier, perClass [][][]float64) [][]float64 {
 	}
 	return out
 }
+
+// Flow returns the state probabilities of the soft model for input x
+// before each step: a (n+c) x (N+1) matrix, column t = p_t (leaves hold the
+// mass absorbed so far).
+func Flow(k *runtime.Classifier, x []float64) [][]float64 {
+	n, S, N := k.NumNodes(), k.NumNodes()+k.NumClasses(), k.Steps()
+	in := NewInput(k)
+	in.Set(x)
+	out := make([][]float64, S)
+	for j := range out {
+		out[j] = make([]float64, N+1)
+	}
+	p := make([]float64, S)
+	next := make([]float64, S)
+	p[0] = 1
+	for t := 0; ; t++ {
+		for j := range p {
+			out[j][t] = p[j]
+		}
+		if t == N {
+			return out
+		}
+		copy(next[n:], p[n:]) // leaves are absorbing
+		clear(next[:n])
+		for j := 0; j < S; j++ {
+			var v float64
+			for i := 0; i < n; i++ {
+				v += in.P[j*n+i] * p[i]
+			}
+			next[j] += v
+		}
+		p, next = next, p
+	}
+}

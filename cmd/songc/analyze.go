@@ -88,7 +88,11 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 		rep.Data = &st
 	}
 
-	dotSrc, err := bin.DOT(c.All)
+	about, err := analysis.AboutModel(m, c.Model)
+	if err != nil {
+		return err
+	}
+	dotSrc, err := bin.DOT(analysis.DrawOptions{All: c.All, About: about})
 	if err != nil {
 		return err
 	}
@@ -106,7 +110,7 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 		}
 	}
 	if c.Plots != "" {
-		if err := c.writePlots(k, ds, y, rep.Data); err != nil {
+		if err := c.writePlots(k, about, ds, y, rep); err != nil {
 			return err
 		}
 	}
@@ -207,12 +211,16 @@ func meanDiag(m [][]float64, diag bool) float64 {
 	return sum / float64(n)
 }
 
-// writePlots writes the pictures of --plots into c.Plots.
-func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, ds *data.Dataset, y []int, st *analysis.DataStats) error {
+// writePlots writes the pictures of --plots into c.Plots. Every picture's
+// caption names the model (about); the curves come from the training log,
+// which covers the epochs before any refining, so structure.png marks the
+// saved model's statistics (rep) beside them.
+func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds *data.Dataset, y []int, rep analyzeReport) error {
 	if err := os.MkdirAll(c.Plots, 0o755); err != nil {
 		return fmt.Errorf("cannot create %s: %v", c.Plots, err)
 	}
-	if err := analysis.PlotMatrices(k, c.Plots); err != nil {
+	pics := analysis.Pictures{Dir: c.Plots, About: about, Data: c.Data}
+	if err := pics.Matrices(k); err != nil {
 		return err
 	}
 	logPath := c.Log
@@ -227,15 +235,16 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, ds *data.Dataset, y []int
 		if err != nil {
 			return err
 		}
-		if err := analysis.PlotCurves(recs, c.Plots); err != nil {
+		pics.Log = logPath
+		if err := pics.Curves(recs, &rep.Graph); err != nil {
 			return err
 		}
 	}
 	if ds != nil {
-		if err := analysis.PlotDistances(st.Distances, c.Plots); err != nil {
+		if err := pics.Distances(rep.Data.Distances, k.Model.ClassNames, rep.Data.DistanceRows); err != nil {
 			return err
 		}
-		if err := analysis.PlotFlow(k, ds.Row(c.Input), c.Input, c.Plots); err != nil {
+		if err := pics.Flow(k, ds.Row(c.Input), c.Input, k.Model.ClassNames[y[c.Input]]); err != nil {
 			return err
 		}
 	}
