@@ -83,6 +83,18 @@ func DefaultSearch(task *Task, base Config) Search {
 	}
 }
 
+// DefaultValShare is the validation share of the auto recipe for a
+// training file of rows rows: enough rows to tell candidates apart, about
+// 60, within 0.1 and 0.3. The accuracy measured on n rows has a standard
+// error of up to 1/(2 sqrt(n)): 12 points on the 17 validation rows that a
+// share of 0.1 leaves of 170, 6 points on 60 rows.
+func DefaultValShare(rows int) float64 {
+	if rows <= 0 {
+		return 0.1
+	}
+	return min(0.3, max(0.1, 60/float64(rows)))
+}
+
 // Candidates returns the configurations the search tries, in its order.
 func (s *Search) Candidates() []Config {
 	var out []Config

@@ -16,7 +16,7 @@ func TestSelect(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 300, 1)
 	test := blobs(t, dir, "test.csv", 60, 2)
-	common := []string{"--data", train, "--nodes", "6", "--steps", "4", "--epochs", "3", "--lr", "0.05", "--batch", "32", "--standardize", "-q"}
+	common := []string{"--data", train, "--preset", "paper", "--nodes", "6", "--steps", "4", "--epochs", "3", "--lr", "0.05", "--batch", "32", "--standardize", "-q"}
 	var models []string
 	for r := range 3 {
 		m := filepath.Join(dir, fmt.Sprintf("r%d.json", r))
