@@ -7,6 +7,15 @@ type Metrics struct {
 	Rows         int     `json:"rows"`
 	SoftAccuracy float64 `json:"soft_accuracy"`
 	HardAccuracy float64 `json:"hard_accuracy"`
+	// SoftBalanced and HardBalanced are the balanced accuracies: the mean
+	// over the classes present in y of the share of their rows predicted
+	// right (recall), which a model that always predicts the majority
+	// class cannot raise above 1/classes.
+	SoftBalanced float64 `json:"soft_balanced_accuracy"`
+	HardBalanced float64 `json:"hard_balanced_accuracy"`
+	// Majority is the share of the most frequent class in y: the accuracy
+	// of always predicting it.
+	Majority float64 `json:"majority_baseline"`
 	// Fidelity is the share of rows where the hard walk predicts the same
 	// class as the soft model.
 	Fidelity     float64 `json:"fidelity"`
@@ -66,7 +75,45 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 	m.Fidelity = float64(agree) / n
 	m.MeanLeafMass = mass / n
 	m.MeanPathLen = float64(paths) / n
+	m.SoftBalanced, m.HardBalanced, m.Majority = balanced(m.ConfusionSoft), balanced(m.ConfusionHard), majority(m.ConfusionHard)
 	return m
+}
+
+// balanced returns the mean recall over the classes (rows of the confusion
+// matrix conf[true][predicted]) that have rows.
+func balanced(conf [][]int) float64 {
+	var sum float64
+	classes := 0
+	for k, row := range conf {
+		total := 0
+		for _, v := range row {
+			total += v
+		}
+		if total > 0 {
+			sum += float64(row[k]) / float64(total)
+			classes++
+		}
+	}
+	if classes == 0 {
+		return 0
+	}
+	return sum / float64(classes)
+}
+
+// majority returns the share of the most frequent true class.
+func majority(conf [][]int) float64 {
+	best, all := 0, 0
+	for _, row := range conf {
+		total := 0
+		for _, v := range row {
+			total += v
+		}
+		best, all = max(best, total), all+total
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(best) / float64(all)
 }
 
 func square(c int) [][]int {

@@ -21,6 +21,9 @@ func (EvalCmd) Help() string {
 	return `Reports, in float64 whatever precision trained the model:
   soft accuracy    of the soft model's class (the largest leaf mass)
   hard accuracy    of the hard walk's class, what compiled code returns
+  balanced         the mean over the classes of the share of their rows
+                   predicted right, for imbalanced data
+  majority class   the accuracy of always predicting the most frequent class
   fidelity         share of rows where the two agree
   mean leaf mass   mass the leaves absorb within the steps (the rest is lost)
   forced exits     rows whose walk hit the step limit
@@ -73,10 +76,15 @@ func (c *EvalCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "data  %s: %d rows\n", c.Data, met.Rows)
 	fmt.Fprintf(w, "soft accuracy      %6.2f%%\n", 100*met.SoftAccuracy)
 	fmt.Fprintf(w, "hard accuracy      %6.2f%%\n", 100*met.HardAccuracy)
+	fmt.Fprintf(w, "balanced accuracy  soft %.2f%%, hard %.2f%%\n", 100*met.SoftBalanced, 100*met.HardBalanced)
+	fmt.Fprintf(w, "majority class     %6.2f%%\n", 100*met.Majority)
 	fmt.Fprintf(w, "fidelity           %6.2f%%\n", 100*met.Fidelity)
 	fmt.Fprintf(w, "mean leaf mass     %8.4f\n", met.MeanLeafMass)
 	fmt.Fprintf(w, "hard path length   mean %.2f, max %d\n", met.MeanPathLen, met.MaxPathLen)
-	fmt.Fprintf(w, "forced exits       %d\n", met.ForcedExits)
+	fmt.Fprintf(w, "forced exits       %d (%.1f%% of rows)\n", met.ForcedExits, 100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
+	if met.HardAccuracy <= met.Majority {
+		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")
+	}
 	if k.NumClasses() <= 12 {
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")
 		writeConfusion(w, k.Model.ClassNames, met.ConfusionHard)

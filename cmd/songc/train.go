@@ -423,7 +423,48 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
 		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
+	if s := meta.Search; s != nil {
+		c := s.Candidates[s.Chosen]
+		cut := ""
+		if s.Cut {
+			cut = "; the time budget cut the search short"
+		}
+		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (validation %.2f%%)%s\n",
+			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), 100*c.Score, cut)
+	}
+	if _, val := r.Split(); len(val) > 0 {
+		k, err := runtime.New(m)
+		if err != nil {
+			return err
+		}
+		x := make([]float64, 0, len(val)*k.NumFeatures())
+		y := make([]int, len(val))
+		for i, row := range val {
+			x = append(x, r.Task.Train.Row(row)...)
+			y[i] = r.Task.TrainTargets()[row]
+		}
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y))
+	}
 	return reportTest(g, m, test)
+}
+
+// reportMetrics prints one line of the soft model's and the hard walk's
+// accuracy, balanced accuracy and forced exits beside the majority-class
+// baseline, and a warning when the hard walk does no better than that
+// baseline or falls far below the soft model.
+func reportMetrics(w io.Writer, what string, met runtime.Metrics) {
+	fmt.Fprintf(w, "%s: hard walk %.2f%% (balanced %.2f%%), soft model %.2f%% (balanced %.2f%%), majority class %.2f%%, forced exits %.1f%% of rows\n",
+		what, 100*met.HardAccuracy, 100*met.HardBalanced, 100*met.SoftAccuracy, 100*met.SoftBalanced, 100*met.Majority,
+		100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
+	switch {
+	case met.HardAccuracy <= met.Majority:
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", strings.Fields(what)[0])
+	case met.SoftAccuracy-met.HardAccuracy > 0.05:
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", strings.Fields(what)[0], 100*(met.SoftAccuracy-met.HardAccuracy))
+	}
+	if share := float64(met.ForcedExits) / float64(max(1, met.Rows)); share > 0.05 {
+		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*share, strings.Fields(what)[0])
+	}
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on
