@@ -109,8 +109,6 @@ func reportTest(g *Globals, m *runtime.Model, test *data.Dataset) error {
 		return err
 	}
 	met := k.Evaluate(test.X, y)
-	fmt.Fprintf(g.Stdout, "test (%s, %d rows): soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%\n",
-		test.Name, met.Rows, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%d rows)", met.Rows), met)
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met)
 	return nil
 }

@@ -448,22 +448,24 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	return reportTest(g, m, test)
 }
 
-// reportMetrics prints one line of the soft model's and the hard walk's
-// accuracy, balanced accuracy and forced exits beside the majority-class
-// baseline, and a warning when the hard walk does no better than that
-// baseline or falls far below the soft model.
+// reportMetrics prints a line naming what was measured, with the hard walk's
+// and the soft model's accuracy and balanced accuracy, their fidelity, the
+// majority-class baseline and the forced exits, then a warning when the
+// hard walk does no better than the baseline, falls far below the soft
+// model, or often hits the step limit.
 func reportMetrics(w io.Writer, what string, met runtime.Metrics) {
-	fmt.Fprintf(w, "%s: hard walk %.2f%% (balanced %.2f%%), soft model %.2f%% (balanced %.2f%%), majority class %.2f%%, forced exits %.1f%% of rows\n",
-		what, 100*met.HardAccuracy, 100*met.HardBalanced, 100*met.SoftAccuracy, 100*met.SoftBalanced, 100*met.Majority,
-		100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
+	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
+	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
+		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
+	rows := strings.Fields(what)[0]
 	switch {
 	case met.HardAccuracy <= met.Majority:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", strings.Fields(what)[0])
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", rows)
 	case met.SoftAccuracy-met.HardAccuracy > 0.05:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", strings.Fields(what)[0], 100*(met.SoftAccuracy-met.HardAccuracy))
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", rows, 100*(met.SoftAccuracy-met.HardAccuracy))
 	}
-	if share := float64(met.ForcedExits) / float64(max(1, met.Rows)); share > 0.05 {
-		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*share, strings.Fields(what)[0])
+	if forced > 0.05 {
+		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
 }
 
