@@ -44,8 +44,12 @@ type Config struct {
 	// the hard walk it is compiled into. 0 is off.
 	Anneal     float64 `json:"anneal,omitempty"`
 	AnnealTemp float64 `json:"anneal_temp,omitempty"`
-	// Select is "soft" (or empty: validation accuracy of the soft model)
-	// or "hard" (of the hard walk, what compiled code runs).
+	// Select is "soft" (or empty: validation accuracy of the soft model),
+	// "hard" (of the hard walk, what compiled code runs) or "balanced"
+	// (the hard walk's balanced accuracy, the mean over the classes of
+	// their rows' accuracy, for imbalanced data). With Patience, the
+	// plateau is watched on the hard walk's accuracy, or on its balanced
+	// accuracy with "balanced".
 	Select string `json:"select,omitempty"`
 	// Patience, when > 0, stops the run's first phase early: the learning
 	// rate stays at LR until the hard walk's validation accuracy has not
@@ -98,7 +102,7 @@ func (c Config) Canonical() Config {
 	if c.Anneal <= 0 {
 		c.AnnealTemp = 0
 	}
-	if c.Select != "hard" {
+	if c.Select == "soft" {
 		c.Select = ""
 	}
 	if c.LRSchedule != "cosine" {
@@ -144,8 +148,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--anneal must be in [0, 1), got %v", c.Anneal)
 	case c.Anneal > 0 && !(c.AnnealTemp > 0 && c.AnnealTemp <= 1):
 		return fmt.Errorf("--anneal-temp must be in (0, 1], got %v", c.AnnealTemp)
-	case c.Select != "" && c.Select != "soft" && c.Select != "hard":
-		return fmt.Errorf("--select must be soft or hard, got %q", c.Select)
+	case c.Select != "" && c.Select != "soft" && c.Select != "hard" && c.Select != "balanced":
+		return fmt.Errorf("--select must be soft, hard or balanced, got %q", c.Select)
 	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx2":
 		return fmt.Errorf("--kernel must be auto, gonum or avx2, got %q", c.Kernel)
 	case c.LRSchedule != "" && c.LRSchedule != "constant" && c.LRSchedule != "cosine":
@@ -215,8 +219,11 @@ func (c Config) String() string {
 	if c.NodeRegLambda > 0 {
 		fmt.Fprintf(&b, ", node regularisation %g (gamma %g)", c.NodeRegLambda, c.Canonical().NodeRegGamma)
 	}
-	if c.Select == "hard" {
+	switch c.Select {
+	case "hard":
 		b.WriteString(", epoch chosen by the hard walk")
+	case "balanced":
+		b.WriteString(", epoch chosen by the hard walk's balanced accuracy")
 	}
 	return b.String()
 }

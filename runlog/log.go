@@ -20,7 +20,10 @@ type EpochRecord struct {
 	Gumbel     float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
 	ValAcc     float64 `json:"val_accuracy,omitempty"`
 	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
-	Temp       float64 `json:"temperature,omitempty"`       // tau during the epoch, when annealing
+	// HardValBalanced is the hard walk's balanced accuracy on the
+	// validation rows: the mean over the classes of their rows' accuracy.
+	HardValBalanced float64 `json:"hard_val_balanced,omitempty"`
+	Temp            float64 `json:"temperature,omitempty"` // tau during the epoch, when annealing
 	// Straight marks an epoch trained straight-through: its loss parts
 	// are the hard walk's (BCE of one-hot leaf masses, clamped).
 	Straight bool    `json:"straight_through,omitempty"`

@@ -85,9 +85,10 @@ type RefinePass struct {
 // and the progress lines only, so that the model's bytes depend on the
 // data, flags and seed alone.
 type Search struct {
-	// By is what candidates were ranked by: "hard" (accuracy of the hard
-	// walk on the validation rows) or "balanced" (its mean recall over
-	// the classes).
+	// By is what candidates were ranked by, on the validation rows:
+	// "hard" (the hard walk's accuracy), "balanced" (its mean accuracy
+	// over the classes) or "soft" (the soft model's accuracy): the
+	// recipe's Select.
 	By         string      `json:"by"`
 	Rungs      []int       `json:"rungs"` // epochs at which the candidates were cut
 	Candidates []Candidate `json:"candidates"`

@@ -45,44 +45,57 @@ func (r *Run) export(flat []float64, tau float64) *Params {
 	return p
 }
 
-// hardAccuracy is the hard walk's accuracy on the validation rows (and on
-// the test rows, when there are any) for the current parameters at
-// temperature tau, computed by the runtime in float64 on the raw rows,
-// exactly as the saved model would be.
-func (r *Run) hardAccuracy(tau float64) (val, test float64) {
+// hardAccuracy is the hard walk's accuracy on the validation rows, its
+// balanced accuracy there, and its accuracy on the test rows (when there
+// are any) for the current parameters at temperature tau, computed by the
+// runtime in float64 on the raw rows, exactly as the saved model would be.
+func (r *Run) hardAccuracy(tau float64) (val, valBalanced, test float64) {
 	m := r.export(r.state.Params, tau).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
 	k, err := runtime.New(m)
 	if err != nil {
-		return 0, 0 // non-finite parameters: the loss check reports them
+		return 0, 0, 0 // non-finite parameters: the loss check reports them
 	}
-	val = HardAccuracy(k, r.Task.Train, r.Task.yTrain, r.valIdx)
+	val, valBalanced = HardAccuracy(k, r.Task.Train, r.Task.yTrain, r.valIdx)
 	if ts := r.Task.Test; ts != nil {
-		test = HardAccuracy(k, ts, r.Task.yTest, nil)
+		test, _ = HardAccuracy(k, ts, r.Task.yTest, nil)
 	}
-	return val, test
+	return val, valBalanced, test
 }
 
-// HardAccuracy is the share of rows idx of ds (all rows when idx is nil)
-// whose hard walk, by k, ends in their class y[i]; 0 without rows.
-func HardAccuracy(k *runtime.Classifier, ds *data.Dataset, y []int, idx []int) float64 {
+// HardAccuracy returns the share of rows idx of ds (all rows when idx is
+// nil) whose hard walk, by k, ends in their class y[i], and the balanced
+// accuracy (the mean over the classes present of that share among their
+// rows); 0 without rows.
+func HardAccuracy(k *runtime.Classifier, ds *data.Dataset, y []int, idx []int) (acc, balanced float64) {
 	n := len(idx)
 	if idx == nil {
 		n = ds.Rows
 	}
 	if n == 0 {
-		return 0
+		return 0, 0
 	}
 	scratch := make([]float64, k.NumFeatures())
+	rows := make([]int, k.NumClasses())
+	right := make([]int, k.NumClasses())
 	correct := 0
 	for j := range n {
 		i := j
 		if idx != nil {
 			i = idx[j]
 		}
+		rows[y[i]]++
 		if res, _ := k.Walk(ds.Row(i), scratch, nil); res.Class == y[i] {
 			correct++
+			right[y[i]]++
 		}
 	}
-	return float64(correct) / float64(n)
+	classes := 0
+	for c, r := range rows {
+		if r > 0 {
+			balanced += float64(right[c]) / float64(r)
+			classes++
+		}
+	}
+	return float64(correct) / float64(n), balanced / float64(classes)
 }

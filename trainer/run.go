@@ -370,16 +370,23 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) erro
 	}
 	// Selection on the validation split only; with --val 0 the last
 	// epoch is kept. Ties keep the earlier epoch.
-	rec.HardValAcc, rec.HardTestAcc = r.hardAccuracy(tau)
+	rec.HardValAcc, rec.HardValBalanced, rec.HardTestAcc = r.hardAccuracy(tau)
 	score := rec.ValAcc
-	if r.Config.Select == "hard" {
+	switch r.Config.Select {
+	case "hard":
 		score = rec.HardValAcc
+	case "balanced":
+		score = rec.HardValBalanced
 	}
 	if len(r.valIdx) == 0 {
 		score = float64(r.state.Epoch)
 	}
 	if r.Config.Patience > 0 && r.state.StableEpochs == 0 {
-		r.watchPlateau(rec.HardValAcc)
+		watched := rec.HardValAcc
+		if r.Config.Select == "balanced" {
+			watched = rec.HardValBalanced
+		}
+		r.watchPlateau(watched)
 	}
 	if score > r.state.BestVal {
 		r.state.BestVal = score

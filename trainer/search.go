@@ -153,7 +153,11 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 	start := time.Now()
 	cfgs := s.Candidates()
 	rungs := s.Rungs()
-	rec := &runlog.Search{By: "hard", Rungs: rungs, Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+	by := s.Base.Select // what BestScore measures
+	if by == "" {
+		by = "soft"
+	}
+	rec := &runlog.Search{By: by, Rungs: rungs, Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
 	runs := make([]*Run, len(cfgs))
 	for i, c := range cfgs {
 		rec.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}

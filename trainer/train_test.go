@@ -562,3 +562,25 @@ func TestPatience(t *testing.T) {
 		t.Errorf("patience without validation rows: %v", err)
 	}
 }
+
+// TestSelectBalanced: with Select "balanced" every epoch records the hard
+// walk's balanced accuracy on the validation rows, and the epoch kept is
+// the first with the highest.
+func TestSelectBalanced(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	cfg.Epochs, cfg.Select = 6, "balanced"
+	r := train(t, cfg, task)
+	best, at := -1.0, 0
+	for i, rec := range r.Records() {
+		if !(rec.HardValBalanced > 0 && rec.HardValBalanced <= 1) {
+			t.Errorf("epoch %d: balanced accuracy %v", i+1, rec.HardValBalanced)
+		}
+		if rec.HardValBalanced > best {
+			best, at = rec.HardValBalanced, i+1
+		}
+	}
+	if r.state.BestEpoch != at || r.BestScore() != best {
+		t.Errorf("kept epoch %d (score %v), want %d (%v)", r.state.BestEpoch, r.BestScore(), at, best)
+	}
+}

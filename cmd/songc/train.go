@@ -44,7 +44,7 @@ type TrainCmd struct {
 	Anneal      *float64 `placeholder:"SHARE" hidden:"" group:"recipe" help:"Share of the last epochs over which the model is cooled toward the hard walk that compiles (0: off)."`
 	AnnealTemp  *float64 `name:"anneal-temp" placeholder:"TAU" hidden:"" group:"recipe" help:"Final temperature of --anneal."`
 	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs only bounds the run (0: off)."`
-	Select      *string  `placeholder:"soft|hard" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, or whose hard walk, does best on the validation rows."`
+	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
@@ -414,8 +414,13 @@ func writeLog(path string, recs []runlog.EpochRecord) error {
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
 	meta, _ := runlog.Read(m.Training)
 	by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
-	if recs := r.Records(); meta.Select == "hard" && meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
-		by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*recs[meta.BestEpoch-1].HardValAcc)
+	if recs := r.Records(); meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
+		switch rec := recs[meta.BestEpoch-1]; meta.Select {
+		case "hard":
+			by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rec.HardValAcc)
+		case "balanced":
+			by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rec.HardValBalanced)
+		}
 	}
 	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 {
 		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (pass %d of %d)",
