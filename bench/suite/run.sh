@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Trains and evaluates songc on one set of the suite with one recipe.
+#
+#   run.sh SONGC DATA OUT NAME RECIPE
+#
+# RECIPE is auto (the default: no recipe flags), paper or fast. Writes
+# OUT/NAME-RECIPE.{json,log.jsonl,eval.json,train.out} and
+# OUT/NAME-RECIPE.time (wall seconds of training, refine included). A run
+# whose eval.json exists is skipped, so the suite resumes where it stopped.
+set -euo pipefail
+songc=$1 data=$2 out=$3 name=$4 recipe=$5
+base=$out/$name-$recipe
+[ -s "$base.eval.json" ] && exit 0
+if [ "$name" = mnist ]; then
+  train=$data/mnist/train-images-idx3-ubyte.gz test=$data/mnist/t10k-images-idx3-ubyte.gz
+else
+  train=$data/$name.train.csv test=$data/$name.test.csv
+fi
+flags=()
+[ "$recipe" != auto ] && flags=(--preset "$recipe")
+rm -f "$base.json" "$base.log.jsonl"
+start=$(date +%s.%N)
+"$songc" train --data "$train" -o "$base.json" "${flags[@]}" > "$base.train.out" 2>&1
+end=$(date +%s.%N)
+echo "$end - $start" | bc > "$base.time"
+"$songc" eval "$base.json" --data "$test" --json > "$base.eval.json.tmp"
+mv "$base.eval.json.tmp" "$base.eval.json"
