@@ -1,5 +1,5 @@
 // Package analysis extracts the binary graph of a trained SONG and
-// measures it as the paper does (issue 4): reachable nodes, DFS edge
+// measures it as the paper does: reachable nodes, DFS edge
 // classes, per-input path unions, class distances; and draws it for a
 // reader. It reads runtime models and the run log, and uses gonum/graph and
 // gonum/plot.

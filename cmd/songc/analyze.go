@@ -44,7 +44,7 @@ class-by-class mean distance between the P_x of rows.
 
 Examples:
   songc analyze letter.json
-  songc analyze letter.json --data ../shared/data/letter/test.csv.gz --json
+  songc analyze letter.json --data letter-test.csv.gz --json
   songc analyze letter.json --dot letter.dot --png letter.png --plots plots/`
 }
 

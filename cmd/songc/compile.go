@@ -37,7 +37,7 @@ func (CompileCmd) Help() string {
 Examples:
   songc compile letter.json -o classifier/classifier.go
   songc compile letter.json -o letter/letter.go --package letter \
-      --data ../shared/data/letter/test.csv.gz --emit-tests`
+      --data letter-test.csv.gz --emit-tests`
 }
 
 // makeFolderFor creates the folder of path when it is missing.

@@ -31,7 +31,7 @@ func (EvalCmd) Help() string {
 The terms are explained in docs/model.md.
 
 Example:
-  songc eval letter.json --data ../shared/data/letter/test.csv.gz`
+  songc eval letter.json --data letter-test.csv.gz`
 }
 
 func loadModelAndData(model, path string, f DataFlags) (*runtime.Classifier, *data.Dataset, error) {

@@ -27,7 +27,7 @@ the code of songc compile returns; with --soft the class of the soft model; with
 through in constant memory.
 
 Examples:
-  songc predict letter.json --data ../shared/data/letter/test.csv.gz
+  songc predict letter.json --data letter-test.csv.gz
   songc predict letter.json --data rows.csv --proba --class-names`
 }
 

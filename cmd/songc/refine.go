@@ -33,8 +33,8 @@ best on the validation rows is kept, the model as given included. songc train
 --refine does the same after training.
 
 Example:
-  songc refine c4.json --data ../shared/data/connect4/train.csv.gz \
-      --test ../shared/data/connect4/test.csv.gz -o c4-refined.json`
+  songc refine c4.json --data connect4-train.csv.gz \
+      --test connect4-test.csv.gz -o c4-refined.json`
 }
 
 func (c *RefineCmd) Run(g *Globals) error {
