@@ -248,6 +248,14 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 // survivors returns the best 1/Eta of alive (at least one) by score, ties
 // to the lower index; candidates that trained no epoch are dropped unless
 // none did.
+//
+// The last cut, to one candidate, takes the first in the plan's order
+// (smaller graphs, lower rates) whose score is within one standard error
+// of the best, sqrt(p(1-p)/n) on n validation rows: the one-standard-error
+// rule of Breiman et al. (Classification and Regression Trees, 1984,
+// section 3.4.3). A maximum over many noisy scores overstates the best;
+// on a few dozen validation rows candidates a standard error apart are
+// not told apart, and the simpler one is kept.
 func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) []int {
 	ranked := make([]int, 0, len(alive))
 	for _, i := range alive {
@@ -266,5 +274,17 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 		return ranked[a] < ranked[b]
 	})
 	keep := (len(alive) + s.Eta - 1) / s.Eta
-	return ranked[:min(keep, len(ranked))]
+	if keep > 1 {
+		return ranked[:min(keep, len(ranked))]
+	}
+	best := cands[ranked[0]].Score
+	n := float64(max(1, runs[ranked[0]].ValRows()))
+	se := math.Sqrt(max(0, best*(1-best)) / n)
+	first := ranked[0]
+	for _, i := range ranked {
+		if cands[i].Score >= best-se && i < first {
+			first = i
+		}
+	}
+	return []int{first}
 }

@@ -14,7 +14,8 @@ import (
 // candidates) to a third at each rung (8 -> 3 -> 1, rungs at 2 and 6
 // epochs), records every candidate, chooses the best by validation score,
 // and the chosen run is the run its recipe gives alone, bit for bit: the
-// search only decides when to stop the others.
+// search only decides when to stop the others. (Which of the last rung's
+// candidates is chosen is TestOneStandardErrorRule's.)
 func TestSearch(t *testing.T) {
 	task := fixture.Task(t)
 	base := fixture.Config()
@@ -38,8 +39,8 @@ func TestSearch(t *testing.T) {
 		if c.Epochs > 2 {
 			trained++
 		}
-		if c.Score > rec.Candidates[rec.Chosen].Score {
-			t.Errorf("candidate %d scored %v, above the chosen one's %v", i, c.Score, rec.Candidates[rec.Chosen].Score)
+		if c.Epochs < 1 {
+			t.Errorf("candidate %d did not train", i)
 		}
 	}
 	if trained > 3 {
