@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -79,26 +80,135 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 // ResumeRun continues the run saved in c on the same data (checked by its
 // fingerprint). The result equals that of an uninterrupted run.
 func ResumeRun(c *Checkpoint, task *Task) (*Run, error) {
-	r := &Run{Config: c.Config, Task: task, Args: c.Args, Search: c.search}
+	r, err := restoreRun(c.Config, task, c.Args, c.state, c.Path)
+	if err != nil {
+		return nil, err
+	}
+	r.Search = c.search
+	return r, nil
+}
+
+// restoreRun makes the run of cfg on task in state st, checking that st
+// fits them; path names the checkpoint in errors.
+func restoreRun(cfg Config, task *Task, args []byte, st runState, path string) (*Run, error) {
+	r := &Run{Config: cfg, Task: task, Args: args}
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
-	st := c.state
 	if st.Fingerprint != task.Fingerprint() {
-		return nil, fmt.Errorf("%s: the training data differs from the data the checkpoint was trained on", c.Path)
+		return nil, fmt.Errorf("%s: the training data differs from the data the checkpoint was trained on", path)
 	}
 	np := r.shape.NumParams()
 	if len(st.Params) != np || len(st.BestParams) != np || len(st.AdamM) != np || len(st.AdamV) != np {
-		return nil, fmt.Errorf("%s: checkpoint parameters do not fit the model shape", c.Path)
+		return nil, fmt.Errorf("%s: checkpoint parameters do not fit the model shape", path)
 	}
 	if err := r.shufSrc.UnmarshalBinary(st.ShuffleRNG); err != nil {
-		return nil, fmt.Errorf("%s: shuffle state: %v", c.Path, err)
+		return nil, fmt.Errorf("%s: shuffle state: %v", path, err)
 	}
 	if err := r.noiseSrc.UnmarshalBinary(st.NoiseRNG); err != nil {
-		return nil, fmt.Errorf("%s: noise state: %v", c.Path, err)
+		return nil, fmt.Errorf("%s: noise state: %v", path, err)
 	}
 	r.engine.SetParams(st.Params)
 	r.engine.SetOptState(st.AdamM, st.AdamV, st.AdamStep)
 	r.state = st
 	return r, nil
+}
+
+// searchMagic starts every search checkpoint; its last digit is the
+// format version.
+const searchMagic = "songc-search/1\n"
+
+// searchState is where a search stands: the rung in progress and the
+// position in Alive of the next candidate to train, the record so far, the
+// state of every candidate that has a run, and the wall time spent.
+type searchState struct {
+	Rung, Next int
+	Alive      []int
+	Record     runlog.Search
+	Runs       map[int]runState
+	Spent      time.Duration
+}
+
+// searchFile is the gob payload of a search checkpoint.
+type searchFile struct {
+	Plan  searchPlan
+	Args  []byte
+	State searchState
+}
+
+// searchPlan is what of a Search a checkpoint keeps: everything but its
+// callbacks and paths.
+type searchPlan struct {
+	Base         Config
+	Sizes        [][2]int
+	LRs          []float64
+	WeightDecays []float64
+	Eta          int
+	FirstRung    int
+	Budget       time.Duration
+}
+
+func (s *Search) saveCheckpoint(path string, st *searchState) error {
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if _, err := bw.WriteString(searchMagic); err != nil {
+			return err
+		}
+		f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget}, Args: s.Args, State: *st}
+		if err := gob.NewEncoder(bw).Encode(f); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// SearchCheckpoint is a decoded search checkpoint.
+type SearchCheckpoint struct {
+	Path   string
+	Search Search // the plan, without callbacks or paths
+	Args   []byte
+	state  searchState
+}
+
+// IsSearchCheckpoint reports whether the file at path is a search
+// checkpoint (and not a run's).
+func IsSearchCheckpoint(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	magic := make([]byte, len(searchMagic))
+	_, err = io.ReadFull(f, magic)
+	return err == nil && string(magic) == searchMagic
+}
+
+// LoadSearchCheckpoint reads a search checkpoint; Search.Resume continues
+// it.
+func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	magic := make([]byte, len(searchMagic))
+	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != searchMagic {
+		return nil, fmt.Errorf("%s: not a songc search checkpoint", path)
+	}
+	var sf searchFile
+	if err := gob.NewDecoder(br).Decode(&sf); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint is truncated or corrupt: %v", path, err)
+	}
+	p := sf.Plan
+	c := &SearchCheckpoint{Path: path, Args: sf.Args, state: sf.State,
+		Search: Search{Base: p.Base, Sizes: p.Sizes, LRs: p.LRs, WeightDecays: p.WeightDecays, Eta: p.Eta, FirstRung: p.FirstRung, Budget: p.Budget}}
+	if err := c.Search.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint holds an invalid search: %v", path, err)
+	}
+	st := c.state
+	if st.Rung < 0 || st.Rung > len(st.Record.Rungs) || st.Next < 0 || st.Next > len(st.Alive) || len(st.Alive) == 0 {
+		return nil, fmt.Errorf("%s: checkpoint holds an invalid search position", path)
+	}
+	return c, nil
 }

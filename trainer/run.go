@@ -419,9 +419,13 @@ type InterruptError struct {
 	Epoch, Batch int
 	EpochsDone   int
 	Checkpoint   string
+	Search       bool // a candidate of a search was interrupted; the search is saved
 }
 
 func (e *InterruptError) Error() string {
+	if e.Search {
+		return fmt.Sprintf("training interrupted during the search (a candidate's epoch %d); the search is saved in %s", e.Epoch, e.Checkpoint)
+	}
 	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %d epochs are saved in %s", e.Epoch, e.Batch, e.EpochsDone, e.Checkpoint)
 }
 

@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -46,6 +47,12 @@ type Search struct {
 	// Chosen, when set, is called with the chosen candidate's run before
 	// it trains to its end, to set its checkpoint, progress and log.
 	Chosen func(*Run)
+	// CheckpointPath, when set, receives the search's state after every
+	// candidate's rung; InterruptPath receives it when the search is
+	// interrupted and CheckpointPath is empty. Args is kept in it (the
+	// CLI's data paths).
+	CheckpointPath, InterruptPath string
+	Args                          []byte
 }
 
 // SearchProgress reports one candidate at one rung.
@@ -147,29 +154,70 @@ func (s *Search) Validate() error {
 // its end, and the search's record (also set as the run's Search, so that
 // its model carries it).
 func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, error) {
+	return s.Resume(ctx, task, nil)
+}
+
+// Resume is Run continuing from a checkpoint of the search (nil: from the
+// start). The result equals that of a search run without interruption,
+// unless the time budget cut it.
+func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (*Run, *runlog.Search, error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}
-	start := time.Now()
 	cfgs := s.Candidates()
-	rungs := s.Rungs()
-	by := s.Base.Select // what BestScore measures
-	if by == "" {
-		by = "soft"
-	}
-	rec := &runlog.Search{By: by, Rungs: rungs, Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+	st := searchState{}
 	runs := make([]*Run, len(cfgs))
-	for i, c := range cfgs {
-		rec.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
+	if ck != nil {
+		st = ck.state
+		if len(st.Record.Candidates) != len(cfgs) {
+			return nil, nil, fmt.Errorf("%s: the checkpoint's search has %d candidates, its plan %d", ck.Path, len(st.Record.Candidates), len(cfgs))
+		}
+		for i, rs := range st.Runs {
+			if i < 0 || i >= len(cfgs) {
+				return nil, nil, fmt.Errorf("%s: candidate %d is not in the plan", ck.Path, i)
+			}
+			r, err := restoreRun(cfgs[i], task, nil, rs, ck.Path)
+			if err != nil {
+				return nil, nil, err
+			}
+			if s.Each != nil {
+				s.Each(r)
+			}
+			runs[i] = r
+		}
+	} else {
+		by := s.Base.Select // what BestScore measures
+		if by == "" {
+			by = "soft"
+		}
+		st.Record = runlog.Search{By: by, Rungs: s.Rungs(), Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+		for i, c := range cfgs {
+			st.Record.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
+		}
+		st.Alive = make([]int, len(cfgs))
+		for i := range st.Alive {
+			st.Alive[i] = i
+		}
 	}
+	rec := &st.Record
+	start := time.Now().Add(-st.Spent)
 	over := func() bool { return s.Budget > 0 && time.Since(start) > s.Budget }
-	alive := make([]int, len(cfgs))
-	for i := range alive {
-		alive[i] = i
+	// save writes the search's state, the candidates' at their last
+	// epoch boundary, to path.
+	save := func(path string) error {
+		st.Spent = time.Since(start)
+		st.Runs = make(map[int]runState)
+		for i, r := range runs {
+			if r != nil {
+				st.Runs[i] = r.state
+			}
+		}
+		return s.saveCheckpoint(path, &st)
 	}
-	for ri, target := range rungs {
-		best := -1
-		for k, i := range alive {
+	for ; st.Rung < len(rec.Rungs) && !rec.Cut; st.Rung, st.Next = st.Rung+1, 0 {
+		target := rec.Rungs[st.Rung]
+		for ; st.Next < len(st.Alive); st.Next++ {
+			i := st.Alive[st.Next]
 			if over() {
 				rec.Cut = true
 				break
@@ -186,31 +234,41 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 			}
 			t0 := time.Now()
 			if err := runs[i].TrainFor(ctx, target-runs[i].EpochsDone()); err != nil {
+				if errors.Is(err, ErrInterrupted) {
+					return nil, nil, s.interrupted(save, runs[i])
+				}
 				return nil, nil, err
 			}
 			c := &rec.Candidates[i]
 			c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
 			c.Seconds += time.Since(t0).Seconds()
-			if best < 0 || c.Score > rec.Candidates[best].Score || (c.Score == rec.Candidates[best].Score && i < best) {
-				best = i
+			if s.CheckpointPath != "" {
+				if err := save(s.CheckpointPath); err != nil {
+					return nil, nil, err
+				}
 			}
 			if s.Progress != nil {
-				s.Progress(SearchProgress{Rung: ri, Rungs: len(rungs), Index: k, Of: len(alive), Alive: len(alive),
+				best := st.Alive[0]
+				for _, j := range st.Alive[:st.Next+1] {
+					if b := rec.Candidates[best]; rec.Candidates[j].Score > b.Score || (rec.Candidates[j].Score == b.Score && j < best) {
+						best = j
+					}
+				}
+				s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: st.Next, Of: len(st.Alive), Alive: len(st.Alive),
 					Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
 			}
 		}
-		alive = s.survivors(rec.Candidates, alive, runs)
+		st.Alive = s.survivors(rec.Candidates, st.Alive, runs)
 		for i := range runs { // the cut candidates' memory goes back
-			if runs[i] != nil && !slices.Contains(alive, i) {
+			if runs[i] != nil && !slices.Contains(st.Alive, i) {
 				runs[i] = nil
 			}
 		}
 		if rec.Cut {
-			alive = alive[:1]
-			break
+			st.Alive = st.Alive[:1]
 		}
 	}
-	chosen := alive[0]
+	chosen := st.Alive[0]
 	r := runs[chosen]
 	if r == nil { // no rung ran: the budget was spent before the first
 		var err error
@@ -219,6 +277,7 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 		}
 		runs[chosen] = r
 	}
+	rec.Chosen = chosen
 	r.Search = rec
 	if s.Chosen != nil {
 		s.Chosen(r)
@@ -240,9 +299,23 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 	c := &rec.Candidates[chosen]
 	c.Epochs, c.Score = r.EpochsDone(), r.BestScore()
 	c.Seconds += time.Since(t0).Seconds()
-	rec.Chosen = chosen
-	r.Search = rec
 	return r, rec, nil
+}
+
+// interrupted saves the search where an interrupted candidate left it (its
+// state at its last epoch boundary) and returns the error saying where.
+func (s *Search) interrupted(save func(string) error, r *Run) error {
+	path := s.CheckpointPath
+	if path == "" {
+		path = s.InterruptPath
+	}
+	if path == "" {
+		return fmt.Errorf("%w during the search; no checkpoint path was set, progress is lost", ErrInterrupted)
+	}
+	if err := save(path); err != nil {
+		return fmt.Errorf("%w during the search, and saving the checkpoint failed: %v", ErrInterrupted, err)
+	}
+	return &InterruptError{Epoch: r.state.Epoch + 1, EpochsDone: r.state.Epoch, Checkpoint: path, Search: true}
 }
 
 // survivors returns the best 1/Eta of alive (at least one) by score, ties

@@ -3,6 +3,8 @@ package trainer_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/songc/songc/runtime"
@@ -69,5 +71,59 @@ func TestSearch(t *testing.T) {
 	m2, _ := again.Model("test")
 	if !bytes.Equal(fixture.Encode(t, m), fixture.Encode(t, m2)) {
 		t.Error("two searches gave different models")
+	}
+}
+
+// TestSearchResume: a search interrupted after its fifth candidate step
+// saves itself; resumed from that checkpoint, it gives the model bytes of
+// an uninterrupted search.
+func TestSearchResume(t *testing.T) {
+	task := fixture.Task(t)
+	base := fixture.Config()
+	base.Epochs, base.Patience, base.Anneal, base.AnnealTemp, base.Select = 30, 3, 0.2, 0.4, "hard"
+	plan := func() trainer.Search {
+		return trainer.Search{Base: base, Sizes: [][2]int{{4, 3}, {8, 4}}, LRs: []float64{0.01, 0.05},
+			WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2}
+	}
+	whole := plan()
+	r, _, err := whole.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := r.Model("test")
+
+	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := plan()
+	cut.InterruptPath = ckpt
+	steps := 0
+	cut.Progress = func(trainer.SearchProgress) {
+		if steps++; steps == 5 {
+			cancel()
+		}
+	}
+	_, _, err = cut.Run(ctx, task)
+	var ie *trainer.InterruptError
+	if !errors.As(err, &ie) || !ie.Search || ie.Checkpoint != ckpt || !trainer.IsSearchCheckpoint(ckpt) {
+		t.Fatalf("interrupted search: %v", err)
+	}
+	c, err := trainer.LoadSearchCheckpoint(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := 0
+	c.Search.Progress = func(trainer.SearchProgress) { resumed++ }
+	r2, _, err := c.Search.Resume(context.Background(), task, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 candidates to rung 1, 3 to rung 2: 11 steps; 5 were done, and the
+	// interrupted sixth is retrained from its last epoch boundary.
+	if resumed != 11-5 {
+		t.Errorf("the resumed search took %d steps, want %d", resumed, 11-5)
+	}
+	got, _ := r2.Model("test")
+	if !bytes.Equal(fixture.Encode(t, want), fixture.Encode(t, got)) {
+		t.Error("the resumed search gave another model than the uninterrupted one")
 	}
 }

@@ -89,15 +89,24 @@ func (c *TrainCmd) Run(g *Globals) error {
 	var cfg trainer.Config
 	var preset string
 	var ckpt *trainer.Checkpoint
+	var sckpt *trainer.SearchCheckpoint // a search's checkpoint, resumed by --resume
 	if c.Resume != "" {
 		var err error
-		if ckpt, err = trainer.LoadCheckpoint(c.Resume); err != nil {
-			return err
+		var ckArgs []byte
+		if trainer.IsSearchCheckpoint(c.Resume) {
+			if sckpt, err = trainer.LoadSearchCheckpoint(c.Resume); err != nil {
+				return err
+			}
+			ckArgs, cfg, preset = sckpt.Args, sckpt.Search.Base, "auto"
+		} else {
+			if ckpt, err = trainer.LoadCheckpoint(c.Resume); err != nil {
+				return err
+			}
+			ckArgs, cfg = ckpt.Args, ckpt.Config
 		}
-		if err := json.Unmarshal(ckpt.Args, &args); err != nil {
+		if err := json.Unmarshal(ckArgs, &args); err != nil {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
-		cfg = ckpt.Config
 		// The checkpoint's paths are absolute; where a flag says where the
 		// data or outputs are now, it wins (ResumeRun checks that the rows
 		// are the same by their fingerprint).
@@ -206,7 +215,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	// prepare sets where the run's checkpoint, log and progress go.
 	prepare := func(r *trainer.Run) {
-		r.Args, _ = json.Marshal(saved)
+		r.Args = prepareArgs(saved)
 		r.CheckpointPath = c.Checkpoint
 		r.InterruptPath = args.Output + ".ckpt"
 		measure(r)
@@ -249,7 +258,15 @@ func (c *TrainCmd) Run(g *Globals) error {
 		prepare(r)
 		err = r.Train(g.Ctx)
 	case preset == "auto":
-		r, err = c.search(g, cfg, task, src, measure, prepare)
+		var s trainer.Search
+		if sckpt != nil {
+			s = sckpt.Search
+		} else if s, err = c.plan(cfg, task); err != nil {
+			return err
+		}
+		s.Args, s.CheckpointPath, s.InterruptPath = prepareArgs(saved), c.Checkpoint, args.Output+".ckpt"
+		s.Each, s.Chosen = measure, prepare
+		r, err = c.search(g, s, task, src, sckpt)
 	default:
 		if r, err = trainer.NewRun(cfg, task); err != nil {
 			return err
@@ -293,7 +310,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 
 // search runs the auto recipe: trainer.DefaultSearch for the task, with the
 // sizes, rate, decay, epochs and patience the user gave, if any, fixed.
-func (c *TrainCmd) search(g *Globals, cfg trainer.Config, task *trainer.Task, src string, each, prepare func(*trainer.Run)) (*trainer.Run, error) {
+func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search, error) {
 	if c.Val == nil {
 		cfg.Val = trainer.DefaultValShare(task.Train.Rows)
 	}
@@ -316,13 +333,29 @@ func (c *TrainCmd) search(g *Globals, cfg trainer.Config, task *trainer.Task, sr
 	}
 	s.Budget = c.Budget
 	if err := s.Validate(); err != nil {
-		return nil, usageError{err}
+		return s, usageError{err}
 	}
-	s.Each, s.Chosen = each, prepare
+	return s, nil
+}
+
+// prepareArgs is what a checkpoint keeps of the command line: where the
+// data and outputs are, with absolute paths.
+func prepareArgs(a trainArgs) []byte {
+	b, _ := json.Marshal(a)
+	return b
+}
+
+// search runs the auto recipe's search s (resuming ck when it is set),
+// with a line of progress per candidate and rung.
+func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src string, ck *trainer.SearchCheckpoint) (*trainer.Run, error) {
 	if !c.Quiet {
 		n := len(s.Candidates())
-		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v, budget %s\n",
-			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), c.Budget)
+		resumed := ""
+		if ck != nil {
+			resumed = " (resuming " + ck.Path + ")"
+		}
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v, budget %s%s\n",
+			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), s.Budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
 			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
@@ -330,7 +363,7 @@ func (c *TrainCmd) search(g *Globals, cfg trainer.Config, task *trainer.Task, sr
 				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
 		}
 	}
-	r, _, err := s.Run(g.Ctx, task)
+	r, _, err := s.Resume(g.Ctx, task, ck)
 	return r, err
 }
 

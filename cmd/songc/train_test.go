@@ -320,3 +320,31 @@ func TestAutoSearch(t *testing.T) {
 		t.Errorf("model (lr %v, wd %v, %d epochs) is not the chosen candidate %+v", meta.LR, meta.WeightDecay, meta.Epochs, c)
 	}
 }
+
+// TestAutoSearchResume: Ctrl-C during the auto recipe's search saves the
+// search (exit 130, with the command that resumes it); resuming writes the
+// model an uninterrupted run writes.
+func TestAutoSearchResume(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 200, 1)
+	flags := []string{"--data", train, "--nodes", "3", "--steps", "2", "--epochs", "6", "--refine", "0", "-q"}
+	want := filepath.Join(dir, "want.json")
+	if code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", want}, flags...)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	model := filepath.Join(dir, "m.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, _, errs := songc(t, ctx, append([]string{"train", "-o", model}, flags...)...)
+	if code != 130 || !strings.Contains(errs, "during the search") || !strings.Contains(errs, "resume with: songc train --resume "+model+".ckpt") {
+		t.Fatalf("interrupted: exit %d: %s", code, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", model+".ckpt", "-q"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	a, _ := os.ReadFile(want)
+	b, _ := os.ReadFile(model)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Error("the resumed search wrote another model than an uninterrupted one")
+	}
+}
