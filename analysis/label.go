@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
 
@@ -28,22 +28,6 @@ type About struct {
 	RefineValAcc, RefineTestAcc float64
 }
 
-// trainingRecord is the part of a model's "training" metadata that About
-// reads (docs/model-format.md); the other fields are ignored.
-type trainingRecord struct {
-	Epochs    int `json:"epochs"`
-	BestEpoch int `json:"best_epoch"`
-	Refine    *struct {
-		Passes   int `json:"passes"`
-		Selected int `json:"selected_pass"`
-		Log      []struct {
-			Pass    int     `json:"pass"`
-			ValAcc  float64 `json:"hard_val_accuracy"`
-			TestAcc float64 `json:"hard_test_accuracy"`
-		} `json:"log"`
-	} `json:"refine"`
-}
-
 // AboutModel reads the training metadata of m, loaded from file. A model
 // without metadata (one not written by songc train) gives an About with
 // only the file; metadata that is not a JSON object of the expected field
@@ -53,9 +37,9 @@ func AboutModel(m *runtime.Model, file string) (About, error) {
 	if len(m.Training) == 0 || string(m.Training) == "null" {
 		return a, nil
 	}
-	var t trainingRecord
-	if err := json.Unmarshal(m.Training, &t); err != nil {
-		return a, fmt.Errorf("%s: training metadata: %v", file, err)
+	t, err := runlog.Read(m.Training)
+	if err != nil {
+		return a, fmt.Errorf("%s: %v", file, err)
 	}
 	a.Epochs, a.BestEpoch = t.Epochs, t.BestEpoch
 	if r := t.Refine; r != nil {

@@ -42,20 +42,6 @@ func Read(raw json.RawMessage) (Metadata, error) {
 	return m, nil
 }
 
-// Stage says which model a file holds, for captions and reports: the
-// trained model at its best epoch, or the same after refining.
-func (m *Metadata) Stage() string {
-	switch {
-	case m.Refine != nil && m.Refine.Selected > 0:
-		return fmt.Sprintf("refined (pass %d of %d) from epoch %d of %d", m.Refine.Selected, len(m.Refine.Log)-1, m.BestEpoch, m.Epochs)
-	case m.Refine != nil:
-		return fmt.Sprintf("epoch %d of %d (refining kept it unchanged)", m.BestEpoch, m.Epochs)
-	case m.BestEpoch > 0:
-		return fmt.Sprintf("epoch %d of %d", m.BestEpoch, m.Epochs)
-	}
-	return "trained"
-}
-
 // Refine is the "refine" object songc refine adds to a model's training
 // metadata.
 type Refine struct {
