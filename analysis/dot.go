@@ -212,7 +212,7 @@ func legend(standardised, all bool) *dotSubgraph {
 	if standardised {
 		rest = "...: each other input x as w (x - its mean),\nwhich is 0 at its training mean"
 	}
-	nodeText := "node i\nits test: a xj + b xk + ... > t\nstrongest inputs first, in the data's units\n" + rest
+	nodeText := "node i\nits test: a xj + b xk + ... > t\nin the data's units, the inputs that move\nthe test most (on standardised inputs) first\n" + rest
 	nodes := []dotNode{
 		{id: -1, name: "legend_node", attrs: []encoding.Attribute{{Key: "label", Value: quote(nodeText)}}},
 		{id: -3, name: "legend_left", attrs: []encoding.Attribute{{Key: "shape", Value: "plaintext"},

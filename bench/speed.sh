@@ -24,7 +24,7 @@ $s bench --nodes 511 --steps 50 --batch 128 --features 16 --classes 26 --batches
 epoch() { # name, then songc train flags
   local name=$1
   shift
-  /usr/bin/time -f "%e" -o "$out/$name-epoch.time" $s train --epochs 1 -q -o "$out/$name-epoch.json" "$@" >/dev/null
+  /usr/bin/time -f "%e" -o "$out/$name-epoch.time" $s train --preset paper --epochs 1 -q -o "$out/$name-epoch.json" "$@" >/dev/null
 }
 epoch letter-511-50 --data "$shared/letter/train.csv.gz" --nodes 511 --steps 50
 epoch connect4-255-10 --data "$shared/connect4/train.csv.gz" --nodes 255 --steps 10

@@ -105,7 +105,7 @@ func (c Config) Canonical() Config {
 	if c.Select == "soft" {
 		c.Select = ""
 	}
-	if c.LRSchedule != "cosine" {
+	if c.LRSchedule != "cosine" || c.Patience > 0 {
 		c.LRSchedule = ""
 	}
 	if c.Gumbel != "off" {

@@ -122,7 +122,12 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	return printAnalysis(g.Stdout, k, rep)
 }
 
+// writeBytes writes b to path atomically, creating its folder, as compile
+// does.
 func writeBytes(path string, b []byte) error {
+	if err := makeFolderFor(path); err != nil {
+		return err
+	}
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err

@@ -90,7 +90,7 @@ func printRefinePass(w io.Writer, p runlog.RefinePass) {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)
 	}
 	if p.Pass > 0 {
-		line += fmt.Sprintf("  (%d filters, %d routes changed, %d nodes inserted)  %.1fs", p.Filters, p.Routes, p.Grown, p.Seconds)
+		line += fmt.Sprintf("  (changed: %d filters, %d routes; %d nodes inserted)  %.1fs", p.Filters, p.Routes, p.Grown, p.Seconds)
 	}
 	fmt.Fprintln(w, line)
 }

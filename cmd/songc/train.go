@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,11 +25,11 @@ import (
 type TrainCmd struct {
 	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
-	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (default 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (default 20)."`
+	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
+	Steps  *int          `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (auto: searched; other recipes: 20)."`
 	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (default: the preset's)."`
-	Preset string        `enum:"auto,paper,fast,quick," default:"" placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc chooses the graph size, learning rate, weight decay and epochs on the validation rows. paper: the authors'. fast, quick: songc's fixed recipes. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time the auto recipe may spend searching (e.g. 90s, 10m, 1h); it always ends with the best model found so far."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc chooses the graph size, learning rate, weight decay and epochs on the validation rows. paper: the authors'. fast, quick: songc's fixed recipes. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time the auto recipe may spend searching (default ${default}; e.g. 90s, 1h; 0: no limit); it always ends with the best model found so far."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json, which is never replaced unless -o names it)."`
@@ -142,6 +143,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 			return usagef("--test needs --data (the embedded demo brings its own test split)")
 		}
 		preset = c.Preset
+		if !slices.Contains(append(trainer.Presets, ""), preset) {
+			return usagef("--preset must be auto, paper, fast or quick, got %q", preset)
+		}
 		if preset == "" {
 			preset = "auto"
 			if args.Demo {
@@ -311,8 +315,17 @@ func (c *TrainCmd) Run(g *Globals) error {
 // search runs the auto recipe: trainer.DefaultSearch for the task, with the
 // sizes, rate, decay, epochs and patience the user gave, if any, fixed.
 func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search, error) {
-	if c.Val == nil {
+	switch {
+	case c.Val == nil:
 		cfg.Val = trainer.DefaultValShare(task.Train.Rows)
+	case cfg.Val == 0:
+		return trainer.Search{}, usagef("the auto recipe chooses on validation rows: --val must be above 0 (or choose another --preset)")
+	}
+	if c.Budget < 0 {
+		return trainer.Search{}, usagef("--budget must be 0 (no limit) or more, got %s", c.Budget)
+	}
+	if c.Patience != nil && *c.Patience < 1 {
+		return trainer.Search{}, usagef("the auto recipe stops each candidate by its patience: --patience must be at least 1 (or choose another --preset)")
 	}
 	s := trainer.DefaultSearch(task, cfg)
 	if c.Epochs == nil {
@@ -322,9 +335,7 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 		cfg.Patience = s.Base.Patience
 	}
 	s.Base = cfg
-	if c.Nodes != nil || c.Steps != nil {
-		s.Sizes = [][2]int{{cfg.Nodes, cfg.Steps}}
-	}
+	s.Sizes = fixSize(s.Sizes, c.Nodes, c.Steps)
 	if c.LR != nil {
 		s.LRs = []float64{cfg.LR}
 	}
@@ -336,6 +347,34 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 		return s, usageError{err}
 	}
 	return s, nil
+}
+
+// fixSize returns the sizes the search tries when the user gave the nodes,
+// the steps or both: the given pair, or for one of them the ladder's size
+// nearest to it with that one replaced.
+func fixSize(ladder [][2]int, nodes, steps *int) [][2]int {
+	if nodes == nil && steps == nil {
+		return ladder
+	}
+	near := ladder[0]
+	for _, sz := range ladder {
+		dist := func(s [2]int) int {
+			if nodes != nil {
+				return max(s[0]-*nodes, *nodes-s[0])
+			}
+			return max(s[1]-*steps, *steps-s[1])
+		}
+		if dist(sz) < dist(near) {
+			near = sz
+		}
+	}
+	if nodes != nil {
+		near[0] = *nodes
+	}
+	if steps != nil {
+		near[1] = *steps
+	}
+	return [][2]int{near}
 }
 
 // prepareArgs is what a checkpoint keeps of the command line: where the
@@ -456,8 +495,11 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 	}
 	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 {
-		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (pass %d of %d)",
-			100*rm.Log[rm.Selected].ValAcc, rm.Selected, len(rm.Log)-1)
+		kept := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
+		if rm.Selected == 0 {
+			kept = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
+		}
+		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, kept)
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
 		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
