@@ -55,21 +55,30 @@ type Checkpoint struct {
 // EpochsDone returns the number of epochs the checkpoint holds.
 func (c *Checkpoint) EpochsDone() int { return c.state.Epoch }
 
-// LoadCheckpoint reads a checkpoint file.
-func LoadCheckpoint(path string) (*Checkpoint, error) {
+// readCheckpoint decodes the gob payload v of the file at path, which
+// must start with magic; what names the kind of file in errors.
+func readCheckpoint(path, magic, what string, v any) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	magic := make([]byte, len(checkpointMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != checkpointMagic {
-		return nil, fmt.Errorf("%s: not a songc checkpoint (want a file written by songc train --checkpoint)", path)
+	got := make([]byte, len(magic))
+	if _, err := io.ReadFull(br, got); err != nil || string(got) != magic {
+		return fmt.Errorf("%s: not a songc %s (want a file written by songc train --checkpoint)", path, what)
 	}
+	if err := gob.NewDecoder(br).Decode(v); err != nil {
+		return fmt.Errorf("%s: checkpoint is truncated or corrupt: %v", path, err)
+	}
+	return nil
+}
+
+// LoadCheckpoint reads a checkpoint file.
+func LoadCheckpoint(path string) (*Checkpoint, error) {
 	var cf checkpointFile
-	if err := gob.NewDecoder(br).Decode(&cf); err != nil {
-		return nil, fmt.Errorf("%s: checkpoint is truncated or corrupt: %v", path, err)
+	if err := readCheckpoint(path, checkpointMagic, "checkpoint", &cf); err != nil {
+		return nil, err
 	}
 	if err := cf.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid configuration: %v", path, err)
@@ -186,19 +195,9 @@ func IsSearchCheckpoint(path string) bool {
 // LoadSearchCheckpoint reads a search checkpoint; Search.Resume continues
 // it.
 func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	magic := make([]byte, len(searchMagic))
-	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != searchMagic {
-		return nil, fmt.Errorf("%s: not a songc search checkpoint", path)
-	}
 	var sf searchFile
-	if err := gob.NewDecoder(br).Decode(&sf); err != nil {
-		return nil, fmt.Errorf("%s: checkpoint is truncated or corrupt: %v", path, err)
+	if err := readCheckpoint(path, searchMagic, "search checkpoint", &sf); err != nil {
+		return nil, err
 	}
 	p := sf.Plan
 	c := &SearchCheckpoint{Path: path, Args: sf.Args, state: sf.State,
