@@ -165,39 +165,9 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	cfgs := s.Candidates()
-	st := searchState{}
-	runs := make([]*Run, len(cfgs))
-	if ck != nil {
-		st = ck.state
-		if len(st.Record.Candidates) != len(cfgs) {
-			return nil, nil, fmt.Errorf("%s: the checkpoint's search has %d candidates, its plan %d", ck.Path, len(st.Record.Candidates), len(cfgs))
-		}
-		for i, rs := range st.Runs {
-			if i < 0 || i >= len(cfgs) {
-				return nil, nil, fmt.Errorf("%s: candidate %d is not in the plan", ck.Path, i)
-			}
-			r, err := restoreRun(cfgs[i], task, nil, rs, ck.Path)
-			if err != nil {
-				return nil, nil, err
-			}
-			if s.Each != nil {
-				s.Each(r)
-			}
-			runs[i] = r
-		}
-	} else {
-		by := s.Base.Select // what BestScore measures
-		if by == "" {
-			by = "soft"
-		}
-		st.Record = runlog.Search{By: by, Rungs: s.Rungs(), Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
-		for i, c := range cfgs {
-			st.Record.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
-		}
-		st.Alive = make([]int, len(cfgs))
-		for i := range st.Alive {
-			st.Alive[i] = i
-		}
+	st, runs, err := s.start(task, cfgs, ck)
+	if err != nil {
+		return nil, nil, err
 	}
 	rec := &st.Record
 	start := time.Now().Add(-st.Spent)
@@ -282,24 +252,72 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 	if s.Chosen != nil {
 		s.Chosen(r)
 	}
+	if err := s.finish(ctx, r, &rec.Candidates[chosen], start); err != nil {
+		return nil, nil, err
+	}
+	return r, rec, nil
+}
+
+// finish trains the chosen run to its end within the budget counted from
+// start, and records its epochs, score and time in c.
+func (s *Search) finish(ctx context.Context, r *Run, c *runlog.Candidate, start time.Time) error {
 	t0 := time.Now()
 	for !r.Done() {
 		if s.Budget > 0 && time.Since(start) > s.Budget*5/4 {
-			rec.Cut = true // the best epoch so far is kept
+			r.Search.Cut = true // the best epoch so far is kept
 			break
 		}
-		if over() && r.state.StableEpochs == 0 {
-			rec.Cut = true
+		if s.Budget > 0 && time.Since(start) > s.Budget && r.state.StableEpochs == 0 {
+			r.Search.Cut = true
 			r.state.StableEpochs = max(1, r.state.Epoch) // decay from here
 		}
 		if err := r.TrainFor(ctx, 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	c := &rec.Candidates[chosen]
 	c.Epochs, c.Score = r.EpochsDone(), r.BestScore()
 	c.Seconds += time.Since(t0).Seconds()
-	return r, rec, nil
+	return nil
+}
+
+// start returns the search's state and its candidates' runs: restored
+// from ck, or new when ck is nil.
+func (s *Search) start(task *Task, cfgs []Config, ck *SearchCheckpoint) (searchState, []*Run, error) {
+	st := searchState{}
+	runs := make([]*Run, len(cfgs))
+	if ck == nil {
+		by := s.Base.Select // what BestScore measures
+		if by == "" {
+			by = "soft"
+		}
+		st.Record = runlog.Search{By: by, Rungs: s.Rungs(), Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+		for i, c := range cfgs {
+			st.Record.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
+		}
+		st.Alive = make([]int, len(cfgs))
+		for i := range st.Alive {
+			st.Alive[i] = i
+		}
+		return st, runs, nil
+	}
+	st = ck.state
+	if len(st.Record.Candidates) != len(cfgs) {
+		return st, nil, fmt.Errorf("%s: the checkpoint's search has %d candidates, its plan %d", ck.Path, len(st.Record.Candidates), len(cfgs))
+	}
+	for i, rs := range st.Runs {
+		if i < 0 || i >= len(cfgs) {
+			return st, nil, fmt.Errorf("%s: candidate %d is not in the plan", ck.Path, i)
+		}
+		r, err := restoreRun(cfgs[i], task, nil, rs, ck.Path)
+		if err != nil {
+			return st, nil, err
+		}
+		if s.Each != nil {
+			s.Each(r)
+		}
+		runs[i] = r
+	}
+	return st, runs, nil
 }
 
 // interrupted saves the search where an interrupted candidate left it (its
