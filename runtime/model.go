@@ -253,6 +253,43 @@ func (m *Model) Encode(w io.Writer) error {
 	return err
 }
 
+// CheckOutput reports whether path can take an output file, before any
+// long work: path must be a regular file or not exist, so that a folder, a
+// device such as /dev/null, a FIFO or a symbolic link is refused, never
+// replaced; its folder must exist and take the temporary file that
+// WriteFileAtomic writes beside it (a name too long for the file system
+// fails here). It returns the mode the written file gets: the existing
+// file's permissions, or 0644.
+func CheckOutput(path string) (os.FileMode, error) {
+	mode := os.FileMode(0o644)
+	switch st, err := os.Lstat(path); {
+	case err == nil && st.Mode()&os.ModeSymlink != 0:
+		return 0, fmt.Errorf("cannot write %s: it is a symbolic link; give the path it points to", path)
+	case err == nil && st.IsDir():
+		return 0, fmt.Errorf("cannot write %s: it is a folder; give a file name", path)
+	case err == nil && !st.Mode().IsRegular():
+		return 0, fmt.Errorf("cannot write %s: it is not a regular file (a device, pipe or socket); give a file name", path)
+	case err == nil:
+		mode = st.Mode().Perm()
+	case !os.IsNotExist(err):
+		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	if !st.IsDir() {
+		return 0, fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	f.Close()
+	return mode, os.Remove(f.Name())
+}
+
 // Save validates m and writes it to path atomically: it writes a temporary
 // file in the same folder and renames it over path, so a failure leaves any
 // previous file intact.
@@ -267,6 +304,10 @@ func (m *Model) Save(path string) error {
 // syncs it and renames it to path. On any error the temporary file is removed
 // and path is left as it was.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
+	mode, err := CheckOutput(path)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -288,7 +329,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("writing %s: %v", path, err)
 	}
-	if err = os.Chmod(tmp, 0o644); err != nil {
+	if err = os.Chmod(tmp, mode); err != nil {
 		return fmt.Errorf("writing %s: %v", path, err)
 	}
 	if err = os.Rename(tmp, path); err != nil {

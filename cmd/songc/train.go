@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -188,8 +189,17 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if args.Log == "" {
 		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
 	}
-	if err := checkWritable(args.Output); err != nil {
+	outputs := map[string]string{"-o": args.Output, "--log": args.Log, "--checkpoint": c.Checkpoint}
+	if c.Checkpoint == "" {
+		outputs["the checkpoint Ctrl-C writes (MODEL.ckpt)"] = args.Output + ".ckpt"
+	}
+	if err := checkDistinct(outputs); err != nil {
 		return err
+	}
+	for _, p := range outputs {
+		if err := checkWritable(p); p != "" && err != nil {
+			return err
+		}
 	}
 
 	train, test, err := loadTrainData(args)
@@ -442,23 +452,28 @@ func checkNotClobbered(path string) error {
 	return nil
 }
 
-// checkWritable fails early when the model could not be written, instead of
-// after hours of training.
+// checkWritable fails early when an output could not be written, instead
+// of after hours of training (runtime.CheckOutput).
 func checkWritable(path string) error {
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+	_, err := runtime.CheckOutput(path)
+	return err
+}
+
+// checkDistinct refuses two outputs of one command at the same path.
+func checkDistinct(outputs map[string]string) error {
+	seen := map[string]string{}
+	for _, flag := range slices.Sorted(maps.Keys(outputs)) {
+		path := outputs[flag]
+		if path == "" {
+			continue
+		}
+		key := filepath.Clean(abs(path))
+		if other, ok := seen[key]; ok {
+			return usagef("%s and %s name the same file, %s", other, flag, path)
+		}
+		seen[key] = flag
 	}
-	if !st.IsDir() {
-		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
-	}
-	f, err := os.CreateTemp(dir, ".songc-write-test*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return nil
 }
 
 func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {

@@ -348,3 +348,30 @@ func TestAutoSearchResume(t *testing.T) {
 		t.Error("the resumed search wrote another model than an uninterrupted one")
 	}
 }
+
+// TestOutputsChecked: outputs are checked before any training: two outputs
+// at one path are a usage error (exit 2), a folder at -o is refused (exit
+// 1), and nothing is written.
+func TestOutputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 60, 1)
+	model := filepath.Join(dir, "m.json")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-o", model, "--log", model}, 2, "--log and -o name the same file"},
+		{[]string{"-o", model, "--checkpoint", model}, 2, "name the same file"},
+		{[]string{"-o", dir}, 1, "is a folder"},
+	} {
+		args := append([]string{"train", "--data", train, "--preset", "paper", "--epochs", "1", "--nodes", "2", "--steps", "2"}, tc.args...)
+		code, _, errs := songc(t, context.Background(), args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want %d and %q: %s", tc.args, code, tc.code, tc.want, errs)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("refused runs wrote files: %v", entries)
+	}
+}
