@@ -24,6 +24,9 @@ func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata,
 	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
 		return meta, nil, nil, fmt.Errorf("%s: the model has classes %q and %d features, the training data %s has %q and %d", op, m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
 	}
+	if !(meta.Val >= 0 && meta.Val < 1) {
+		return meta, nil, nil, fmt.Errorf("%s: the model's training metadata holds the validation share %v, not one in [0, 1)", op, meta.Val)
+	}
 	if fp != meta.DataSHA256 {
 		return meta, nil, nil, fmt.Errorf("%s: %s is not the data the model was trained on (its fingerprint differs from the model's data_sha256); the same training file is needed to rebuild the validation split", op, task.Train.Name)
 	}

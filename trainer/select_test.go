@@ -141,10 +141,29 @@ func TestSelectRefuses(t *testing.T) {
 		{"no validation", []*runtime.Model{noVal}, task, "hard", "without a validation split"},
 		{"other data", []*runtime.Model{m}, other, "hard", "not the data the model was trained on"},
 		{"no metadata", []*runtime.Model{m, bare}, task, "hard", "model 2: select: the model has no training metadata"},
+		// A crafted share once made the split's slice bounds panic.
+		{"huge share", []*runtime.Model{withVal(t, m, 1e308)}, task, "hard", "validation share 1e+308"},
+		{"negative share", []*runtime.Model{withVal(t, m, -0.5)}, task, "hard", "validation share -0.5"},
 	}
 	for _, c := range cases {
 		if _, _, err := trainer.Select(c.models, c.task, c.by); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
+}
+
+// withVal returns a copy of m whose metadata claims validation share val.
+func withVal(t *testing.T, m *runtime.Model, val float64) *runtime.Model {
+	t.Helper()
+	var meta map[string]any
+	if err := json.Unmarshal(m.Training, &meta); err != nil {
+		t.Fatal(err)
+	}
+	meta["val"] = val
+	c := *m
+	var err error
+	if c.Training, err = json.Marshal(meta); err != nil {
+		t.Fatal(err)
+	}
+	return &c
 }
