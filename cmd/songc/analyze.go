@@ -159,7 +159,7 @@ func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport) error 
 	fmt.Fprintf(b, "  used nodes         %d of %d\n", st.UsedNodes, st.Nodes)
 	fmt.Fprintf(b, "  leaves reached     %d of %d", st.LeavesUsed, k.NumClasses())
 	if len(st.Unreachable) > 0 {
-		fmt.Fprintf(b, " (unreachable: %s)", strings.Join(st.Unreachable, ", "))
+		fmt.Fprintf(b, " (unreachable: %s)", strings.Join(printableAll(st.Unreachable), ", "))
 	}
 	fmt.Fprintln(b)
 	fmt.Fprintf(b, "  root-leaf distance min %d, mean %.2f, max %d\n", st.DistMin, st.DistMean, st.DistMax)

@@ -93,6 +93,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 }
 
 func writeConfusion(w *bufio.Writer, names []string, m [][]int) {
+	names = printableAll(names)
 	width := 6
 	for _, n := range names {
 		width = max(width, len(n)+1)

@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"encoding/csv"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
@@ -43,7 +46,7 @@ func (c *PredictCmd) Run(g *Globals) error {
 	w := bufio.NewWriterSize(g.Stdout, 1<<16)
 	if c.ClassNames {
 		cw := csv.NewWriter(w)
-		cw.Write(m.ClassNames)
+		cw.Write(printableAll(m.ClassNames))
 		if cw.Flush(); cw.Error() != nil {
 			return cw.Error()
 		}
@@ -91,15 +94,36 @@ type predictor struct {
 	q, scratch  []float64
 	sc          *runtime.SoftScratch
 	line        []byte
+	names       []string // the class names, printable
 }
 
 func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
 	return &predictor{k: k, proba: proba, soft: soft, q: make([]float64, k.NumClasses()),
-		scratch: make([]float64, k.NumFeatures()), sc: k.NewSoftScratch()}
+		scratch: make([]float64, k.NumFeatures()), sc: k.NewSoftScratch(), names: printableAll(k.Model.ClassNames)}
+}
+
+// printable returns s as it may be printed to a terminal or a file read
+// line by line: unchanged when it is valid UTF-8 without control
+// characters, else quoted with Go's escapes (strconv.Quote), so that a
+// class name can neither break a line nor send escape codes.
+func printable(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// printableAll is printable of each of names.
+func printableAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = printable(n)
+	}
+	return out
 }
 
 func (p *predictor) write(w *bufio.Writer, row []float64) error {
-	names := p.k.Model.ClassNames
+	names := p.names
 	switch {
 	case p.soft:
 		w.WriteString(names[p.k.Soft(p.q, row, p.sc)])

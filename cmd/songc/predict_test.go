@@ -93,3 +93,41 @@ func TestPredictClassNamesQuoted(t *testing.T) {
 		t.Errorf("exit %d %s; header line %q", code, errs, first)
 	}
 }
+
+// TestPredictHostileNames: class names with a newline and an escape code
+// print quoted, one line per row, and eval's confusion matrix quotes them
+// too.
+func TestPredictHostileNames(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(model, []byte(`{
+  "format": "songc-model/1",
+  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
+  "class_names": ["a\nb", "\u001b[31mred"],
+  "M0_logits": [[0], [9], [0]],
+  "M1_logits": [[0], [0], [9]],
+  "W": [[1]],
+  "b": [0]
+}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(rows, []byte("-1\n1\n-2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := songc(t, context.Background(), "predict", model, "--data", rows)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "\"a\\nb\"\n\"\\x1b[31mred\"\n\"a\\nb\"\n"; out != want {
+		t.Errorf("predict printed %q, want %q", out, want)
+	}
+	labelled := filepath.Join(dir, "labelled.csv")
+	if err := os.WriteFile(labelled, []byte("-1,\"a\nb\"\n1,\"a\nb\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = songc(t, context.Background(), "eval", model, "--data", labelled)
+	if code != 0 || strings.ContainsRune(out, 0x1b) || !strings.Contains(out, `"a\nb"`) {
+		t.Errorf("eval: exit %d, output %q: %s", code, out, errs)
+	}
+}
