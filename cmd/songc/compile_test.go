@@ -42,7 +42,10 @@ func TestCompile(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"compile", model, "-o", bad, "--package", "func"}, 2, `package name "func" is not a valid Go package name`},
+		{[]string{"compile", model, "-o", bad, "--package", "func"}, 2, `package name "func" cannot be imported by that name`},
+		// A package named init or main compiles but cannot be imported.
+		{[]string{"compile", model, "-o", bad, "--package", "init"}, 2, `package name "init" cannot be imported`},
+		{[]string{"compile", model, "-o", bad, "--package", "main"}, 2, `package name "main" cannot be imported`},
 		{[]string{"compile", model, "-o", bad, "--emit-tests"}, 2, "--emit-tests needs --data"},
 		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", bad}, 1, "none.json"},
 		{[]string{"compile", model, "-o", filepath.Join(train, "x.go")}, 1, "cannot write " + filepath.Join(train, "x.go")},
