@@ -175,6 +175,11 @@ func (c *TrainCmd) Run(g *Globals) error {
 		setIf(&cfg.Select, c.Select)
 		setIf(&cfg.Patience, c.Patience)
 		setIf(&cfg.LRSchedule, c.LRSchedule)
+		if preset == "auto" {
+			if err := c.autoConflicts(); err != nil {
+				return err
+			}
+		}
 		if err := trainer.CheckConfig(&cfg); err != nil {
 			return usageError{err}
 		}
@@ -325,17 +330,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 // search runs the auto recipe: trainer.DefaultSearch for the task, with the
 // sizes, rate, decay, epochs and patience the user gave, if any, fixed.
 func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search, error) {
-	switch {
-	case c.Val == nil:
+	if c.Val == nil {
 		cfg.Val = trainer.DefaultValShare(task.Train.Rows)
-	case cfg.Val == 0:
-		return trainer.Search{}, usagef("the auto recipe chooses on validation rows: --val must be above 0 (or choose another --preset)")
-	}
-	if c.Budget < 0 {
-		return trainer.Search{}, usagef("--budget must be 0 (no limit) or more, got %s", c.Budget)
-	}
-	if c.Patience != nil && *c.Patience < 1 {
-		return trainer.Search{}, usagef("the auto recipe stops each candidate by its patience: --patience must be at least 1 (or choose another --preset)")
 	}
 	s := trainer.DefaultSearch(task, cfg)
 	if c.Epochs == nil {
@@ -357,6 +353,20 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 		return s, usageError{err}
 	}
 	return s, nil
+}
+
+// autoConflicts refuses flags that leave the auto recipe nothing to choose
+// by, before any data is read.
+func (c *TrainCmd) autoConflicts() error {
+	switch {
+	case c.Val != nil && *c.Val == 0:
+		return usagef("the auto recipe chooses on validation rows: --val must be above 0 (or choose another --preset)")
+	case c.Patience != nil && *c.Patience < 1:
+		return usagef("the auto recipe stops each candidate by its patience: --patience must be at least 1 (or choose another --preset)")
+	case c.Budget < 0:
+		return usagef("--budget must be 0 (no limit) or more, got %s", c.Budget)
+	}
+	return nil
 }
 
 // fixSize returns the sizes the search tries when the user gave the nodes,

@@ -375,3 +375,24 @@ func TestOutputsChecked(t *testing.T) {
 		t.Errorf("refused runs wrote files: %v", entries)
 	}
 }
+
+// TestRecipeRefusals: a preset that is not a recipe, and the auto recipe
+// with nothing to choose on, are usage errors that name the flag.
+func TestRecipeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 60, 1)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--preset", "bogus"}, `--preset must be auto, paper, fast or quick, got "bogus"`},
+		{[]string{"--val", "0"}, "the auto recipe chooses on validation rows: --val must be above 0"},
+		{[]string{"--patience", "0"}, "--patience must be at least 1"},
+		{[]string{"--budget=-1s"}, "--budget must be 0 (no limit) or more"},
+	} {
+		args := append([]string{"train", "--data", train, "-o", filepath.Join(dir, "m.json")}, tc.args...)
+		if code, _, errs := songc(t, context.Background(), args...); code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want 2 and %q: %s", tc.args, code, tc.want, errs)
+		}
+	}
+}
