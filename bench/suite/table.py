@@ -3,8 +3,10 @@
 
 usage: table.py OUT
 
-Reads OUT/data/NAME.json, OUT/baselines.json and, per set and recipe,
-OUT/runs/NAME-RECIPE.{eval.json,time,json}. Accuracies are on the test
+Reads OUT/data/NAME.json, OUT/baselines.json, per set and recipe
+OUT/runs/NAME-RECIPE.{eval.json,time,json}, and the prediction benchmarks'
+output OUT/predict/NAME.txt (ns per prediction, test rows shuffled; the
+CART and XGBoost models exported to Go and checked equal to Python). Accuracies are on the test
 rows, in percent; "compiled" is the hard walk, what songc compile emits.
 A run that has not finished shows "-".
 """
@@ -26,8 +28,9 @@ def main():
     out = sys.argv[1]
     base = load(os.path.join(out, "baselines.json")) or {}
     rows, means = [], {k: [] for k in ["auto", "paper", "fast", "cart", "xgboost", "logreg"]}
-    print("| set | rows | features | classes | majority | **auto** compiled | soft | fidelity | forced | time | chosen | paper | fast | CART (leaves) | XGBoost | logistic |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|")
+    cost = predict_cost(out)
+    print("| set | rows | features | classes | majority | **auto** compiled | soft | fidelity | forced | time | chosen | paper | fast | CART (leaves) | XGBoost | logistic | ns / prediction: songc, CART, XGBoost |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|")
     for name in SETS:
         info = load(os.path.join(out, "data", name + ".json")) or {}
         b = base.get(name, {})
@@ -58,46 +61,36 @@ def main():
         for k in ["cart", "xgboost", "logreg"]:
             if k in b:
                 means[k].append((name, b[k]["accuracy"]))
-        print("| %s | %s | %s | %s | %s | **%s** | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        ns = cost.get(name, {})
+        ns = ", ".join("%.0f" % ns[k] if k in ns else "-" for k in ["Songc", "CART", "XGBoost"]) if ns else "-"
+        print("| %s | %s | %s | %s | %s | **%s** | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, info.get("train_rows", "-"), info.get("features", "-"), info.get("classes", "-"), pct(b.get("majority")),
             pct(ev["hard_accuracy"]) if ev else "-", pct(ev["soft_accuracy"]) if ev else "-", pct(ev["fidelity"]) if ev else "-",
             forced, secs(t), chosen, cell("paper"), cell("fast"),
             "%s (%d)" % (pct(b["cart"]["accuracy"]), b["cart"]["max_leaf_nodes"]) if "cart" in b else "-",
-            pct(b["xgboost"]["accuracy"]) if "xgboost" in b else "-", pct(b["logreg"]["accuracy"]) if "logreg" in b else "-"))
+            pct(b["xgboost"]["accuracy"]) if "xgboost" in b else "-", pct(b["logreg"]["accuracy"]) if "logreg" in b else "-", ns))
     # Means over the sets every column has, so that they compare.
     common = set.intersection(*[{n for n, _ in v} for v in means.values()]) if all(means.values()) else set()
     if common:
         mean = lambda k: 100 * sum(a for n, a in means[k] if n in common) / len(common)
-        print("| **mean of %d sets** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
+        print("| **mean of %d sets** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f | |" % (
             len(common), mean("auto"), mean("paper"), mean("fast"), mean("cart"), mean("xgboost"), mean("logreg")))
 
 
-def predict_table(out):
-    """The cost of one prediction, from go test -bench's lines."""
-    rows = []
+def predict_cost(out):
+    """ns per prediction per set and model, from go test -bench's lines."""
+    cost = {}
     for name in SETS:
         try:
             lines = open(os.path.join(out, "predict", name + ".txt")).read().splitlines()
         except OSError:
             continue
-        ns = {}
         for l in lines:
             f = l.split()
-            if len(f) >= 3 and f[0].startswith("Benchmark") and f[3] == "ns/op":
-                ns[f[0][len("Benchmark"):].split("-")[0]] = float(f[2])
-        if ns:
-            rows.append((name, ns))
-    if not rows:
-        return
-    print()
-    print("One prediction, ns (test rows in a shuffled order; the CART tree and XGBoost model exported to Go and equal to Python on every test row):")
-    print()
-    print("| set | songc compiled | CART | XGBoost |")
-    print("|---|--:|--:|--:|")
-    for name, ns in rows:
-        print("| %s | %s | %s | %s |" % (name, *["%.0f" % ns[k] if k in ns else "-" for k in ["Songc", "CART", "XGBoost"]]))
+            if len(f) >= 4 and f[0].startswith("Benchmark") and f[3] == "ns/op":
+                cost.setdefault(name, {})[f[0][len("Benchmark"):].split("-")[0]] = float(f[2])
+    return cost
 
 
 if __name__ == "__main__":
     main()
-    predict_table(sys.argv[1])
