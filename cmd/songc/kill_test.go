@@ -54,9 +54,9 @@ func TestKillAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The checkpoint appears at the start (epoch 0); wait for a later one.
-	waitFor(t, ckpt, 30*time.Second)
+	waitFor(t, ckpt, 2*time.Minute)
 	first, _ := os.Stat(ckpt)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if st, err := os.Stat(ckpt); err == nil && st.ModTime() != first.ModTime() {
 			break
 		}

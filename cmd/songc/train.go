@@ -28,7 +28,7 @@ type TrainCmd struct {
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (auto: searched; other recipes: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (default: the preset's)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows: with auto the most a candidate may train (it stops when validation stops improving); otherwise the preset's."`
 	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc chooses the graph size, learning rate, weight decay and epochs on the validation rows. paper: the authors'. fast, quick: songc's fixed recipes. Default: auto with --data, quick for the demo."`
 	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time the auto recipe may spend searching (default ${default}; e.g. 90s, 1h; 0: no limit); it always ends with the best model found so far."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
