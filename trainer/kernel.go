@@ -93,6 +93,9 @@ func DefaultKernel64() Kernel[float64] { return Gonum64{} }
 // rows, in precision "f32" or "f64", on kernel "auto" (or ""), "gonum" or
 // "avx2" (float32 only), and the name of the kernel it runs on.
 func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, error) {
+	if err := checkMemory(s, batch, 0); err != nil {
+		return nil, "", err
+	}
 	if precision == "f64" {
 		if kernel == "avx2" {
 			return nil, "", fmt.Errorf("kernel avx2 is float32 only")

@@ -141,6 +141,9 @@ func (r *Run) setup() error {
 		}
 	}
 	batch := min(cfg.Batch, len(r.trainIdx))
+	if err := checkMemory(r.shape, batch, task.Train.Rows); err != nil {
+		return err
+	}
 	var err error
 	if r.engine, r.kernel, err = NewEngine(r.shape, cfg.Precision, cfg.Kernel, batch); err != nil {
 		return err

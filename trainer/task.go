@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
 
@@ -83,6 +84,9 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 	names, err := train.ClassNames()
 	if err != nil {
 		return nil, err
+	}
+	if len(names) > runtime.MaxClasses {
+		return nil, fmt.Errorf("%s: has %d classes; a model holds at most %d", train.Name, len(names), runtime.MaxClasses)
 	}
 	t := &Task{Train: train, Test: test, ClassNames: names}
 	if t.yTrain, err = train.Targets(names); err != nil {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -582,5 +583,37 @@ func TestSelectBalanced(t *testing.T) {
 	}
 	if r.state.BestEpoch != at || r.BestScore() != best {
 		t.Errorf("kept epoch %d (score %v), want %d (%v)", r.state.BestEpoch, r.BestScore(), at, best)
+	}
+}
+
+// TestMemoryCheck: a graph whose estimated memory exceeds MemoryCap is
+// refused with the estimate before anything large is allocated. 65536
+// nodes have 2 (65536+26) 65536 transition logits, 8.6e9 parameters, over
+// 500 GiB at the estimate's 72 bytes each.
+func TestMemoryCheck(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f32")
+	cfg.Nodes = 1 << 16
+	if _, err := NewRun(cfg, task); err == nil || !strings.Contains(err.Error(), "GiB of memory, more than") {
+		t.Errorf("65536 nodes: %v", err)
+	}
+	if _, _, err := NewEngine(Shape{Nodes: 1 << 16, Classes: 26, Steps: 50, Features: 16}, "f32", "auto", 128); err == nil {
+		t.Error("NewEngine accepted 65536 nodes")
+	}
+	if got := TrainingBytes(Shape{Nodes: 1 << 16, Classes: 26, Steps: 1, Features: 16}, 1, 0); got < 500<<30 {
+		t.Errorf("estimate %v bytes, want over 500 GiB", got)
+	}
+}
+
+// TestTooManyClasses: more classes than a model holds are refused when the
+// task is made, before any training.
+func TestTooManyClasses(t *testing.T) {
+	n := runtime.MaxClasses + 1
+	ds := &data.Dataset{Name: "many.csv", Rows: n, Features: 1, X: make([]float64, n), Labels: make([]string, n)}
+	for i := range ds.Labels {
+		ds.Labels[i] = strconv.Itoa(i)
+	}
+	if _, err := NewTask(ds, nil); err == nil || !strings.Contains(err.Error(), "65537 classes; a model holds at most 65536") {
+		t.Errorf("NewTask: %v", err)
 	}
 }

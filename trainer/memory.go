@@ -1,0 +1,43 @@
+package trainer
+
+import "fmt"
+
+// MemoryCap bounds the memory a training run may need, estimated before
+// anything is allocated: about 64 GiB, or the machine's physical memory
+// where it can be read (Linux), whichever is smaller.
+var MemoryCap = min(64<<30, physicalMemory())
+
+// TrainingBytes estimates the memory that training shape s in batches of
+// batch rows needs, with rows training rows of its features: the flat
+// parameters and their copies (the run's parameters, best parameters and
+// Adam moments in float64; the engine's parameters, gradient and moments),
+// the engine's per-step workspaces, and the rows (read, and preprocessed).
+// It errs high by design.
+func TrainingBytes(s Shape, batch, rows int) float64 {
+	p := float64(s.NumParams())
+	n, S, N, B := float64(s.Nodes), float64(s.States()), float64(s.Steps), float64(batch)
+	params := 8*4*p + 8*5*p
+	work := 8 * 3 * (2*n + S) * N * B
+	data := 16 * float64(rows) * float64(s.Features)
+	return params + work + data
+}
+
+// checkMemory refuses a shape whose TrainingBytes exceed MemoryCap, with
+// the estimate.
+func checkMemory(s Shape, batch, rows int) error {
+	if need := TrainingBytes(s, batch, rows); need > float64(MemoryCap) {
+		return fmt.Errorf("training %d nodes, %d steps on %d features and %d classes needs about %s of memory, more than the %s songc may use here; use fewer --nodes or --steps",
+			s.Nodes, s.Steps, s.Features, s.Classes, bytesString(need), bytesString(float64(MemoryCap)))
+	}
+	return nil
+}
+
+func bytesString(b float64) string {
+	switch {
+	case b >= 1<<40:
+		return fmt.Sprintf("%.1f TiB", b/(1<<40))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MiB", b/(1<<20))
+}
