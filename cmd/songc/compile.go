@@ -74,10 +74,20 @@ func (c *CompileCmd) Run(g *Globals) error {
 		return err
 	}
 	var ds *data.Dataset
+	var y []int // the rows' classes, when the data is labelled
 	if c.Data != "" {
 		if ds, err = data.Open(c.Data, c.options(m.Features)); err != nil {
 			return err
 		}
+		// Labels the model lacks are an error before anything is written.
+		if ds.Labels != nil {
+			if y, err = ds.Targets(m.ClassNames); err != nil {
+				return err
+			}
+		}
+	}
+	if c.EmitTests && ds.Rows == 0 {
+		return fmt.Errorf("%s: has no rows for the golden vectors", c.Data)
 	}
 	var testSrc []byte
 	testPath := strings.TrimSuffix(c.Output, ".go") + "_test.go"
@@ -107,11 +117,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 		}
 		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: cd %s && go test -bench .)\n", testPath, filepath.Dir(c.Output))
 	}
-	if ds != nil && ds.Labels != nil {
-		y, err := ds.Targets(m.ClassNames)
-		if err != nil {
-			return err
-		}
+	if y != nil {
 		met := k.Evaluate(ds.X, y)
 		fmt.Fprintf(g.Stdout, "on %s (%d rows): path length mean %.2f, max %d; hard-walk accuracy %.2f%%, soft accuracy %.2f%%, fidelity %.2f%%, forced exits %d\n",
 			c.Data, met.Rows, met.MeanPathLen, met.MaxPathLen, 100*met.HardAccuracy, 100*met.SoftAccuracy, 100*met.Fidelity, met.ForcedExits)

@@ -36,6 +36,18 @@ func TestCompile(t *testing.T) {
 		t.Fatalf("emitted tests: %v\n%s", err, b)
 	}
 
+	// Rows with a label the model lacks: an error before anything is
+	// written, not after both files.
+	unknown := filepath.Join(dir, "unknown.csv")
+	os.WriteFile(unknown, []byte("0.5,0.5,0.5,0.5,zz\n"), 0o644)
+	lacks := filepath.Join(dir, "lacks", "c.go")
+	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", lacks, "--data", unknown, "--emit-tests"); code != 1 || !strings.Contains(errs, `label "zz" is not one of the model's`) {
+		t.Errorf("unknown label: exit %d: %s", code, errs)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(lacks)); len(entries) != 0 {
+		t.Errorf("compile wrote %v before refusing the data", entries)
+	}
+
 	bad := filepath.Join(dir, "bad.go")
 	for _, tc := range []struct {
 		args []string
