@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,6 +61,10 @@ func (c *PredictCmd) Run(g *Globals) error {
 			return err
 		}
 		for i := 0; i < ds.Rows; i++ {
+			if err := stopped(g.Ctx, i); err != nil {
+				w.Flush()
+				return err
+			}
 			if err := p.write(w, ds.Row(i)); err != nil {
 				return err
 			}
@@ -72,7 +78,11 @@ func (c *PredictCmd) Run(g *Globals) error {
 	}
 	defer closer.Close()
 	st := data.NewCSVStream(r, c.Data, opt)
-	for {
+	for i := 0; ; i++ {
+		if err := stopped(g.Ctx, i); err != nil {
+			w.Flush()
+			return err
+		}
 		ok, err := st.Next()
 		if err != nil {
 			w.Flush()
@@ -85,6 +95,15 @@ func (c *PredictCmd) Run(g *Globals) error {
 			return err
 		}
 	}
+}
+
+// stopped returns an error wrapping ctx's when ctx is done, looked at once
+// every 4096 rows, so that Ctrl-C stops a long prediction at once.
+func stopped(ctx context.Context, row int) error {
+	if row%4096 != 0 || ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("interrupted after %d rows: %w", row, ctx.Err())
 }
 
 // predictor writes one output line per row.

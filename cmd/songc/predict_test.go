@@ -131,3 +131,15 @@ func TestPredictHostileNames(t *testing.T) {
 		t.Errorf("eval: exit %d, output %q: %s", code, out, errs)
 	}
 }
+
+// TestPredictInterrupted: a cancelled context (what Ctrl-C does) stops
+// predict with exit 130 before it has predicted every row.
+func TestPredictInterrupted(t *testing.T) {
+	r := trainBlobs(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	code, out, errs := songc(t, ctx, "predict", r.model, "--data", r.test)
+	if code != 130 || !strings.Contains(errs, "interrupted after 0 rows") || out != "" {
+		t.Errorf("exit %d, %d bytes out: %s", code, len(out), errs)
+	}
+}
