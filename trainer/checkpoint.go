@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/songc/songc/runlog"
@@ -205,9 +206,37 @@ func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
 	if err := c.Search.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid search: %v", path, err)
 	}
-	st := c.state
-	if st.Rung < 0 || st.Rung > len(st.Record.Rungs) || st.Next < 0 || st.Next > len(st.Alive) || len(st.Alive) == 0 {
-		return nil, fmt.Errorf("%s: checkpoint holds an invalid search position", path)
+	if err := c.check(); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint holds an invalid search: %v", path, err)
 	}
 	return c, nil
+}
+
+// check reports a search state that does not fit its plan: every index a
+// state holds must name one of the plan's candidates, once.
+func (c *SearchCheckpoint) check() error {
+	st, n := &c.state, len(c.Search.Candidates())
+	switch {
+	case len(st.Record.Candidates) != n:
+		return fmt.Errorf("%d candidates recorded, the plan has %d", len(st.Record.Candidates), n)
+	case !slices.Equal(st.Record.Rungs, c.Search.Rungs()):
+		return fmt.Errorf("rungs %v, the plan's are %v", st.Record.Rungs, c.Search.Rungs())
+	case st.Rung < 0 || st.Rung > len(st.Record.Rungs) || len(st.Alive) == 0 || st.Next < 0 || st.Next > len(st.Alive):
+		return fmt.Errorf("position rung %d, candidate %d of %d is out of range", st.Rung, st.Next, len(st.Alive))
+	case st.Record.Chosen < 0 || st.Record.Chosen >= n:
+		return fmt.Errorf("chosen candidate %d is out of range", st.Record.Chosen)
+	}
+	seen := make([]bool, n)
+	for _, i := range st.Alive {
+		if i < 0 || i >= n || seen[i] {
+			return fmt.Errorf("candidate %d is out of range or listed twice", i)
+		}
+		seen[i] = true
+	}
+	for i := range st.Runs {
+		if i < 0 || i >= n {
+			return fmt.Errorf("candidate %d is out of range", i)
+		}
+	}
+	return nil
 }

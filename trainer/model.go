@@ -12,6 +12,11 @@ import (
 func (r *Run) Model(version string) (*runtime.Model, error) {
 	m := r.export(r.state.BestParams, r.state.BestTemp).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
+	if s := r.Search; s != nil && s.Chosen >= 0 && s.Chosen < len(s.Candidates) {
+		// The chosen candidate is this run: its record is the run's.
+		c := &s.Candidates[s.Chosen]
+		c.Epochs, c.Score = r.state.Epoch, r.state.BestVal
+	}
 	meta := runlog.Metadata{Songc: version, Config: r.Config.Canonical(), Kernel: r.kernel,
 		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,
 		BestEpoch: r.state.BestEpoch, Search: r.Search}

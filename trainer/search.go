@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -186,12 +187,8 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 	}
 	for ; st.Rung < len(rec.Rungs) && !rec.Cut; st.Rung, st.Next = st.Rung+1, 0 {
 		target := rec.Rungs[st.Rung]
-		for ; st.Next < len(st.Alive); st.Next++ {
-			i := st.Alive[st.Next]
-			if over() {
-				rec.Cut = true
-				break
-			}
+		for st.Next < len(st.Alive) && !rec.Cut {
+			k, i := st.Next, st.Alive[st.Next]
 			if runs[i] == nil {
 				r, err := NewRun(cfgs[i], task)
 				if err != nil {
@@ -202,16 +199,26 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 				}
 				runs[i] = r
 			}
+			// Epoch by epoch, so that the budget cuts the search within an
+			// epoch of its end; a run trained in pieces equals one trained
+			// at once.
 			t0 := time.Now()
-			if err := runs[i].TrainFor(ctx, target-runs[i].EpochsDone()); err != nil {
-				if errors.Is(err, ErrInterrupted) {
-					return nil, nil, s.interrupted(save, runs[i])
+			for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
+				if over() {
+					rec.Cut = true
+					break
 				}
-				return nil, nil, err
+				if err := r.TrainFor(ctx, 1); err != nil {
+					if errors.Is(err, ErrInterrupted) {
+						return nil, nil, s.interrupted(save, r)
+					}
+					return nil, nil, err
+				}
 			}
 			c := &rec.Candidates[i]
 			c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
 			c.Seconds += time.Since(t0).Seconds()
+			st.Next++ // saved past this candidate: a resumed search goes on from the next
 			if s.CheckpointPath != "" {
 				if err := save(s.CheckpointPath); err != nil {
 					return nil, nil, err
@@ -219,12 +226,12 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 			}
 			if s.Progress != nil {
 				best := st.Alive[0]
-				for _, j := range st.Alive[:st.Next+1] {
+				for _, j := range st.Alive[:k+1] {
 					if b := rec.Candidates[best]; rec.Candidates[j].Score > b.Score || (rec.Candidates[j].Score == b.Score && j < best) {
 						best = j
 					}
 				}
-				s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: st.Next, Of: len(st.Alive), Alive: len(st.Alive),
+				s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
 					Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
 			}
 		}
@@ -259,7 +266,8 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 }
 
 // finish trains the chosen run to its end within the budget counted from
-// start, and records its epochs, score and time in c.
+// start, and adds its time to c (Run.Model records its epochs and score,
+// so that a run resumed from its own checkpoint records them too).
 func (s *Search) finish(ctx context.Context, r *Run, c *runlog.Candidate, start time.Time) error {
 	t0 := time.Now()
 	for !r.Done() {
@@ -275,7 +283,6 @@ func (s *Search) finish(ctx context.Context, r *Run, c *runlog.Candidate, start 
 			return err
 		}
 	}
-	c.Epochs, c.Score = r.EpochsDone(), r.BestScore()
 	c.Seconds += time.Since(t0).Seconds()
 	return nil
 }
@@ -300,15 +307,12 @@ func (s *Search) start(task *Task, cfgs []Config, ck *SearchCheckpoint) (searchS
 		}
 		return st, runs, nil
 	}
-	st = ck.state
-	if len(st.Record.Candidates) != len(cfgs) {
-		return st, nil, fmt.Errorf("%s: the checkpoint's search has %d candidates, its plan %d", ck.Path, len(st.Record.Candidates), len(cfgs))
-	}
-	for i, rs := range st.Runs {
-		if i < 0 || i >= len(cfgs) {
-			return st, nil, fmt.Errorf("%s: candidate %d is not in the plan", ck.Path, i)
-		}
-		r, err := restoreRun(cfgs[i], task, nil, rs, ck.Path)
+	st = ck.state // LoadSearchCheckpoint checked its positions against the plan
+	st.Alive = slices.Clone(st.Alive)
+	st.Record.Candidates = slices.Clone(st.Record.Candidates)
+	st.Record.Rungs = slices.Clone(st.Record.Rungs)
+	for _, i := range slices.Sorted(maps.Keys(st.Runs)) {
+		r, err := restoreRun(cfgs[i], task, nil, st.Runs[i], ck.Path)
 		if err != nil {
 			return st, nil, err
 		}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/internal/fixture"
@@ -126,4 +128,116 @@ func TestSearchResume(t *testing.T) {
 	if !bytes.Equal(fixture.Encode(t, want), fixture.Encode(t, got)) {
 		t.Error("the resumed search gave another model than the uninterrupted one")
 	}
+}
+
+// TestSearchResumeAfterKill: a search killed right after a checkpoint
+// (copied at its fifth step, while the search went on) resumes from the
+// sixth step, reports each step once, and writes the uninterrupted model.
+func TestSearchResumeAfterKill(t *testing.T) {
+	task := fixture.Task(t)
+	dir := t.TempDir()
+	s, want := resumePlan(), []byte(nil)
+	s.CheckpointPath = filepath.Join(dir, "live.ckpt")
+	kept := filepath.Join(dir, "kept.ckpt")
+	steps := 0
+	s.Progress = func(trainer.SearchProgress) {
+		if steps++; steps == 5 {
+			b, err := os.ReadFile(s.CheckpointPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(kept, b, 0o644)
+		}
+	}
+	r, _, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Model("test")
+	want = fixture.Encode(t, m)
+	c, err := trainer.LoadSearchCheckpoint(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resumed := 0
+	c.Search.Progress = func(trainer.SearchProgress) { resumed++ }
+	r2, _, err := c.Search.Resume(context.Background(), task, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed != 11-5 {
+		t.Errorf("the resumed search took %d steps, want %d", resumed, 11-5)
+	}
+	m2, _ := r2.Model("test")
+	if !bytes.Equal(want, fixture.Encode(t, m2)) {
+		t.Error("the search resumed after a kill gave another model")
+	}
+}
+
+// TestSearchInterruptedInFinish: Ctrl-C while the chosen run trains to its
+// end saves that run's checkpoint (with the search's record); resuming it
+// writes the uninterrupted model, the search record's epochs and score
+// included.
+func TestSearchInterruptedInFinish(t *testing.T) {
+	task := fixture.Task(t)
+	plan := func() trainer.Search {
+		s := resumePlan()
+		s.Base.Patience = 10 // so that the chosen run trains on past the last rung
+		return s
+	}
+	whole := plan()
+	r, _, err := whole.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Model("test")
+
+	ckpt := filepath.Join(t.TempDir(), "run.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := plan()
+	cut.Chosen = func(r *trainer.Run) {
+		r.InterruptPath = ckpt
+		epochs := 0
+		r.Progress = func(p trainer.Progress) {
+			if p.EpochDone {
+				if epochs++; epochs == 2 {
+					cancel()
+				}
+			}
+		}
+	}
+	if _, _, err := cut.Run(ctx, task); !errors.Is(err, trainer.ErrInterrupted) {
+		t.Fatalf("interrupted in finish: %v", err)
+	}
+	c, err := trainer.LoadCheckpoint(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := trainer.ResumeRun(c, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m2, _ := r2.Model("test")
+	if !bytes.Equal(fixture.Encode(t, m), fixture.Encode(t, m2)) {
+		t.Errorf("resumed in finish:\n%s\nwant\n%s", m2.Training, m.Training)
+	}
+	meta, err := runlog.Read(m2.Training)
+	if err != nil || meta.Search == nil {
+		t.Fatalf("metadata %s: %v", m2.Training, err)
+	}
+	if c := meta.Search.Candidates[meta.Search.Chosen]; c.Epochs != meta.Epochs || c.Epochs <= 6 {
+		t.Errorf("the chosen candidate's record says %d epochs, the model %d (past the last rung, 6)", c.Epochs, meta.Epochs)
+	}
+}
+
+// resumePlan is the plan of the resume tests: 8 candidates, rungs at 2 and
+// 6 epochs, 11 steps in all.
+func resumePlan() trainer.Search {
+	base := fixture.Config()
+	base.Epochs, base.Patience, base.Anneal, base.AnnealTemp, base.Select = 30, 3, 0.2, 0.4, "hard"
+	return trainer.Search{Base: base, Sizes: [][2]int{{4, 3}, {8, 4}}, LRs: []float64{0.01, 0.05},
+		WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2}
 }
