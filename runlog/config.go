@@ -56,8 +56,9 @@ type Config struct {
 	// risen for Patience epochs (or until (1-Anneal)·Epochs epochs), and
 	// then a decay phase of Anneal/(1-Anneal) times as many epochs lowers
 	// it to 0 along a half cosine while the temperature falls to
-	// AnnealTemp. The schedule then depends on the data, not on Epochs,
-	// which only bounds it; LRSchedule is not used. 0 is off.
+	// AnnealTemp. The run's length then follows the data; Epochs bounds
+	// it, and the Gumbel noise still fades over Epochs. LRSchedule is not
+	// used. 0 is off.
 	Patience int `json:"patience,omitempty"`
 	// LRSchedule is "constant" (or empty) or "cosine": the learning rate
 	// falls from LR to 0 along a half cosine over the run's batches.
@@ -92,8 +93,8 @@ type Config struct {
 	Kernel string `json:"-"`
 }
 
-// Canonical returns c with every option that has no effect at its zero
-// value: the defaults' spellings ("soft", "constant", "dirty", "paper")
+// Canonical returns c with every option that has no effect reset to its
+// zero value: the defaults' spellings ("soft", "constant", "dirty", "paper")
 // become empty, AnnealTemp is dropped without Anneal, and the node
 // regularisation's exponent is dropped without its weight (and is 1 when
 // the weight is set and the exponent is not). Two configs that train the

@@ -23,8 +23,7 @@ const tinyModel = `{
   "b": [-1, 0]
 }`
 
-// Example decodes a model, walks it as compiled code does, and runs the
-// soft model beside it.
+// Example decodes a model and walks it as compiled code does.
 func Example() {
 	m, err := runtime.Decode(strings.NewReader(tinyModel), "tiny.json")
 	if err != nil {

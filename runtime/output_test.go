@@ -48,8 +48,10 @@ func TestCheckOutput(t *testing.T) {
 	if err := runtime.WriteFileAtomic(file, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
-		t.Errorf("replaced file's mode %v (%v), want 0600", st.Mode().Perm(), err)
+	if st, err := os.Stat(file); err != nil {
+		t.Fatal(err)
+	} else if st.Mode().Perm() != 0o600 {
+		t.Errorf("replaced file's mode %v, want 0600", st.Mode().Perm())
 	}
 	if b, _ := os.ReadFile(file); string(b) != "new" {
 		t.Errorf("file holds %q", b)

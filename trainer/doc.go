@@ -26,6 +26,10 @@
 //   - model.go: the model file of the chosen epoch, with its metadata.
 //   - checkpoint.go: saving and resuming a run bit for bit.
 //   - select.go: choosing among graphs trained on the same split.
+//   - search.go: the auto recipe's search (Search, DefaultSearch):
+//     successive halving over graph sizes, rates and decays, each run
+//     stopped by its patience; its checkpoints are in checkpoint.go.
+//   - memory.go: the memory a shape needs, checked before allocating.
 //
 // Refining the hard walk after training lives in trainer/refine.
 //
@@ -46,11 +50,14 @@
 //
 // # Recipes
 //
-// PresetConfig names the recipes: "paper" (the authors' defaults above),
-// "fast" (standardised inputs, batch 64, Adam on a cosine schedule, an
-// annealed end and selection by the hard walk; it reaches the paper's
-// accuracies in fewer epochs; docs/RESULTS.md) and "quick" (fast in 60
-// epochs). Options beyond the authors' objective, all off in "paper":
+// PresetConfig names the recipes: "auto" (each candidate of the default
+// search: the fast recipe at a constant rate until the hard walk's
+// validation accuracy stalls, then a decay; Config.Patience), "paper"
+// (the authors' defaults above), "fast" (standardised inputs, batch 64,
+// Adam on a cosine schedule, an annealed end and selection by the hard
+// walk; it reaches the paper's accuracies in fewer epochs;
+// docs/RESULTS.md) and "quick" (fast in 60 epochs). Options beyond the
+// authors' objective, all off in "paper":
 // Config.Anneal (temperature annealing toward hard decisions),
 // Config.WeightDecay (AdamW's decoupled decay of the node filters),
 // Config.StraightThrough (the last epochs train the hard walk itself with

@@ -26,8 +26,10 @@ type Progress struct {
 // trainSampleMax bounds the training rows evaluated after each epoch.
 const trainSampleMax = 5000
 
-// ErrInterrupted is returned (wrapped) when the context is cancelled; the
-// state at the start of the current epoch has been saved to the checkpoint.
+// ErrInterrupted is returned (wrapped) when the context is cancelled. The
+// state at the start of the current epoch is saved when the run has a
+// checkpoint path (an *InterruptError then says where); without one it is
+// lost, and the error says so.
 var ErrInterrupted = errors.New("training interrupted")
 
 // Run is a training run in progress, created by NewRun or ResumeRun.

@@ -16,10 +16,10 @@ import (
 
 // TestSearch: successive halving cuts 2 sizes x 2 rates x 2 decays (8
 // candidates) to a third at each rung (8 -> 3 -> 1, rungs at 2 and 6
-// epochs), records every candidate, chooses the best by validation score,
-// and the chosen run is the run its recipe gives alone, bit for bit: the
-// search only decides when to stop the others. (Which of the last rung's
-// candidates is chosen is TestOneStandardErrorRule's.)
+// epochs), records every candidate, and the chosen run is the run its
+// recipe gives alone, bit for bit: the search only decides when to stop
+// the others. (Which of the last rung's candidates is chosen is
+// TestOneStandardErrorRule's.)
 func TestSearch(t *testing.T) {
 	task := fixture.Task(t)
 	base := fixture.Config()

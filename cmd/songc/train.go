@@ -45,7 +45,7 @@ type TrainCmd struct {
 	Standardize *bool    `negatable:"" hidden:"" group:"recipe" help:"Scale every feature to mean 0 and standard deviation 1 (recorded in the model and applied when it predicts)."`
 	Anneal      *float64 `placeholder:"SHARE" hidden:"" group:"recipe" help:"Share of the last epochs over which the model is cooled toward the hard walk that compiles (0: off)."`
 	AnnealTemp  *float64 `name:"anneal-temp" placeholder:"TAU" hidden:"" group:"recipe" help:"Final temperature of --anneal."`
-	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs only bounds the run (0: off)."`
+	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs bounds the run and paces the Gumbel noise (0: off)."`
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 
@@ -201,9 +201,11 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if err := checkDistinct(outputs); err != nil {
 		return err
 	}
-	for _, p := range outputs {
-		if err := checkWritable(p); p != "" && err != nil {
-			return err
+	for _, flag := range slices.Sorted(maps.Keys(outputs)) {
+		if p := outputs[flag]; p != "" {
+			if err := checkWritable(p); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -327,8 +329,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	return reportTraining(g, model, test, r, args, time.Since(start))
 }
 
-// search runs the auto recipe: trainer.DefaultSearch for the task, with the
-// sizes, rate, decay, epochs and patience the user gave, if any, fixed.
+// plan is the auto recipe's search: trainer.DefaultSearch for the task,
+// with the sizes, rate, decay, epochs and patience the user gave, if any,
+// fixed.
 func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search, error) {
 	if c.Val == nil {
 		cfg.Val = trainer.DefaultValShare(task.Train.Rows)

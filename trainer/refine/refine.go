@@ -438,7 +438,7 @@ func (g *refiner) routed(theta []float64) int {
 	d := g.d
 	n := 0
 	for i, r := range g.care {
-		right := runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0
+		right := runtime.Side(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])) == 1
 		if right == (g.target[i] == 1) {
 			n++
 		}
@@ -808,7 +808,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		k := 0
 		d := g.d
 		for i, r := range rows {
-			if runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]) > 0 {
+			if runtime.Side(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])) == 1 {
 				if right[i] {
 					k++
 				}
