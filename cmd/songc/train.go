@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -194,14 +193,17 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if args.Log == "" {
 		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
 	}
+	// The model first, so that an error names it.
+	flags := []string{"-o", "--log", "--checkpoint"}
 	outputs := map[string]string{"-o": args.Output, "--log": args.Log, "--checkpoint": c.Checkpoint}
 	if c.Checkpoint == "" {
-		outputs["the checkpoint Ctrl-C writes (MODEL.ckpt)"] = args.Output + ".ckpt"
+		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
+		flags, outputs[interrupt] = append(flags, interrupt), args.Output+".ckpt"
 	}
-	if err := checkDistinct(outputs); err != nil {
+	if err := checkDistinct(flags, outputs); err != nil {
 		return err
 	}
-	for _, flag := range slices.Sorted(maps.Keys(outputs)) {
+	for _, flag := range flags {
 		if p := outputs[flag]; p != "" {
 			if err := checkWritable(p); err != nil {
 				return err
@@ -472,10 +474,11 @@ func checkWritable(path string) error {
 	return err
 }
 
-// checkDistinct refuses two outputs of one command at the same path.
-func checkDistinct(outputs map[string]string) error {
+// checkDistinct refuses two outputs of one command at the same path,
+// looking at them in the order of flags.
+func checkDistinct(flags []string, outputs map[string]string) error {
 	seen := map[string]string{}
-	for _, flag := range slices.Sorted(maps.Keys(outputs)) {
+	for _, flag := range flags {
 		path := outputs[flag]
 		if path == "" {
 			continue

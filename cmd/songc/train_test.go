@@ -361,7 +361,7 @@ func TestOutputsChecked(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-o", model, "--log", model}, 2, "--log and -o name the same file"},
+		{[]string{"-o", model, "--log", model}, 2, "-o and --log name the same file"},
 		{[]string{"-o", model, "--checkpoint", model}, 2, "name the same file"},
 		{[]string{"-o", dir}, 1, "is a folder"},
 	} {
