@@ -1,7 +1,7 @@
 package trainer
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -18,8 +18,13 @@ func ModelSplit(m *runtime.Model, task *Task, op string) (meta runlog.Metadata, 
 
 // splitOf is ModelSplit with the task's fingerprint already computed.
 func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata, fit, val []int, err error) {
-	if len(m.Training) == 0 || json.Unmarshal(m.Training, &meta) != nil || meta.DataSHA256 == "" {
+	meta, err = runlog.Read(m.Training)
+	switch {
+	case err == nil && meta.DataSHA256 != "":
+	case err == nil || errors.Is(err, runlog.ErrNoMetadata):
 		return meta, nil, nil, fmt.Errorf("%s: the model has no training metadata (seed, validation share, data fingerprint); only models written by songc train can be used", op)
+	default:
+		return meta, nil, nil, fmt.Errorf("%s: %v", op, err)
 	}
 	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
 		return meta, nil, nil, fmt.Errorf("%s: the model has classes %q and %d features, the training data %s has %q and %d", op, m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
@@ -30,16 +35,9 @@ func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata,
 	if fp != meta.DataSHA256 {
 		return meta, nil, nil, fmt.Errorf("%s: %s is not the data the model was trained on (its fingerprint differs from the model's data_sha256); the same training file is needed to rebuild the validation split", op, task.Train.Name)
 	}
-	if meta.Val > 0 {
-		rng, _ := newRand(meta.Seed, streamSplit)
-		fit, val = splitVal(task.yTrain, len(task.ClassNames), meta.Val, rng)
-	} else {
-		fit = make([]int, task.Train.Rows)
-		for i := range fit {
-			fit[i] = i
-		}
-	}
-	return meta, fit, val, nil
+	// The split every run of this seed and share made (Task.prepare).
+	p := task.prepare(&Config{Seed: meta.Seed, Val: meta.Val})
+	return meta, p.trainIdx, p.valIdx, nil
 }
 
 // Candidate is one model's standing in Select.
