@@ -261,18 +261,9 @@ func (m *Model) Encode(w io.Writer) error {
 // fails here). It returns the mode the written file gets: the existing
 // file's permissions, or 0644.
 func CheckOutput(path string) (os.FileMode, error) {
-	mode := os.FileMode(0o644)
-	switch st, err := os.Lstat(path); {
-	case err == nil && st.Mode()&os.ModeSymlink != 0:
-		return 0, fmt.Errorf("cannot write %s: it is a symbolic link; give the path it points to", path)
-	case err == nil && st.IsDir():
-		return 0, fmt.Errorf("cannot write %s: it is a folder; give a file name", path)
-	case err == nil && !st.Mode().IsRegular():
-		return 0, fmt.Errorf("cannot write %s: it is not a regular file (a device, pipe or socket); give a file name", path)
-	case err == nil:
-		mode = st.Mode().Perm()
-	case !os.IsNotExist(err):
-		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+	mode, err := outputMode(path)
+	if err != nil {
+		return 0, err
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
@@ -290,6 +281,25 @@ func CheckOutput(path string) (os.FileMode, error) {
 	return mode, os.Remove(f.Name())
 }
 
+// outputMode is the part of CheckOutput that WriteFileAtomic repeats on
+// every write: path is a regular file (its permissions are returned) or
+// does not exist (0644).
+func outputMode(path string) (os.FileMode, error) {
+	switch st, err := os.Lstat(path); {
+	case err == nil && st.Mode()&os.ModeSymlink != 0:
+		return 0, fmt.Errorf("cannot write %s: it is a symbolic link; give the path it points to", path)
+	case err == nil && st.IsDir():
+		return 0, fmt.Errorf("cannot write %s: it is a folder; give a file name", path)
+	case err == nil && !st.Mode().IsRegular():
+		return 0, fmt.Errorf("cannot write %s: it is not a regular file (a device, pipe or socket); give a file name", path)
+	case err == nil:
+		return st.Mode().Perm(), nil
+	case !os.IsNotExist(err):
+		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return 0o644, nil
+}
+
 // Save validates m and writes it to path atomically: it writes a temporary
 // file in the same folder and renames it over path, so a failure leaves any
 // previous file intact.
@@ -304,7 +314,7 @@ func (m *Model) Save(path string) error {
 // syncs it and renames it to path. On any error the temporary file is removed
 // and path is left as it was.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
-	mode, err := CheckOutput(path)
+	mode, err := outputMode(path)
 	if err != nil {
 		return err
 	}

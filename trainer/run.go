@@ -69,6 +69,14 @@ type Run struct {
 	noise       *rand.Rand
 	noiseSrc    *rand.PCG
 	state       runState
+	// ws holds TrainFor's buffers: a batch's rows and labels, the Gumbel
+	// noise, the epoch's row order and the test rows' indices.
+	ws struct {
+		x             []float64
+		y             []int
+		noise         []float64
+		perm, testIdx []int
+	}
 }
 
 // runState is what a checkpoint must hold beyond the config.
@@ -244,17 +252,17 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 	d, B := r.shape.Features, r.engine.MaxBatch()
 	nTrain := len(r.trainIdx)
 	L := (nTrain + B - 1) / B
-	x := make([]float64, B*d)
-	y := make([]int, B)
-	noise := make([]float64, 2*r.shape.States()*r.shape.Nodes)
-	perm := make([]int, nTrain)
-	testIdx := []int(nil)
-	if r.Task.Test != nil {
-		testIdx = make([]int, r.Task.Test.Rows)
-		for i := range testIdx {
-			testIdx[i] = i
+	if r.ws.perm == nil { // once per run: TrainFor may be called every epoch
+		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
+		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
+		if r.Task.Test != nil {
+			r.ws.testIdx = make([]int, r.Task.Test.Rows)
+			for i := range r.ws.testIdx {
+				r.ws.testIdx[i] = i
+			}
 		}
 	}
+	x, y, noise, perm, testIdx := r.ws.x, r.ws.y, r.ws.noise, r.ws.perm, r.ws.testIdx
 	start := time.Now()
 	doneAtStart := r.state.Epoch
 	if err := r.snapshot(); err != nil {
