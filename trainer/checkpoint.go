@@ -1,10 +1,12 @@
 package trainer
 
 import (
-	"bufio"
+	"bytes"
+	"crypto/sha256"
 	"encoding/gob"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"time"
@@ -15,7 +17,14 @@ import (
 
 // checkpointMagic starts every checkpoint file; its last digit is the
 // format version.
-const checkpointMagic = "songc-checkpoint/1\n"
+//
+// Version 2 ends with the SHA-256 of everything before it, so that a
+// damaged file is refused; version 1 (no checksum) still loads, its fields
+// range-checked like every checkpoint's.
+const (
+	checkpointMagic   = "songc-checkpoint/2\n"
+	checkpointMagicV1 = "songc-checkpoint/1\n"
+)
 
 // checkpointFile is the gob payload of a checkpoint.
 type checkpointFile struct {
@@ -34,14 +43,20 @@ func (r *Run) SaveCheckpoint(path string) error {
 }
 
 func (r *Run) writeCheckpoint(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	if _, err := bw.WriteString(checkpointMagic); err != nil {
+	return writeSummed(w, checkpointMagic, checkpointFile{Config: r.Config, Args: r.Args, State: r.state, Search: r.Search})
+}
+
+// writeSummed writes magic, the gob encoding of v, and the SHA-256 of both.
+func writeSummed(w io.Writer, magic string, v any) error {
+	var b bytes.Buffer
+	b.WriteString(magic)
+	if err := gob.NewEncoder(&b).Encode(v); err != nil {
 		return err
 	}
-	if err := gob.NewEncoder(bw).Encode(checkpointFile{Config: r.Config, Args: r.Args, State: r.state, Search: r.Search}); err != nil {
-		return err
-	}
-	return bw.Flush()
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // Checkpoint is a decoded checkpoint file.
@@ -57,19 +72,31 @@ type Checkpoint struct {
 func (c *Checkpoint) EpochsDone() int { return c.state.Epoch }
 
 // readCheckpoint decodes the gob payload v of the file at path, which
-// must start with magic; what names the kind of file in errors.
-func readCheckpoint(path, magic, what string, v any) error {
-	f, err := os.Open(path)
+// must start with magic and end with the SHA-256 of what precedes it (or,
+// when legacy is set, start with legacy and have no checksum); what names
+// the kind of file in errors.
+func readCheckpoint(path, magic, legacy, what string, v any) error {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	got := make([]byte, len(magic))
-	if _, err := io.ReadFull(br, got); err != nil || string(got) != magic {
+	var payload []byte
+	switch {
+	case bytes.HasPrefix(b, []byte(magic)):
+		n := len(b) - sha256.Size
+		if n < len(magic) {
+			return fmt.Errorf("%s: checkpoint is truncated", path)
+		}
+		if sum := sha256.Sum256(b[:n]); !bytes.Equal(sum[:], b[n:]) {
+			return fmt.Errorf("%s: checkpoint is damaged: its checksum does not match its content", path)
+		}
+		payload = b[len(magic):n]
+	case legacy != "" && bytes.HasPrefix(b, []byte(legacy)):
+		payload = b[len(legacy):]
+	default:
 		return fmt.Errorf("%s: not a songc %s (want a file written by songc train --checkpoint)", path, what)
 	}
-	if err := gob.NewDecoder(br).Decode(v); err != nil {
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(v); err != nil {
 		return fmt.Errorf("%s: checkpoint is truncated or corrupt: %v", path, err)
 	}
 	return nil
@@ -78,7 +105,7 @@ func readCheckpoint(path, magic, what string, v any) error {
 // LoadCheckpoint reads a checkpoint file.
 func LoadCheckpoint(path string) (*Checkpoint, error) {
 	var cf checkpointFile
-	if err := readCheckpoint(path, checkpointMagic, "checkpoint", &cf); err != nil {
+	if err := readCheckpoint(path, checkpointMagic, checkpointMagicV1, "checkpoint", &cf); err != nil {
 		return nil, err
 	}
 	if err := cf.Config.Validate(); err != nil {
@@ -108,9 +135,8 @@ func restoreRun(cfg Config, task *Task, args []byte, st runState, path string) (
 	if st.Fingerprint != task.Fingerprint() {
 		return nil, fmt.Errorf("%s: the training data differs from the data the checkpoint was trained on", path)
 	}
-	np := r.shape.NumParams()
-	if len(st.Params) != np || len(st.BestParams) != np || len(st.AdamM) != np || len(st.AdamV) != np {
-		return nil, fmt.Errorf("%s: checkpoint parameters do not fit the model shape", path)
+	if err := st.check(cfg, r.shape.NumParams()); err != nil {
+		return nil, fmt.Errorf("%s: checkpoint holds %v", path, err)
 	}
 	if err := r.shufSrc.UnmarshalBinary(st.ShuffleRNG); err != nil {
 		return nil, fmt.Errorf("%s: shuffle state: %v", path, err)
@@ -125,7 +151,7 @@ func restoreRun(cfg Config, task *Task, args []byte, st runState, path string) (
 }
 
 // searchMagic starts every search checkpoint; its last digit is the
-// format version.
+// format version. It ends with the SHA-256 of what precedes it.
 const searchMagic = "songc-search/1\n"
 
 // searchState is where a search stands: the rung in progress and the
@@ -159,17 +185,8 @@ type searchPlan struct {
 }
 
 func (s *Search) saveCheckpoint(path string, st *searchState) error {
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		if _, err := bw.WriteString(searchMagic); err != nil {
-			return err
-		}
-		f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget}, Args: s.Args, State: *st}
-		if err := gob.NewEncoder(bw).Encode(f); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget}, Args: s.Args, State: *st}
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, searchMagic, f) })
 }
 
 // SearchCheckpoint is a decoded search checkpoint.
@@ -197,7 +214,7 @@ func IsSearchCheckpoint(path string) bool {
 // it.
 func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
 	var sf searchFile
-	if err := readCheckpoint(path, searchMagic, "search checkpoint", &sf); err != nil {
+	if err := readCheckpoint(path, searchMagic, "", "search checkpoint", &sf); err != nil {
 		return nil, err
 	}
 	p := sf.Plan
@@ -240,3 +257,33 @@ func (c *SearchCheckpoint) check() error {
 	}
 	return nil
 }
+
+// check reports a state that no run of cfg with np parameters can be in:
+// lengths that do not fit, epochs out of their range, non-finite numbers,
+// negative second moments.
+func (st *runState) check(cfg Config, np int) error {
+	switch {
+	case len(st.Params) != np || len(st.BestParams) != np || len(st.AdamM) != np || len(st.AdamV) != np:
+		return fmt.Errorf("parameters that do not fit the model shape")
+	case st.Epoch < 0 || st.Epoch > cfg.Epochs || len(st.Records) != st.Epoch:
+		return fmt.Errorf("%d epochs done (%d logged) of %d", st.Epoch, len(st.Records), cfg.Epochs)
+	case st.BestEpoch < 0 || st.BestEpoch > st.Epoch || st.StableEpochs < 0 || st.StableEpochs > st.Epoch:
+		return fmt.Errorf("best epoch %d or plateau %d beyond the %d epochs done", st.BestEpoch, st.StableEpochs, st.Epoch)
+	case st.AdamStep < 0 || st.SinceBest < 0:
+		return fmt.Errorf("a negative count (Adam step %d)", st.AdamStep)
+	case !finite(st.BestVal) || !finite(st.BestTemp) || st.BestTemp < 0 || !finite(st.PlateauBest):
+		return fmt.Errorf("a non-finite or negative score or temperature")
+	}
+	for _, v := range [][]float64{st.Params, st.BestParams, st.AdamM} {
+		if !slices.ContainsFunc(v, func(x float64) bool { return !finite(x) }) {
+			continue
+		}
+		return fmt.Errorf("non-finite parameters or moments")
+	}
+	if slices.ContainsFunc(st.AdamV, func(x float64) bool { return !finite(x) || x < 0 }) {
+		return fmt.Errorf("negative or non-finite second moments")
+	}
+	return nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

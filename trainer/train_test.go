@@ -6,7 +6,9 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -615,5 +617,59 @@ func TestTooManyClasses(t *testing.T) {
 	}
 	if _, err := NewTask(ds, nil); err == nil || !strings.Contains(err.Error(), "65537 classes; a model holds at most 65536") {
 		t.Errorf("NewTask: %v", err)
+	}
+}
+
+// TestCheckpointIntegrity: every one of 200 random single-bit flips in a
+// checkpoint is refused when it loads (its SHA-256 no longer matches), and
+// a crafted checkpoint with a valid checksum but impossible fields (a
+// negative epoch count, a negative second moment) is refused when it is
+// resumed.
+func TestCheckpointIntegrity(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f64")
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "c.ckpt")
+	if err := interruptRun(t, cfg, task, ckpt, 2, 3); !errors.Is(err, ErrInterrupted) {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	bad := filepath.Join(dir, "bad.ckpt")
+	for range 200 {
+		b := slices.Clone(good)
+		i := len(checkpointMagic) + rng.IntN(len(b)-len(checkpointMagic))
+		b[i] ^= 1 << rng.IntN(8)
+		os.WriteFile(bad, b, 0o644)
+		if _, err := LoadCheckpoint(bad); err == nil {
+			t.Fatalf("a flipped bit at byte %d of %d loaded", i, len(b))
+		}
+	}
+	c, err := LoadCheckpoint(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, craft := range map[string]func(*runState){
+		"negative epoch":         func(st *runState) { st.Epoch, st.Records = -1, nil },
+		"negative second moment": func(st *runState) { st.AdamV[0] = -1 },
+		"infinite parameter":     func(st *runState) { st.Params[0] = math.Inf(1) },
+	} {
+		st := c.state
+		st.AdamV, st.Params = slices.Clone(st.AdamV), slices.Clone(st.Params)
+		craft(&st)
+		r := &Run{Config: c.Config, Args: c.Args, state: st}
+		if err := r.SaveCheckpoint(bad); err != nil {
+			t.Fatal(err)
+		}
+		crafted, err := LoadCheckpoint(bad)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := ResumeRun(crafted, task); err == nil || !strings.Contains(err.Error(), "checkpoint holds") {
+			t.Errorf("%s: resumed (%v)", name, err)
+		}
 	}
 }
