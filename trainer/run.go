@@ -319,7 +319,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 				if r.CheckpointPath != "" {
 					saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", r.CheckpointPath, r.state.Epoch)
 				}
-				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; try a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
+				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; start again with a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
 			}
 			sum.BCE += lp.BCE
 			sum.Leaf += lp.Leaf

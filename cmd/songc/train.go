@@ -92,6 +92,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	var ckpt *trainer.Checkpoint
 	var sckpt *trainer.SearchCheckpoint // a search's checkpoint, resumed by --resume
 	if c.Resume != "" {
+		if err := c.resumeConflicts(); err != nil {
+			return err
+		}
 		var err error
 		var ckArgs []byte
 		if trainer.IsSearchCheckpoint(c.Resume) {
@@ -358,6 +361,35 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 		return s, usageError{err}
 	}
 	return s, nil
+}
+
+// resumeConflicts refuses, with --resume, the flags that would change the
+// run: a resumed run continues with the checkpoint's own recipe. Only where
+// files are (--data, --test, -o, --log, --checkpoint), --refine and
+// --quiet may be given. A flag given at its default value cannot be told
+// from one not given, and is let through.
+func (c *TrainCmd) resumeConflicts() error {
+	var given []string
+	for flag, set := range map[string]bool{
+		"--nodes": c.Nodes != nil, "--steps": c.Steps != nil, "--epochs": c.Epochs != nil, "--batch": c.Batch != nil,
+		"--lr": c.LR != nil, "--lr-schedule": c.LRSchedule != nil, "--standardize": c.Standardize != nil,
+		"--anneal": c.Anneal != nil, "--anneal-temp": c.AnnealTemp != nil, "--select": c.Select != nil,
+		"--patience": c.Patience != nil, "--weight-decay": c.WeightDecay != nil, "--val": c.Val != nil,
+		"--preset": c.Preset != "", "--seed": c.Seed != 1, "--restart": c.Restart != 0, "--precision": c.Precision != "f32",
+		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
+		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
+		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
+		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last",
+	} {
+		if set {
+			given = append(given, flag)
+		}
+	}
+	if len(given) > 0 {
+		slices.Sort(given)
+		return usagef("--resume continues a run with the flags it was started with; %s would change it (start a new run to change them)", strings.Join(given, ", "))
+	}
+	return nil
 }
 
 // autoConflicts refuses flags that leave the auto recipe nothing to choose

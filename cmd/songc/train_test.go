@@ -232,7 +232,7 @@ func TestNaNLossStops(t *testing.T) {
 	if _, err := os.Stat(model); err == nil {
 		t.Error("a failed run wrote the model")
 	}
-	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--lr", "0.01", "-q"); code != 0 && !strings.Contains(errs, "NaN") {
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "-q"); code != 0 && !strings.Contains(errs, "NaN") {
 		t.Errorf("the kept checkpoint does not load: %s", errs)
 	}
 }
@@ -394,5 +394,15 @@ func TestRecipeRefusals(t *testing.T) {
 		if code, _, errs := songc(t, context.Background(), args...); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, want 2 and %q: %s", tc.args, code, tc.want, errs)
 		}
+	}
+}
+
+// TestResumeRefusesRecipeFlags: --resume continues a run with its own
+// recipe; a flag that would change it is a usage error naming it, before
+// the checkpoint is read.
+func TestResumeRefusesRecipeFlags(t *testing.T) {
+	code, _, errs := songc(t, context.Background(), "train", "--resume", "none.ckpt", "--lr", "0.01", "--nodes", "8")
+	if code != 2 || !strings.Contains(errs, "--resume continues a run with the flags it was started with; --lr, --nodes would change it") {
+		t.Errorf("exit %d: %s", code, errs)
 	}
 }
