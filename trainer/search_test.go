@@ -81,22 +81,10 @@ func TestSearch(t *testing.T) {
 // an uninterrupted search.
 func TestSearchResume(t *testing.T) {
 	task := fixture.Task(t)
-	base := fixture.Config()
-	base.Epochs, base.Patience, base.Anneal, base.AnnealTemp, base.Select = 30, 3, 0.2, 0.4, "hard"
-	plan := func() trainer.Search {
-		return trainer.Search{Base: base, Sizes: [][2]int{{4, 3}, {8, 4}}, LRs: []float64{0.01, 0.05},
-			WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2}
-	}
-	whole := plan()
-	r, _, err := whole.Run(context.Background(), task)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := r.Model("test")
-
+	want := wholeSearch(t, task)
 	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
 	ctx, cancel := context.WithCancel(context.Background())
-	cut := plan()
+	cut := resumePlan()
 	cut.InterruptPath = ckpt
 	steps := 0
 	cut.Progress = func(trainer.SearchProgress) {
@@ -104,28 +92,47 @@ func TestSearchResume(t *testing.T) {
 			cancel()
 		}
 	}
-	_, _, err = cut.Run(ctx, task)
+	_, _, err := cut.Run(ctx, task)
 	var ie *trainer.InterruptError
 	if !errors.As(err, &ie) || !ie.Search || ie.Checkpoint != ckpt || !trainer.IsSearchCheckpoint(ckpt) {
 		t.Fatalf("interrupted search: %v", err)
 	}
-	c, err := trainer.LoadSearchCheckpoint(ckpt)
+	// 8 candidates to rung 1, 3 to rung 2: 11 steps; 5 were done, and the
+	// interrupted sixth is retrained from its last epoch boundary.
+	resumeAndCompare(t, task, ckpt, want, 11-5)
+}
+
+// wholeSearch returns the model bytes of resumePlan's uninterrupted search.
+func wholeSearch(t *testing.T, task *trainer.Task) []byte {
+	t.Helper()
+	s := resumePlan()
+	r, _, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := r.Model("test")
+	return fixture.Encode(t, m)
+}
+
+// resumeAndCompare resumes the search checkpoint at path and checks that
+// it takes steps steps and writes the model bytes want.
+func resumeAndCompare(t *testing.T, task *trainer.Task, path string, want []byte, steps int) {
+	t.Helper()
+	c, err := trainer.LoadSearchCheckpoint(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resumed := 0
 	c.Search.Progress = func(trainer.SearchProgress) { resumed++ }
-	r2, _, err := c.Search.Resume(context.Background(), task, c)
+	r, _, err := c.Search.Resume(context.Background(), task, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 8 candidates to rung 1, 3 to rung 2: 11 steps; 5 were done, and the
-	// interrupted sixth is retrained from its last epoch boundary.
-	if resumed != 11-5 {
-		t.Errorf("the resumed search took %d steps, want %d", resumed, 11-5)
+	if resumed != steps {
+		t.Errorf("the resumed search took %d steps, want %d", resumed, steps)
 	}
-	got, _ := r2.Model("test")
-	if !bytes.Equal(fixture.Encode(t, want), fixture.Encode(t, got)) {
+	m, _ := r.Model("test")
+	if !bytes.Equal(want, fixture.Encode(t, m)) {
 		t.Error("the resumed search gave another model than the uninterrupted one")
 	}
 }
@@ -136,7 +143,7 @@ func TestSearchResume(t *testing.T) {
 func TestSearchResumeAfterKill(t *testing.T) {
 	task := fixture.Task(t)
 	dir := t.TempDir()
-	s, want := resumePlan(), []byte(nil)
+	s := resumePlan()
 	s.CheckpointPath = filepath.Join(dir, "live.ckpt")
 	kept := filepath.Join(dir, "kept.ckpt")
 	steps := 0
@@ -154,24 +161,7 @@ func TestSearchResumeAfterKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, _ := r.Model("test")
-	want = fixture.Encode(t, m)
-	c, err := trainer.LoadSearchCheckpoint(kept)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resumed := 0
-	c.Search.Progress = func(trainer.SearchProgress) { resumed++ }
-	r2, _, err := c.Search.Resume(context.Background(), task, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resumed != 11-5 {
-		t.Errorf("the resumed search took %d steps, want %d", resumed, 11-5)
-	}
-	m2, _ := r2.Model("test")
-	if !bytes.Equal(want, fixture.Encode(t, m2)) {
-		t.Error("the search resumed after a kill gave another model")
-	}
+	resumeAndCompare(t, task, kept, fixture.Encode(t, m), 11-5)
 }
 
 // TestSearchInterruptedInFinish: Ctrl-C while the chosen run trains to its
