@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -225,5 +226,36 @@ func TestLetterEmbedded(t *testing.T) {
 	// First row of letter/train.csv.gz: 2,8,3,5,1,8,13,0,6,6,10,8,0,8,0,8,T
 	if train.X[6] != 13 || train.Labels[0] != "T" || train.Line[0] != 1 {
 		t.Errorf("first row %v %q", train.Row(0), train.Labels[0])
+	}
+}
+
+// TestIDXLyingHeaderAgainstModel: an IDX file whose header claims 16384
+// images of 256x256 pixels (1 GiB of zeros, a few MB once gzip'd) is
+// refused for a model of 784 features from its header alone: reading it
+// allocates well under 1 MB, not the 9 GiB its pixels would take as
+// float64.
+func TestIDXLyingHeaderAgainstModel(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	hdr := []uint32{0x00000803, 16384, 256, 256}
+	binary.Write(zw, binary.BigEndian, hdr)
+	zeros := make([]byte, 1<<20)
+	for range 8 { // the first 8 MiB of the claimed pixels is enough to lie
+		zw.Write(zeros)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "lie-images-idx3-ubyte.gz")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	_, err := Open(path, CSVOptions{Features: 784})
+	goruntime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "images have 65536 pixels; the model wants 784 features") {
+		t.Fatalf("error %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("reading the header allocated %d bytes", grew)
 	}
 }

@@ -44,7 +44,7 @@ func FuzzReadIDX(f *testing.F) {
 	f.Add([]byte{0, 0, 8, 3, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 28, 0, 0, 0, 28})
 	f.Add([]byte{0, 0, 8, 1, 0x10, 0, 0, 0, 1})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ds, err := readIDXImages(bytes.NewReader(b), "fuzz-images")
+		ds, err := readIDXImages(bytes.NewReader(b), "fuzz-images", 0)
 		if err == nil && len(ds.X) != ds.Rows*ds.Features {
 			t.Fatalf("inconsistent: %d values for %d x %d", len(ds.X), ds.Rows, ds.Features)
 		}
@@ -54,7 +54,7 @@ func FuzzReadIDX(f *testing.F) {
 		w.Write(b)
 		w.Close()
 		if r, err := maybeGzip(bytes.NewReader(gz.Bytes()[:len(gz.Bytes())/2])); err == nil {
-			readIDXImages(r, "fuzz-gz")
+			readIDXImages(r, "fuzz-gz", 0)
 		}
 	})
 }

@@ -37,13 +37,17 @@ func LabelsPathFor(images string) string {
 
 // ReadIDXFile reads an IDX image file (gzip'd or not) and, when it exists,
 // its label file beside it (see LabelsPathFor). Pixels are scaled to [0,1].
-func ReadIDXFile(imagesPath string) (*Dataset, error) {
+func ReadIDXFile(imagesPath string) (*Dataset, error) { return readIDXFile(imagesPath, 0) }
+
+// readIDXFile is ReadIDXFile that, when features > 0, refuses images of
+// another size as soon as the header is read, before any pixel.
+func readIDXFile(imagesPath string, features int) (*Dataset, error) {
 	r, c, err := openMaybeGzip(imagesPath)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	ds, err := readIDXImages(r, imagesPath)
+	ds, err := readIDXImages(r, imagesPath, features)
 	if err != nil {
 		return nil, err
 	}
@@ -88,12 +92,15 @@ func readIDXHeader(r io.Reader, name string, magic uint32, dims int) ([]int, err
 	return out, nil
 }
 
-func readIDXImages(r io.Reader, name string) (*Dataset, error) {
+func readIDXImages(r io.Reader, name string, features int) (*Dataset, error) {
 	dims, err := readIDXHeader(r, name, idxImages, 3)
 	if err != nil {
 		return nil, err
 	}
 	rows, d := dims[0], dims[1]*dims[2]
+	if features > 0 && d != features {
+		return nil, fmt.Errorf("%s: images have %d pixels; the model wants %d features", name, d, features)
+	}
 	if uint64(rows)*uint64(d) > maxIDXBytes {
 		return nil, fmt.Errorf("%s: IDX header claims %d images of %dx%d, more than songc reads", name, rows, dims[1], dims[2])
 	}
@@ -142,14 +149,7 @@ func Open(path string, opt CSVOptions) (*Dataset, error) {
 		if strings.Contains(path, "-idx1-ubyte") {
 			return nil, fmt.Errorf("%s: is an IDX label file; pass the images file, its labels are found beside it", path)
 		}
-		ds, err := ReadIDXFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if opt.Features > 0 && ds.Features != opt.Features {
-			return nil, fmt.Errorf("%s: images have %d pixels; the model wants %d features", path, ds.Features, opt.Features)
-		}
-		return ds, nil
+		return readIDXFile(path, opt.Features)
 	}
 	return ReadCSVFile(path, opt)
 }
