@@ -83,7 +83,7 @@ type CSVStream struct {
 
 // NewCSVStream starts reading CSV from r. name is used in errors.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&lineLimit{r: r, max: MaxLineBytes})
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -252,4 +252,33 @@ func parseFeature(f string) (float64, error) {
 		return 0, fmt.Errorf("feature %q is not finite", f)
 	}
 	return v, nil
+}
+
+// MaxLineBytes bounds a line of a CSV file: 4 MiB, room for a row of
+// about 200,000 numbers. A longer line is an error, so that a
+// file of one enormous line cannot make the reader hold it all.
+const MaxLineBytes = 4 << 20
+
+// ErrLineTooLong is returned, wrapped with the file's name, for a CSV line
+// longer than MaxLineBytes.
+var ErrLineTooLong = fmt.Errorf("a line is longer than %d MiB, the most songc reads", MaxLineBytes>>20)
+
+// lineLimit is r that fails with ErrLineTooLong once a line (bytes since
+// the last newline) grows past max.
+type lineLimit struct {
+	r    io.Reader
+	max  int
+	line int // bytes since the last newline
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			l.line = 0
+		} else if l.line++; l.line > l.max {
+			return 0, ErrLineTooLong
+		}
+	}
+	return n, err
 }

@@ -166,7 +166,7 @@ func readErr(name string, err error) error {
 	if err == io.ErrUnexpectedEOF || err == gzip.ErrChecksum {
 		return fmt.Errorf("%s: file is cut short or corrupt (%v)", name, err)
 	}
-	return fmt.Errorf("%s: %v", name, err)
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 //go:embed letter/train.csv.gz letter/test.csv.gz
