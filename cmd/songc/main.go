@@ -16,6 +16,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -120,7 +121,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	}
 	cmd := commandOf(kctx)
 	g := &Globals{Ctx: ctx, Stdout: stdout, Stderr: stderr, Terminal: terminal}
-	if err := kctx.Run(g); err != nil {
+	if err := runStoppable(ctx, cmd, func() error { return kctx.Run(g) }); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
 			usage(stderr, cmd, err)
@@ -133,6 +134,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		return 1
 	}
 	return 0
+}
+
+// stopGrace is how long a command may take to stop by itself once it is
+// interrupted: train and refine save their checkpoint first; the others
+// check the signal only in their loops, if at all.
+func stopGrace(cmd string) time.Duration {
+	if cmd == "train" || cmd == "refine" {
+		return 5 * time.Minute
+	}
+	return time.Second
+}
+
+// runStoppable runs work and returns its error, or, once ctx is done
+// (Ctrl-C, SIGTERM) and work has not returned within the command's grace,
+// an error wrapping context.Canceled: the process then exits with 130
+// while work, abandoned, may be reading a large file. Outputs are written
+// to a temporary file and renamed, so an abandoned write leaves no partial
+// output in place.
+func runStoppable(ctx context.Context, cmd string, work func() error) error {
+	done := make(chan error, 1)
+	go func() { done <- work() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(stopGrace(cmd)):
+		return fmt.Errorf("interrupted: %w", ctx.Err())
+	}
 }
 
 // commandOf is the name of the command that was parsed ("" when none was).
