@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Format is the value of the "format" field of the model files this package
@@ -281,6 +283,35 @@ func CheckOutput(path string) (os.FileMode, error) {
 	return mode, os.Remove(f.Name())
 }
 
+// staleAge is how old a temporary file of WriteFileAtomic must be to be
+// taken for one left by a killed process: no write takes that long.
+const staleAge = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files of earlier writes of path
+// (".NAME.tmp…" beside it) older than staleAge: a process killed while it
+// wrote (SIGKILL, a power cut) leaves one, which the next write of the same
+// path cleans up.
+func removeStaleTemps(path string) {
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp*"))
+	for _, p := range old {
+		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleAge {
+			os.Remove(p)
+		}
+	}
+}
+
+// globEscape escapes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // outputMode is the part of CheckOutput that WriteFileAtomic repeats on
 // every write: path is a regular file (its permissions are returned) or
 // does not exist (0644).
@@ -319,6 +350,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	dir := filepath.Dir(path)
+	removeStaleTemps(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/songc/songc/runtime"
 )
@@ -55,5 +56,33 @@ func TestCheckOutput(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); string(b) != "new" {
 		t.Errorf("file holds %q", b)
+	}
+}
+
+// TestStaleTempsRemoved: a temporary file that a killed write left beside
+// the output (older than ten minutes) is removed by the next write of the
+// same path; a recent one, perhaps another process's write in progress,
+// is kept.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m[1].json") // a name with glob characters
+	stale, fresh := filepath.Join(dir, ".m[1].json.tmp111"), filepath.Join(dir, ".m[1].json.tmp222")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := runtime.WriteFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a recent temporary file was removed: %v", err)
 	}
 }
