@@ -157,23 +157,111 @@ func checkVector(name string, v []float64, n int) error {
 func Decode(r io.Reader, name string) (*Model, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
-	var m Model
-	if err := dec.Decode(&m); err != nil {
+	var f modelFile
+	if err := dec.Decode(&f); err != nil {
 		return nil, jsonError(name, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%s: trailing data after the model object", name)
 	}
-	if err := m.Validate(); err != nil {
+	m, err := f.decode()
+	if err == nil {
+		err = m.Validate()
+	}
+	if err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {
 			fe.File = name
 		}
 		return nil, err
 	}
-	return &m, nil
+	return m, nil
 }
 
+// modelFile is a model file with its arrays not yet decoded: they are
+// decoded once the sizes they must have are known and within the limits,
+// each array stopped as soon as it holds more rows than it may, so that
+// what a hostile file makes songc allocate is bounded by its sizes, not by
+// the file's length. (The arrays' text is held once, in the raw fields.)
+type modelFile struct {
+	Format     string          `json:"format"`
+	Nodes      int             `json:"nodes"`
+	Classes    int             `json:"classes"`
+	Steps      int             `json:"steps"`
+	Features   int             `json:"features"`
+	ClassNames []string        `json:"class_names"`
+	M0Logits   json.RawMessage `json:"M0_logits"`
+	M1Logits   json.RawMessage `json:"M1_logits"`
+	W          json.RawMessage `json:"W"`
+	B          json.RawMessage `json:"b"`
+	InputShift json.RawMessage `json:"input_shift,omitempty"`
+	InputScale json.RawMessage `json:"input_scale,omitempty"`
+	Training   json.RawMessage `json:"training,omitempty"`
+}
+
+// decode checks the sizes against the limits, then decodes the arrays
+// within them; Validate checks the rest.
+func (f *modelFile) decode() (*Model, error) {
+	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
+		ClassNames: f.ClassNames, Training: f.Training}
+	for _, c := range []struct {
+		field    string
+		v, limit int
+	}{{"nodes", f.Nodes, MaxNodes}, {"classes", f.Classes, MaxClasses}, {"steps", f.Steps, MaxSteps}, {"features", f.Features, MaxFeatures}} {
+		if c.v < 0 || c.v > c.limit {
+			return nil, &FieldError{Field: c.field, Msg: fmt.Sprintf("is %d; want 0 to %d", c.v, c.limit)}
+		}
+	}
+	S := f.Nodes + f.Classes
+	var err error
+	if m.M0Logits, err = decodeMatrix(f.M0Logits, "M0_logits", S); err != nil {
+		return nil, err
+	}
+	if m.M1Logits, err = decodeMatrix(f.M1Logits, "M1_logits", S); err != nil {
+		return nil, err
+	}
+	if m.W, err = decodeMatrix(f.W, "W", f.Nodes); err != nil {
+		return nil, err
+	}
+	for _, v := range []struct {
+		raw   json.RawMessage
+		field string
+		dst   *[]float64
+	}{{f.B, "b", &m.B}, {f.InputShift, "input_shift", &m.InputShift}, {f.InputScale, "input_scale", &m.InputScale}} {
+		if len(v.raw) == 0 || string(v.raw) == "null" {
+			continue
+		}
+		if err := json.Unmarshal(v.raw, v.dst); err != nil {
+			return nil, &FieldError{Field: v.field, Msg: err.Error()}
+		}
+	}
+	return m, nil
+}
+
+// decodeMatrix decodes raw, an array of rows of numbers, stopping with an
+// error once it holds more than rows rows; a row longer than it should be
+// is Validate's to report, its length bounded by raw's.
+func decodeMatrix(raw json.RawMessage, field string, rows int) ([][]float64, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return nil, &FieldError{Field: field, Msg: "is not an array of rows"}
+	}
+	var out [][]float64
+	for dec.More() {
+		if len(out) == rows {
+			return nil, &FieldError{Field: field, Msg: fmt.Sprintf("has more than %d rows, want %d", rows, rows)}
+		}
+		var row []float64
+		if err := dec.Decode(&row); err != nil {
+			return nil, &FieldError{Field: fmt.Sprintf("%s[%d]", field, len(out)), Msg: err.Error()}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
 func jsonError(name string, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError

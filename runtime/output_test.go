@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -84,5 +85,24 @@ func TestStaleTempsRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Errorf("a recent temporary file was removed: %v", err)
+	}
+}
+
+// TestDecodeBoundsArrays: a model file whose M0_logits holds a million
+// empty rows (2 MB of "[]," that once became 24 MB of slice headers, and
+// more for longer files) for a graph of 2 nodes and 2 classes is refused
+// at its fifth row, allocating well under the file's size.
+func TestDecodeBoundsArrays(t *testing.T) {
+	rows := strings.Repeat("[],", 1<<20)
+	text := `{"format": "songc-model/1", "nodes": 2, "classes": 2, "steps": 1, "features": 1, "M0_logits": [` + rows + `[]]}`
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	_, err := runtime.Decode(strings.NewReader(text), "m.json")
+	goruntime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "m.json: field M0_logits: has more than 4 rows") {
+		t.Fatalf("error %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4*uint64(len(text)) {
+		t.Errorf("decoding allocated %d bytes for a %d-byte file", grew, len(text))
 	}
 }
