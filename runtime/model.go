@@ -66,26 +66,8 @@ func (m *Model) Validate() error {
 	fe := func(field, format string, args ...any) error {
 		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	if m.Format != Format {
-		if m.Format == "" {
-			return fe("format", "missing; want %q", Format)
-		}
-		return fe("format", "unknown format %q; want %q", m.Format, Format)
-	}
-	for _, s := range []struct {
-		name string
-		v    int
-		min  int
-		max  int
-	}{
-		{"nodes", m.Nodes, 1, MaxNodes},
-		{"classes", m.Classes, 2, MaxClasses},
-		{"steps", m.Steps, 1, MaxSteps},
-		{"features", m.Features, 1, MaxFeatures},
-	} {
-		if s.v < s.min || s.v > s.max {
-			return fe(s.name, "%d is out of range [%d, %d]", s.v, s.min, s.max)
-		}
+	if err := m.checkSizes(); err != nil {
+		return err
 	}
 	n, c, d := m.Nodes, m.Classes, m.Features
 	if m.ClassNames == nil {
@@ -178,6 +160,33 @@ func Decode(r io.Reader, name string) (*Model, error) {
 	return m, nil
 }
 
+// checkSizes reports a format songc does not read, or a size out of its
+// range, before anything in proportion to a size is allocated.
+func (m *Model) checkSizes() error {
+	if m.Format != Format {
+		if m.Format == "" {
+			return &FieldError{Field: "format", Msg: fmt.Sprintf("missing; want %q", Format)}
+		}
+		return &FieldError{Field: "format", Msg: fmt.Sprintf("unknown format %q; want %q", m.Format, Format)}
+	}
+	for _, s := range []struct {
+		name string
+		v    int
+		min  int
+		max  int
+	}{
+		{"nodes", m.Nodes, 1, MaxNodes},
+		{"classes", m.Classes, 2, MaxClasses},
+		{"steps", m.Steps, 1, MaxSteps},
+		{"features", m.Features, 1, MaxFeatures},
+	} {
+		if s.v < s.min || s.v > s.max {
+			return &FieldError{Field: s.name, Msg: fmt.Sprintf("%d is out of range [%d, %d]", s.v, s.min, s.max)}
+		}
+	}
+	return nil
+}
+
 // modelFile is a model file with its arrays not yet decoded: they are
 // decoded once the sizes they must have are known and within the limits,
 // each array stopped as soon as it holds more rows than it may, so that
@@ -204,13 +213,8 @@ type modelFile struct {
 func (f *modelFile) decode() (*Model, error) {
 	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
 		ClassNames: f.ClassNames, Training: f.Training}
-	for _, c := range []struct {
-		field    string
-		v, limit int
-	}{{"nodes", f.Nodes, MaxNodes}, {"classes", f.Classes, MaxClasses}, {"steps", f.Steps, MaxSteps}, {"features", f.Features, MaxFeatures}} {
-		if c.v < 0 || c.v > c.limit {
-			return nil, &FieldError{Field: c.field, Msg: fmt.Sprintf("is %d; want 0 to %d", c.v, c.limit)}
-		}
+	if err := m.checkSizes(); err != nil {
+		return nil, err
 	}
 	S := f.Nodes + f.Classes
 	var err error
