@@ -36,45 +36,69 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 	if len(x) != len(y)*k.d {
 		panic(fmt.Sprintf("runtime: Evaluate got %d values for %d rows of %d features", len(x), len(y), k.d))
 	}
-	m := Metrics{Rows: len(y), ConfusionSoft: square(k.c), ConfusionHard: square(k.c)}
-	if len(y) == 0 {
+	e := k.NewEvaluator()
+	for i, yi := range y {
+		e.Add(x[i*k.d:(i+1)*k.d], yi)
+	}
+	return e.Metrics()
+}
+
+// Evaluator accumulates Metrics one row at a time, in memory that does not
+// grow with the rows: eval streams files of any length through it.
+type Evaluator struct {
+	k                        *Classifier
+	m                        Metrics
+	sc                       *SoftScratch
+	q, scratch               []float64
+	soft, hard, agree, paths int
+	mass                     float64
+}
+
+// NewEvaluator returns an Evaluator of k's soft model and hard walk.
+func (k *Classifier) NewEvaluator() *Evaluator {
+	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
+		sc: k.NewSoftScratch(), q: make([]float64, k.c), scratch: make([]float64, k.d)}
+}
+
+// Add measures one raw row of true class y (0 <= y < NumClasses).
+func (e *Evaluator) Add(row []float64, y int) {
+	m := &e.m
+	ps := e.k.Soft(e.q, row, e.sc)
+	for _, v := range e.q {
+		e.mass += v
+	}
+	w, _ := e.k.Walk(row, e.scratch, nil)
+	if ps == y {
+		e.soft++
+	}
+	if w.Class == y {
+		e.hard++
+	}
+	if ps == w.Class {
+		e.agree++
+	}
+	if w.Forced {
+		m.ForcedExits++
+	}
+	e.paths += w.Steps
+	m.MaxPathLen = max(m.MaxPathLen, w.Steps)
+	m.ConfusionSoft[y][ps]++
+	m.ConfusionHard[y][w.Class]++
+	m.Rows++
+}
+
+// Metrics returns the metrics of the rows added so far.
+func (e *Evaluator) Metrics() Metrics {
+	m := e.m
+	if m.Rows == 0 {
 		return m
 	}
-	sc := k.NewSoftScratch()
-	q := make([]float64, k.c)
-	scratch := make([]float64, k.d)
-	var soft, hard, agree, paths int
-	var mass float64
-	for i, yi := range y {
-		row := x[i*k.d : (i+1)*k.d]
-		ps := k.Soft(q, row, sc)
-		for _, v := range q {
-			mass += v
-		}
-		w, _ := k.Walk(row, scratch, nil)
-		if ps == yi {
-			soft++
-		}
-		if w.Class == yi {
-			hard++
-		}
-		if ps == w.Class {
-			agree++
-		}
-		if w.Forced {
-			m.ForcedExits++
-		}
-		paths += w.Steps
-		m.MaxPathLen = max(m.MaxPathLen, w.Steps)
-		m.ConfusionSoft[yi][ps]++
-		m.ConfusionHard[yi][w.Class]++
-	}
-	n := float64(len(y))
-	m.SoftAccuracy = float64(soft) / n
-	m.HardAccuracy = float64(hard) / n
-	m.Fidelity = float64(agree) / n
-	m.MeanLeafMass = mass / n
-	m.MeanPathLen = float64(paths) / n
+	n := float64(m.Rows)
+	m.SoftAccuracy = float64(e.soft) / n
+	m.HardAccuracy = float64(e.hard) / n
+	m.Fidelity = float64(e.agree) / n
+	m.MeanLeafMass = e.mass / n
+	m.MeanPathLen = float64(e.paths) / n
 	m.SoftBalanced, m.HardBalanced, m.Majority = balanced(m.ConfusionSoft), balanced(m.ConfusionHard), majority(m.ConfusionHard)
 	return m
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -212,4 +214,49 @@ func TestBalancedAndMajority(t *testing.T) {
 	if got := balanced([][]int{{0, 0}, {1, 1}}); got != 0.5 {
 		t.Errorf("balanced with an empty class %v, want 0.5", got)
 	}
+}
+
+// TestEvaluator: metrics accumulated row by row (what eval streams) are
+// those computed here directly from Walk and Soft: accuracies, fidelity,
+// forced exits and the hard walk's confusion counts.
+func TestEvaluator(t *testing.T) {
+	k, err := New(tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	d, rows := k.NumFeatures(), 300
+	e := k.NewEvaluator()
+	var hard, soft, agree, forced int
+	conf := make([][]int, k.NumClasses())
+	for i := range conf {
+		conf[i] = make([]int, k.NumClasses())
+	}
+	q, scratch, sc := make([]float64, k.NumClasses()), make([]float64, d), k.NewSoftScratch()
+	for range rows {
+		x := make([]float64, d)
+		for j := range x {
+			x[j] = 3 * rng.NormFloat64()
+		}
+		y := rng.IntN(k.NumClasses())
+		e.Add(x, y)
+		w, _ := k.Walk(x, scratch, nil)
+		s := k.Soft(q, x, sc)
+		hard, soft, agree = hard+b2i(w.Class == y), soft+b2i(s == y), agree+b2i(s == w.Class)
+		forced += b2i(w.Forced)
+		conf[y][w.Class]++
+	}
+	m := e.Metrics()
+	n := float64(rows)
+	if m.Rows != rows || m.HardAccuracy != float64(hard)/n || m.SoftAccuracy != float64(soft)/n ||
+		m.Fidelity != float64(agree)/n || m.ForcedExits != forced || !reflect.DeepEqual(m.ConfusionHard, conf) {
+		t.Errorf("metrics %+v; want %d rows, hard %d, soft %d, agree %d, forced %d, confusion %v", m, rows, hard, soft, agree, forced, conf)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

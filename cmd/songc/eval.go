@@ -34,32 +34,15 @@ Example:
   songc eval letter.json --data letter-test.csv.gz`
 }
 
-func loadModelAndData(model, path string, f DataFlags) (*runtime.Classifier, *data.Dataset, error) {
-	k, err := runtime.LoadClassifier(model)
-	if err != nil {
-		return nil, nil, err
-	}
-	m := k.Model
-	ds, err := data.Open(path, f.options(m.Features))
-	if err != nil {
-		return nil, nil, err
-	}
-	return k, ds, nil
-}
-
 func (c *EvalCmd) Run(g *Globals) error {
-	k, ds, err := loadModelAndData(c.Model, c.Data, c.DataFlags)
+	k, err := runtime.LoadClassifier(c.Model)
 	if err != nil {
 		return err
 	}
-	if ds.Labels == nil {
-		return fmt.Errorf("%s: has no label column; eval needs labelled rows", ds.Name)
-	}
-	y, err := ds.Targets(k.Model.ClassNames)
+	met, err := evaluate(g, k, c.Data, c.options(k.NumFeatures()))
 	if err != nil {
 		return err
 	}
-	met := k.Evaluate(ds.X, y)
 	if c.JSON {
 		out := struct {
 			Model   string   `json:"model"`
@@ -90,6 +73,54 @@ func (c *EvalCmd) Run(g *Globals) error {
 		writeConfusion(w, k.Model.ClassNames, met.ConfusionHard)
 	}
 	return w.Flush()
+}
+
+// evaluate measures k on the labelled rows of path. A CSV file streams
+// through in constant memory, whatever its length; IDX files, bounded by
+// their format, are read whole.
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (runtime.Metrics, error) {
+	index := data.ClassIndex(k.Model.ClassNames)
+	e := k.NewEvaluator()
+	if data.IsIDX(path) {
+		ds, err := data.Open(path, opt)
+		if err != nil {
+			return runtime.Metrics{}, err
+		}
+		if ds.Labels == nil {
+			return runtime.Metrics{}, fmt.Errorf("%s: has no label column; eval needs labelled rows", ds.Name)
+		}
+		y, err := ds.Targets(k.Model.ClassNames)
+		if err != nil {
+			return runtime.Metrics{}, err
+		}
+		return k.Evaluate(ds.X, y), nil
+	}
+	r, closer, err := data.OpenReader(path)
+	if err != nil {
+		return runtime.Metrics{}, err
+	}
+	defer closer.Close()
+	st := data.NewCSVStream(r, path, opt)
+	for i := 0; ; i++ {
+		if err := stopped(g.Ctx, i); err != nil {
+			return runtime.Metrics{}, err
+		}
+		ok, err := st.Next()
+		if err != nil {
+			return runtime.Metrics{}, err
+		}
+		if !ok {
+			return e.Metrics(), nil
+		}
+		if !st.Labelled() {
+			return runtime.Metrics{}, fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
+		}
+		y, err := index(st.Label())
+		if err != nil {
+			return runtime.Metrics{}, fmt.Errorf("%s:%d: %v", path, st.Line(), err)
+		}
+		e.Add(st.Row(), y)
+	}
 }
 
 func writeConfusion(w *bufio.Writer, names []string, m [][]int) {

@@ -94,12 +94,27 @@ func (d *Dataset) Targets(classNames []string) ([]int, error) {
 	if d.Labels == nil {
 		return nil, fmt.Errorf("%s: has no label column", d.Name)
 	}
+	index := ClassIndex(classNames)
+	y := make([]int, d.Rows)
+	for i, l := range d.Labels {
+		k, err := index(l)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", d.Name, d.Line[i], err)
+		}
+		y[i] = k
+	}
+	return y, nil
+}
+
+// ClassIndex returns the function that maps a label to its index among
+// classNames, an integer label matching its canonical form ("07" is "7"),
+// and fails for a label that is not one of them.
+func ClassIndex(classNames []string) func(label string) (int, error) {
 	index := make(map[string]int, len(classNames))
 	for k, name := range classNames {
 		index[name] = k
 	}
-	y := make([]int, d.Rows)
-	for i, l := range d.Labels {
+	return func(l string) (int, error) {
 		k, ok := index[l]
 		if !ok {
 			if c, isInt := canonical(l); isInt {
@@ -107,11 +122,10 @@ func (d *Dataset) Targets(classNames []string) ([]int, error) {
 			}
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: label %q is not one of the model's %d classes", d.Name, d.Line[i], l, len(classNames))
+			return 0, fmt.Errorf("label %q is not one of the model's %d classes", l, len(classNames))
 		}
-		y[i] = k
+		return k, nil
 	}
-	return y, nil
 }
 
 // Subset returns the rows idx of d as a new dataset (copies).
