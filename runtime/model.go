@@ -375,18 +375,33 @@ func CheckOutput(path string) (os.FileMode, error) {
 	return mode, os.Remove(f.Name())
 }
 
-// staleAge is how old a temporary file of WriteFileAtomic must be to be
-// taken for one left by a killed process: no write takes that long.
+// staleAge is how old a temporary file of WriteFileAtomic whose writer
+// cannot be asked after must be to be taken for one left by a killed
+// process: no write takes that long.
 const staleAge = 10 * time.Minute
 
 // removeStaleTemps removes the temporary files of earlier writes of path
-// (".NAME.tmp…" beside it) older than staleAge: a process killed while it
-// wrote (SIGKILL, a power cut) leaves one, which the next write of the same
-// path cleans up.
+// that no process is writing any more: a process killed while it wrote
+// (SIGKILL, a power cut) leaves one, ".NAME.tmpPID-…", which the next write
+// of the same path removes when process PID is gone (where the system
+// says so; elsewhere, and for names without a PID, when it is older than
+// staleAge).
 func removeStaleTemps(path string) {
-	old, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".tmp*"))
+	prefix := "." + filepath.Base(path) + ".tmp"
+	old, _ := filepath.Glob(filepath.Join(filepath.Dir(path), globEscape(prefix)+"*"))
 	for _, p := range old {
-		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) > staleAge {
+		st, err := os.Lstat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		pidText, _, hasPID := strings.Cut(strings.TrimPrefix(filepath.Base(p), prefix), "-")
+		pid, err := strconv.Atoi(pidText)
+		switch alive, known := processAlive(pid); {
+		case hasPID && err == nil && pid > 0 && known:
+			if !alive {
+				os.Remove(p)
+			}
+		case time.Since(st.ModTime()) > staleAge:
 			os.Remove(p)
 		}
 	}
@@ -443,7 +458,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	dir := filepath.Dir(path)
 	removeStaleTemps(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	f, err := os.CreateTemp(dir, fmt.Sprintf(".%s.tmp%d-*", filepath.Base(path), os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}

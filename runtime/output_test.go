@@ -3,8 +3,10 @@
 package runtime_test
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -104,5 +106,33 @@ func TestDecodeBoundsArrays(t *testing.T) {
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4*uint64(len(text)) {
 		t.Errorf("decoding allocated %d bytes for a %d-byte file", grew, len(text))
+	}
+}
+
+// TestStaleTempsOfDeadProcesses: a fresh temporary file whose writer, named
+// in it, has exited (a SIGKILL a moment ago) is removed by the next write;
+// one of a live process (this one) is kept.
+func TestStaleTempsOfDeadProcesses(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skipf("cannot run a process: %v", err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	dead := filepath.Join(dir, fmt.Sprintf(".m.json.tmp%d-123", cmd.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf(".m.json.tmp%d-456", os.Getpid()))
+	for _, p := range []string{dead, live} {
+		if err := os.WriteFile(p, []byte("partial"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := runtime.WriteFileAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("the dead writer's temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live writer's temporary file was removed: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,8 +68,17 @@ func TestKillAndResume(t *testing.T) {
 	if _, err := os.Stat(model); err == nil {
 		t.Skip("the run finished before it could be killed; machine too fast for this test's timing")
 	}
+	// A temporary file the killed process left, as a kill in the middle of
+	// a checkpoint write would: the resumed run's first write removes it.
+	left := filepath.Join(dir, fmt.Sprintf(".m.ckpt.tmp%d-1", cmd.Process.Pid))
+	if err := os.WriteFile(left, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "-q"); code != 0 {
 		t.Fatalf("resume: %s", errs)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the killed run's temporary file is still there after the resume (%v)", err)
 	}
 	a, _ := os.ReadFile(want)
 	b, err := os.ReadFile(model)
