@@ -143,11 +143,12 @@ func stopGrace(cmd string) time.Duration {
 	if cmd == "train" || cmd == "refine" {
 		return 5 * time.Minute
 	}
-	return time.Second
+	return 500 * time.Millisecond
 }
 
 // runStoppable runs work and returns its error, or, once ctx is done
-// (Ctrl-C, SIGTERM) and work has not returned within the command's grace,
+// (Ctrl-C, SIGTERM) and work has not returned within the command's grace
+// (half a second, so that every command stops within a second),
 // an error wrapping context.Canceled: the process then exits with 130
 // while work, abandoned, may be reading a large file. Outputs are written
 // to a temporary file and renamed, so an abandoned write leaves no partial
