@@ -67,6 +67,27 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	if c.MaxPerClass < 1 {
 		return usagef("--max-rows-per-class must be at least 1, got %d", c.MaxPerClass)
 	}
+	// The outputs are checked before the data, which may be large, is read.
+	flags := []string{"--dot", "--svg", "--png"}
+	outputs := map[string]string{"--dot": c.DOT, "--svg": c.SVG, "--png": c.PNG}
+	if err := checkDistinct(flags, outputs); err != nil {
+		return err
+	}
+	for _, f := range flags {
+		if p := outputs[f]; p != "" {
+			if err := makeFolderFor(p); err != nil {
+				return err
+			}
+			if err := checkWritable(p); err != nil {
+				return err
+			}
+		}
+	}
+	if c.Plots != "" {
+		if err := os.MkdirAll(c.Plots, 0o755); err != nil {
+			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)
+		}
+	}
 	if (c.SVG != "" || c.PNG != "") && !hasDot() {
 		return fmt.Errorf("--svg and --png need Graphviz's dot program, which is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); --dot FILE writes the graph without it")
 	}

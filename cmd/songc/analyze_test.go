@@ -69,3 +69,24 @@ func TestAnalyze(t *testing.T) {
 		t.Errorf("--input out of range: exit %d %s", code, errs)
 	}
 }
+
+// TestAnalyzeOutputsChecked: analyze refuses two drawings at one path, and
+// an output that is a folder, before it reads the data.
+func TestAnalyzeOutputsChecked(t *testing.T) {
+	r := trainBlobs(t)
+	dir := t.TempDir()
+	g := filepath.Join(dir, "g.dot")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--dot", g, "--svg", g}, 2, "--dot and --svg name the same file"},
+		{[]string{"--dot", dir}, 1, "is a folder"},
+	} {
+		args := append([]string{"analyze", r.model, "--data", filepath.Join(dir, "missing.csv")}, tc.args...)
+		if code, _, errs := songc(t, context.Background(), args...); code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, want %d and %q: %s", tc.args, code, tc.code, tc.want, errs)
+		}
+	}
+}
