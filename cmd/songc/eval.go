@@ -75,32 +75,16 @@ func (c *EvalCmd) Run(g *Globals) error {
 	return w.Flush()
 }
 
-// evaluate measures k on the labelled rows of path. A CSV file streams
-// through in constant memory, whatever its length; IDX files, bounded by
-// their format, are read whole.
+// evaluate measures k on the labelled rows of path, streamed through in
+// constant memory whatever the file's size.
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (runtime.Metrics, error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
-	if data.IsIDX(path) {
-		ds, err := data.Open(path, opt)
-		if err != nil {
-			return runtime.Metrics{}, err
-		}
-		if ds.Labels == nil {
-			return runtime.Metrics{}, fmt.Errorf("%s: has no label column; eval needs labelled rows", ds.Name)
-		}
-		y, err := ds.Targets(k.Model.ClassNames)
-		if err != nil {
-			return runtime.Metrics{}, err
-		}
-		return k.Evaluate(ds.X, y), nil
-	}
-	r, closer, err := data.OpenReader(path)
+	st, err := data.OpenStream(path, opt)
 	if err != nil {
 		return runtime.Metrics{}, err
 	}
-	defer closer.Close()
-	st := data.NewCSVStream(r, path, opt)
+	defer st.Close()
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
 			return runtime.Metrics{}, err

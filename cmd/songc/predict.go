@@ -54,30 +54,12 @@ func (c *PredictCmd) Run(g *Globals) error {
 		}
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
-	opt := c.options(m.Features)
-	if data.IsIDX(c.Data) { // bounded by the format; read whole
-		ds, err := data.Open(c.Data, opt)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < ds.Rows; i++ {
-			if err := stopped(g.Ctx, i); err != nil {
-				w.Flush()
-				return err
-			}
-			if err := p.write(w, ds.Row(i)); err != nil {
-				return err
-			}
-		}
-		return w.Flush()
-	}
-	// CSV streams through in constant memory, whatever its size.
-	r, closer, err := data.OpenReader(c.Data)
+	// Rows stream through in constant memory, whatever the file's size.
+	st, err := data.OpenStream(c.Data, c.options(m.Features))
 	if err != nil {
 		return err
 	}
-	defer closer.Close()
-	st := data.NewCSVStream(r, c.Data, opt)
+	defer st.Close()
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
 			w.Flush()

@@ -291,3 +291,62 @@ func TestCSVLineLimit(t *testing.T) {
 		t.Errorf("reading allocated %d MiB", grew>>20)
 	}
 }
+
+// TestIDXStream: OpenStream gives an IDX file's rows and labels one at a
+// time, equal to the whole file's, and reports the same errors: more
+// images than labels, images cut short, another image size than the
+// model's.
+func TestIDXStream(t *testing.T) {
+	dir := t.TempDir()
+	ip := writeIDX(t, dir, [][]byte{{0, 255, 51, 0}, {255, 0, 0, 102}, {1, 2, 3, 4}}, 2, 2, []byte{7, 3, 7})
+	ds, err := Open(ip, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStream(ip, CSVOptions{Features: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := 0; ; i++ {
+		ok, err := st.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			if i != ds.Rows {
+				t.Errorf("streamed %d rows of %d", i, ds.Rows)
+			}
+			break
+		}
+		if !reflect.DeepEqual(st.Row(), ds.Row(i)) || !st.Labelled() || st.Label() != ds.Labels[i] || st.Line() != i+1 {
+			t.Errorf("row %d: %v %q (line %d), want %v %q", i, st.Row(), st.Label(), st.Line(), ds.Row(i), ds.Labels[i])
+		}
+	}
+	if _, err := OpenStream(ip, CSVOptions{Features: 9}); err == nil || !strings.Contains(err.Error(), "images have 4 pixels; the model wants 9 features") {
+		t.Errorf("feature count: %v", err)
+	}
+	ip = writeIDX(t, dir, [][]byte{{0, 1, 2, 3}, {4, 5, 6, 7}}, 2, 2, []byte{1})
+	if _, err := OpenStream(ip, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "has 1 labels but") {
+		t.Errorf("length mismatch: %v", err)
+	}
+	var b bytes.Buffer
+	binary.Write(&b, binary.BigEndian, []uint32{idxImages, 5, 2, 2})
+	b.Write([]byte{1, 2, 3, 4, 5, 6})
+	os.WriteFile(ip, gz(b.Bytes()), 0o644)
+	var l bytes.Buffer
+	binary.Write(&l, binary.BigEndian, []uint32{idxLabels, 5})
+	l.Write([]byte{1, 2, 3, 4, 5})
+	os.WriteFile(filepath.Join(dir, "x-labels-idx1-ubyte.gz"), gz(l.Bytes()), 0o644)
+	st, err = OpenStream(ip, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if ok, err := st.Next(); !ok || err != nil {
+		t.Fatalf("first image: %v %v", ok, err)
+	}
+	if _, err := st.Next(); err == nil || !strings.Contains(err.Error(), "image 2 of 5 is cut short") {
+		t.Errorf("truncated: %v", err)
+	}
+}

@@ -1,0 +1,140 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Stream reads a file one row at a time, in memory that does not grow with
+// the file: predict and eval read their data through it. OpenStream opens
+// a CSV file (a CSVStream) or an IDX image file with its labels beside it.
+type Stream interface {
+	// Next reads the next row; it returns false at the end of the data.
+	Next() (bool, error)
+	// Row returns the current row's features; the slice is reused.
+	Row() []float64
+	// Labelled reports whether rows have labels, Label returns the
+	// current row's, and Line where it is (CSV line, or image number).
+	Labelled() bool
+	Label() string
+	Line() int
+	// Close releases the files.
+	Close() error
+}
+
+// OpenStream opens path as a Stream: IDX by its name, CSV otherwise.
+// opt.Features, when set, is the number of features the rows must have.
+func OpenStream(path string, opt CSVOptions) (Stream, error) {
+	if IsIDX(path) {
+		return openIDXStream(path, opt.Features)
+	}
+	r, c, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	return &csvFileStream{CSVStream: NewCSVStream(r, path, opt), c: c}, nil
+}
+
+type csvFileStream struct {
+	*CSVStream
+	c io.Closer
+}
+
+func (s *csvFileStream) Close() error { return s.c.Close() }
+
+// idxStream reads an IDX image file, and its label file when there is one,
+// an image at a time.
+type idxStream struct {
+	name, labelsName string
+	r, lr            io.Reader
+	c, lc            io.Closer
+	rows, n          int
+	raw              []byte
+	x                []float64
+	label            string
+}
+
+func openIDXStream(path string, features int) (_ *idxStream, err error) {
+	if strings.Contains(path, "-idx1-ubyte") {
+		return nil, fmt.Errorf("%s: is an IDX label file; pass the images file, its labels are found beside it", path)
+	}
+	s := &idxStream{name: path}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if s.r, s.c, err = openMaybeGzip(path); err != nil {
+		return nil, err
+	}
+	dims, err := readIDXHeader(s.r, path, idxImages, 3)
+	if err != nil {
+		return nil, err
+	}
+	d := dims[1] * dims[2]
+	if features > 0 && d != features {
+		return nil, fmt.Errorf("%s: images have %d pixels; the model wants %d features", path, d, features)
+	}
+	s.rows, s.raw, s.x = dims[0], make([]byte, d), make([]float64, d)
+	lp := LabelsPathFor(path)
+	if lp == path {
+		return s, nil
+	}
+	if _, err := os.Stat(lp); err != nil {
+		return nil, fmt.Errorf("%s: cannot find its label file %s", path, lp)
+	}
+	s.labelsName = lp
+	if s.lr, s.lc, err = openMaybeGzip(lp); err != nil {
+		return nil, err
+	}
+	ldims, err := readIDXHeader(s.lr, lp, idxLabels, 1)
+	if err != nil {
+		return nil, err
+	}
+	if ldims[0] != s.rows {
+		return nil, fmt.Errorf("%s: has %d labels but %s has %d images", lp, ldims[0], path, s.rows)
+	}
+	return s, nil
+}
+
+func (s *idxStream) Next() (bool, error) {
+	if s.n == s.rows {
+		return false, nil
+	}
+	if _, err := io.ReadFull(s.r, s.raw); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return false, fmt.Errorf("%s: image %d of %d is cut short", s.name, s.n+1, s.rows)
+		}
+		return false, readErr(s.name, err)
+	}
+	for i, v := range s.raw {
+		s.x[i] = float64(v) / 255
+	}
+	if s.lr != nil {
+		var b [1]byte
+		if _, err := io.ReadFull(s.lr, b[:]); err != nil {
+			return false, fmt.Errorf("%s: labels are cut short: %d of %d", s.labelsName, s.n, s.rows)
+		}
+		s.label = strconv.Itoa(int(b[0]))
+	}
+	s.n++
+	return true, nil
+}
+
+func (s *idxStream) Row() []float64 { return s.x }
+func (s *idxStream) Labelled() bool { return s.lr != nil }
+func (s *idxStream) Label() string  { return s.label }
+func (s *idxStream) Line() int      { return s.n }
+
+func (s *idxStream) Close() error {
+	for _, c := range []io.Closer{s.c, s.lc} {
+		if c != nil {
+			c.Close()
+		}
+	}
+	return nil
+}
