@@ -156,10 +156,6 @@ func maybeGzip(r io.Reader) (io.Reader, error) {
 	return br, nil
 }
 
-// OpenReader opens path and returns a reader of its bytes, decompressed when
-// the file is gzip'd, and the file to close.
-func OpenReader(path string) (io.Reader, io.Closer, error) { return openMaybeGzip(path) }
-
 // openMaybeGzip opens path and returns a reader of its (decompressed) bytes.
 func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
 	f, err := os.Open(path)

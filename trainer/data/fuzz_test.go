@@ -48,7 +48,7 @@ func FuzzReadIDX(f *testing.F) {
 		if err == nil && len(ds.X) != ds.Rows*ds.Features {
 			t.Fatalf("inconsistent: %d values for %d x %d", len(ds.X), ds.Rows, ds.Features)
 		}
-		readIDXLabels(bytes.NewReader(b), "fuzz-labels")
+		readIDXHeader(bytes.NewReader(b), "fuzz-labels", idxLabels, 1)
 		var gz bytes.Buffer
 		w := gzip.NewWriter(&gz)
 		w.Write(b)

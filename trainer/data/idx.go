@@ -35,12 +35,10 @@ func LabelsPathFor(images string) string {
 	return p
 }
 
-// ReadIDXFile reads an IDX image file (gzip'd or not) and, when it exists,
-// its label file beside it (see LabelsPathFor). Pixels are scaled to [0,1].
-func ReadIDXFile(imagesPath string) (*Dataset, error) { return readIDXFile(imagesPath, 0) }
-
-// readIDXFile is ReadIDXFile that, when features > 0, refuses images of
-// another size as soon as the header is read, before any pixel.
+// readIDXFile reads an IDX image file (gzip'd or not) and, when its name
+// implies one, its label file beside it (see LabelsPathFor). Pixels are
+// scaled to [0,1]. When features > 0, images of another size are refused
+// as soon as the header is read, before any pixel.
 func readIDXFile(imagesPath string, features int) (*Dataset, error) {
 	r, c, err := openMaybeGzip(imagesPath)
 	if err != nil {
@@ -51,27 +49,49 @@ func readIDXFile(imagesPath string, features int) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp := LabelsPathFor(imagesPath)
-	if lp == imagesPath {
-		return ds, nil
-	}
-	if _, err := os.Stat(lp); err != nil {
-		return nil, fmt.Errorf("%s: cannot find its label file %s", imagesPath, lp)
-	}
-	lr, lc, err := openMaybeGzip(lp)
-	if err != nil {
-		return nil, err
+	lr, lc, lp, err := openIDXLabels(imagesPath, ds.Rows)
+	if err != nil || lr == nil {
+		return ds, err
 	}
 	defer lc.Close()
-	labels, err := readIDXLabels(lr, lp)
+	buf, err := io.ReadAll(io.LimitReader(lr, int64(ds.Rows)))
 	if err != nil {
-		return nil, err
+		return nil, readErr(lp, err)
 	}
-	if len(labels) != ds.Rows {
-		return nil, fmt.Errorf("%s: has %d labels but %s has %d images", lp, len(labels), imagesPath, ds.Rows)
+	if len(buf) < ds.Rows {
+		return nil, fmt.Errorf("%s: labels are cut short: %d of %d", lp, len(buf), ds.Rows)
 	}
-	ds.Labels = labels
+	ds.Labels = make([]string, len(buf))
+	for i, v := range buf {
+		ds.Labels[i] = strconv.Itoa(int(v))
+	}
 	return ds, nil
+}
+
+// openIDXLabels opens the label file that goes with imagesPath, when its
+// name implies one, and reads its header, which must announce rows labels;
+// lr is then positioned at the first label. lr is nil when the images have
+// no label file by name.
+func openIDXLabels(imagesPath string, rows int) (lr io.Reader, lc io.Closer, path string, err error) {
+	lp := LabelsPathFor(imagesPath)
+	if lp == imagesPath {
+		return nil, nil, "", nil
+	}
+	if _, err := os.Stat(lp); err != nil {
+		return nil, nil, "", fmt.Errorf("%s: cannot find its label file %s", imagesPath, lp)
+	}
+	if lr, lc, err = openMaybeGzip(lp); err != nil {
+		return nil, nil, "", err
+	}
+	dims, err := readIDXHeader(lr, lp, idxLabels, 1)
+	if err == nil && dims[0] != rows {
+		err = fmt.Errorf("%s: has %d labels but %s has %d images", lp, dims[0], imagesPath, rows)
+	}
+	if err != nil {
+		lc.Close()
+		return nil, nil, "", err
+	}
+	return lr, lc, lp, nil
 }
 
 func readIDXHeader(r io.Reader, name string, magic uint32, dims int) ([]int, error) {
@@ -122,25 +142,6 @@ func readIDXImages(r io.Reader, name string, features int) (*Dataset, error) {
 		ds.Line[i] = i + 1
 	}
 	return ds, nil
-}
-
-func readIDXLabels(r io.Reader, name string) ([]string, error) {
-	dims, err := readIDXHeader(r, name, idxLabels, 1)
-	if err != nil {
-		return nil, err
-	}
-	buf, err := io.ReadAll(io.LimitReader(r, int64(dims[0])))
-	if err != nil {
-		return nil, readErr(name, err)
-	}
-	if len(buf) < dims[0] {
-		return nil, fmt.Errorf("%s: labels are cut short: %d of %d", name, len(buf), dims[0])
-	}
-	labels := make([]string, len(buf))
-	for i, v := range buf {
-		labels[i] = strconv.Itoa(int(v))
-	}
-	return labels, nil
 }
 
 // Open reads path as IDX (by its name) or as CSV.

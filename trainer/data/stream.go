@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -80,23 +79,8 @@ func openIDXStream(path string, features int) (_ *idxStream, err error) {
 		return nil, fmt.Errorf("%s: images have %d pixels; the model wants %d features", path, d, features)
 	}
 	s.rows, s.raw, s.x = dims[0], make([]byte, d), make([]float64, d)
-	lp := LabelsPathFor(path)
-	if lp == path {
-		return s, nil
-	}
-	if _, err := os.Stat(lp); err != nil {
-		return nil, fmt.Errorf("%s: cannot find its label file %s", path, lp)
-	}
-	s.labelsName = lp
-	if s.lr, s.lc, err = openMaybeGzip(lp); err != nil {
+	if s.lr, s.lc, s.labelsName, err = openIDXLabels(path, s.rows); err != nil {
 		return nil, err
-	}
-	ldims, err := readIDXHeader(s.lr, lp, idxLabels, 1)
-	if err != nil {
-		return nil, err
-	}
-	if ldims[0] != s.rows {
-		return nil, fmt.Errorf("%s: has %d labels but %s has %d images", lp, ldims[0], path, s.rows)
 	}
 	return s, nil
 }
