@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -34,11 +35,11 @@ type About struct {
 // types is an error.
 func AboutModel(m *runtime.Model, file string) (About, error) {
 	a := About{File: file}
-	if len(m.Training) == 0 || string(m.Training) == "null" {
+	t, err := runlog.ReadMetadata(m.Training)
+	switch {
+	case errors.Is(err, runlog.ErrNoMetadata):
 		return a, nil
-	}
-	t, err := runlog.Read(m.Training)
-	if err != nil {
+	case err != nil:
 		return a, fmt.Errorf("%s: %v", file, err)
 	}
 	a.Epochs, a.BestEpoch = t.Epochs, t.BestEpoch

@@ -40,7 +40,7 @@ type LogRecord struct {
 
 // ReadLog reads a per-epoch training log (JSON lines).
 func ReadLog(path string) ([]LogRecord, error) {
-	recs, err := runlog.ReadFile(path)
+	recs, err := runlog.ReadLog(path)
 	if err != nil {
 		return nil, err
 	}

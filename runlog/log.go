@@ -57,9 +57,9 @@ func Write(w io.Writer, recs []EpochRecord) error {
 // maxLine bounds a log line; one epoch's record is a few hundred bytes.
 const maxLine = 1 << 20
 
-// ReadFile reads a per-epoch log written by Write, naming the file and line
+// ReadLog reads a per-epoch log written by Write, naming the file and line
 // of any error.
-func ReadFile(path string) ([]EpochRecord, error) {
+func ReadLog(path string) ([]EpochRecord, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -27,13 +27,13 @@ type Metadata struct {
 	Refine       *Refine `json:"refine,omitempty"`
 }
 
-// ErrNoMetadata is returned by Read for a model without training metadata.
+// ErrNoMetadata is returned by ReadMetadata for a model without training metadata.
 var ErrNoMetadata = errors.New("the model has no training metadata")
 
-// Read decodes the "training" object of a model file.
-func Read(raw json.RawMessage) (Metadata, error) {
+// ReadMetadata decodes the "training" object of a model file.
+func ReadMetadata(raw json.RawMessage) (Metadata, error) {
 	var m Metadata
-	if len(raw) == 0 {
+	if len(raw) == 0 || string(raw) == "null" {
 		return m, ErrNoMetadata
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {

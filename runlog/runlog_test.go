@@ -33,14 +33,14 @@ func TestMetadataJSON(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("metadata\n got %s\nwant %s", got, want)
 	}
-	back, err := runlog.Read(got)
+	back, err := runlog.ReadMetadata(got)
 	if err != nil || back.Select != "hard" || back.Epochs != 120 || back.Kernel != "avx2-f32" {
 		t.Errorf("read back %+v, %v", back, err)
 	}
-	if _, err := runlog.Read(nil); err != runlog.ErrNoMetadata {
+	if _, err := runlog.ReadMetadata(nil); err != runlog.ErrNoMetadata {
 		t.Errorf("no metadata: %v", err)
 	}
-	if _, err := runlog.Read([]byte(`{"epochs":"x"}`)); err == nil {
+	if _, err := runlog.ReadMetadata([]byte(`{"epochs":"x"}`)); err == nil {
 		t.Error("malformed metadata read without error")
 	}
 }
@@ -94,14 +94,14 @@ func TestLog(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := runlog.ReadFile(path)
+	got, err := runlog.ReadLog(path)
 	if err != nil || !reflect.DeepEqual(got, recs) {
 		t.Errorf("read %+v, %v; want %+v", got, err, recs)
 	}
 	if err := os.WriteFile(path, append(b.Bytes(), "{\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runlog.ReadFile(path); err == nil || !strings.Contains(err.Error(), path+":3:") {
+	if _, err := runlog.ReadLog(path); err == nil || !strings.Contains(err.Error(), path+":3:") {
 		t.Errorf("bad line: %v", err)
 	}
 }

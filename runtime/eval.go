@@ -99,13 +99,13 @@ func (e *Evaluator) Metrics() Metrics {
 	m.Fidelity = float64(e.agree) / n
 	m.MeanLeafMass = e.mass / n
 	m.MeanPathLen = float64(e.paths) / n
-	m.SoftBalanced, m.HardBalanced, m.Majority = balanced(m.ConfusionSoft), balanced(m.ConfusionHard), majority(m.ConfusionHard)
+	m.SoftBalanced, m.HardBalanced, m.Majority = BalancedAccuracy(m.ConfusionSoft), BalancedAccuracy(m.ConfusionHard), majority(m.ConfusionHard)
 	return m
 }
 
-// balanced returns the mean recall over the classes (rows of the confusion
-// matrix conf[true][predicted]) that have rows.
-func balanced(conf [][]int) float64 {
+// BalancedAccuracy returns the mean recall over the classes (rows of the
+// confusion matrix conf[true][predicted]) that have rows.
+func BalancedAccuracy(conf [][]int) float64 {
 	var sum float64
 	classes := 0
 	for k, row := range conf {

@@ -205,13 +205,13 @@ func TestSaveIsAtomic(t *testing.T) {
 // 4 of the 6 rows, the majority baseline 4/6. A class without rows is
 // left out of the mean: [[0 0] [1 1]] has balanced accuracy 1/2.
 func TestBalancedAndMajority(t *testing.T) {
-	if got := balanced([][]int{{3, 1}, {2, 0}}); got != 0.375 {
+	if got := BalancedAccuracy([][]int{{3, 1}, {2, 0}}); got != 0.375 {
 		t.Errorf("balanced %v, want 0.375", got)
 	}
 	if got := majority([][]int{{3, 1}, {2, 0}}); got != 4.0/6 {
 		t.Errorf("majority %v, want 4/6", got)
 	}
-	if got := balanced([][]int{{0, 0}, {1, 1}}); got != 0.5 {
+	if got := BalancedAccuracy([][]int{{0, 0}, {1, 1}}); got != 0.5 {
 		t.Errorf("balanced with an empty class %v, want 0.5", got)
 	}
 }

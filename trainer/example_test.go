@@ -41,7 +41,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	meta, err := runlog.Read(m.Training)
+	meta, err := runlog.ReadMetadata(m.Training)
 	if err != nil {
 		log.Fatal(err)
 	}

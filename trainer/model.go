@@ -81,26 +81,21 @@ func HardAccuracy(k *runtime.Classifier, ds *data.Dataset, y []int, idx []int) (
 		return 0, 0
 	}
 	scratch := make([]float64, k.NumFeatures())
-	rows := make([]int, k.NumClasses())
-	right := make([]int, k.NumClasses())
+	conf := make([][]int, k.NumClasses()) // [true][predicted], for the balanced accuracy
+	for i := range conf {
+		conf[i] = make([]int, k.NumClasses())
+	}
 	correct := 0
 	for j := range n {
 		i := j
 		if idx != nil {
 			i = idx[j]
 		}
-		rows[y[i]]++
-		if res, _ := k.Walk(ds.Row(i), scratch, nil); res.Class == y[i] {
+		res, _ := k.Walk(ds.Row(i), scratch, nil)
+		conf[y[i]][res.Class]++
+		if res.Class == y[i] {
 			correct++
-			right[y[i]]++
 		}
 	}
-	classes := 0
-	for c, r := range rows {
-		if r > 0 {
-			balanced += float64(right[c]) / float64(r)
-			classes++
-		}
-	}
-	return float64(correct) / float64(n), balanced / float64(classes)
+	return float64(correct) / float64(n), runtime.BalancedAccuracy(conf)
 }

@@ -214,7 +214,7 @@ func TestSearchInterruptedInFinish(t *testing.T) {
 	if !bytes.Equal(fixture.Encode(t, m), fixture.Encode(t, m2)) {
 		t.Errorf("resumed in finish:\n%s\nwant\n%s", m2.Training, m.Training)
 	}
-	meta, err := runlog.Read(m2.Training)
+	meta, err := runlog.ReadMetadata(m2.Training)
 	if err != nil || meta.Search == nil {
 		t.Fatalf("metadata %s: %v", m2.Training, err)
 	}

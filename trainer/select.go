@@ -18,7 +18,7 @@ func ModelSplit(m *runtime.Model, task *Task, op string) (meta runlog.Metadata, 
 
 // splitOf is ModelSplit with the task's fingerprint already computed.
 func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata, fit, val []int, err error) {
-	meta, err = runlog.Read(m.Training)
+	meta, err = runlog.ReadMetadata(m.Training)
 	switch {
 	case err == nil && meta.DataSHA256 != "":
 	case err == nil || errors.Is(err, runlog.ErrNoMetadata):
@@ -40,8 +40,8 @@ func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata,
 	return meta, p.trainIdx, p.valIdx, nil
 }
 
-// Candidate is one model's standing in Select.
-type Candidate struct {
+// Standing is one model's standing in Select.
+type Standing struct {
 	Seed    uint64 `json:"seed"`
 	Restart int    `json:"restart"`
 	// SoftVal and HardVal are the validation accuracies of the soft model
@@ -62,7 +62,7 @@ type Candidate struct {
 // This is the authors' protocol of training several graphs and keeping
 // one (spec section 3), with the choice made on validation rows instead
 // of the test set.
-func Select(models []*runtime.Model, task *Task, by string) (best int, cands []Candidate, err error) {
+func Select(models []*runtime.Model, task *Task, by string) (best int, cands []Standing, err error) {
 	if len(models) == 0 {
 		return -1, nil, fmt.Errorf("select: no models")
 	}
@@ -97,9 +97,9 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []C
 			return -1, nil, fmt.Errorf("select: model %d: %w", i+1, err)
 		}
 		met := k.Evaluate(x, y)
-		cands = append(cands, Candidate{Seed: meta.Seed, Restart: meta.Restart, SoftVal: met.SoftAccuracy, HardVal: met.HardAccuracy, ValRows: met.Rows})
+		cands = append(cands, Standing{Seed: meta.Seed, Restart: meta.Restart, SoftVal: met.SoftAccuracy, HardVal: met.HardAccuracy, ValRows: met.Rows})
 	}
-	score := func(c Candidate) float64 {
+	score := func(c Standing) float64 {
 		if by == "soft" {
 			return c.SoftVal
 		}

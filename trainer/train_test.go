@@ -403,7 +403,7 @@ func TestStraightThroughSchedule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, err := runlog.Read(m.Training)
+	meta, err := runlog.ReadMetadata(m.Training)
 	if err != nil {
 		t.Fatal(err)
 	}

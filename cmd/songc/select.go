@@ -46,7 +46,7 @@ type selection struct {
 
 type selectionItem struct {
 	Model string `json:"model"`
-	trainer.Candidate
+	trainer.Standing
 	// Test is reported only, never used to choose.
 	Test *testAccuracy `json:"test,omitempty"`
 }
@@ -86,7 +86,7 @@ func (c *SelectCmd) Run(g *Globals) error {
 	}
 	out := selection{By: c.By, Selected: c.Models[best]}
 	for i, cand := range cands {
-		item := selectionItem{Model: c.Models[i], Candidate: cand}
+		item := selectionItem{Model: c.Models[i], Standing: cand}
 		if test != nil {
 			k, err := runtime.New(models[i])
 			if err != nil {

@@ -547,7 +547,7 @@ func writeLog(path string, recs []runlog.EpochRecord) error {
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime.
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
-	meta, _ := runlog.Read(m.Training)
+	meta, _ := runlog.ReadMetadata(m.Training)
 	by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
 	if recs := r.Records(); meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
 		switch rec := recs[meta.BestEpoch-1]; meta.Select {

@@ -300,7 +300,7 @@ func TestAutoSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, err := runlog.Read(m.Training)
+	meta, err := runlog.ReadMetadata(m.Training)
 	if err != nil || meta.Search == nil {
 		t.Fatalf("metadata %s: %v", m.Training, err)
 	}

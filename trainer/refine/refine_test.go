@@ -196,7 +196,7 @@ func TestRefineWithoutValidation(t *testing.T) {
 // refineMeta returns the "refine" object of a refined model's metadata.
 func refineMeta(t *testing.T, m *runtime.Model) runlog.Refine {
 	t.Helper()
-	meta, err := runlog.Read(m.Training)
+	meta, err := runlog.ReadMetadata(m.Training)
 	if err != nil || meta.Refine == nil {
 		t.Fatalf("refined model's metadata: %v, %s", err, m.Training)
 	}
