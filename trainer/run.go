@@ -290,8 +290,8 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 		var sum LossParts
 		gumbelBatches := 0
 		lastVal := -1.0
-		if n := len(r.state.Records); n > 0 {
-			lastVal = r.state.Records[n-1].ValAcc
+		if done := len(r.state.Records); done > 0 {
+			lastVal = r.state.Records[done-1].ValAcc
 		}
 		for b := 0; b < L; b++ {
 			if err := ctx.Err(); err != nil {
