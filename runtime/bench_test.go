@@ -25,7 +25,7 @@ func benchModel(b *testing.B) (*runtime.Classifier, *data.Dataset) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ds, err := data.Open(dp, data.CSVOptions{Features: m.Features})
+	ds, err := data.Open(dp, data.CSVOptions{Schema: m.Inputs()})
 	if err != nil {
 		b.Fatal(err)
 	}

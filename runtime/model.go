@@ -41,6 +41,10 @@ type Model struct {
 	B          []float64   `json:"b"`
 	InputShift []float64   `json:"input_shift,omitempty"`
 	InputScale []float64   `json:"input_scale,omitempty"`
+	// Schema describes the input columns of a model of format
+	// FormatInputs; nil for one of Format, whose inputs are Features
+	// numbers named x1..xd.
+	Schema *Schema `json:"-"`
 	// Training holds free-form metadata written by the trainer (seed, flags,
 	// data fingerprint, metrics). The runtime never interprets it.
 	Training json.RawMessage `json:"training,omitempty"`
@@ -108,7 +112,23 @@ func (m *Model) Validate() error {
 			return err
 		}
 	}
+	if m.Schema != nil {
+		return m.Schema.validate(d)
+	}
 	return nil
+}
+
+// Inputs returns the model's schema: Schema, or for a model of Format its
+// Features numeric columns named x1..xd, which no field may leave missing.
+func (m *Model) Inputs() *Schema {
+	if m.Schema != nil {
+		return m.Schema
+	}
+	s := &Schema{Inputs: make([]Input, m.Features), Missing: []string{}}
+	for j := range s.Inputs {
+		s.Inputs[j] = Input{Name: fmt.Sprintf("x%d", j+1), Kind: Numeric, Fill: math.NaN()}
+	}
+	return s
 }
 
 func checkMatrix(name string, a [][]float64, rows, cols int) error {
@@ -163,11 +183,15 @@ func Decode(r io.Reader, name string) (*Model, error) {
 // checkSizes reports a format songc does not read, or a size out of its
 // range, before anything in proportion to a size is allocated.
 func (m *Model) checkSizes() error {
-	if m.Format != Format {
-		if m.Format == "" {
-			return &FieldError{Field: "format", Msg: fmt.Sprintf("missing; want %q", Format)}
-		}
-		return &FieldError{Field: "format", Msg: fmt.Sprintf("unknown format %q; want %q", m.Format, Format)}
+	switch {
+	case m.Format == "":
+		return &FieldError{Field: "format", Msg: fmt.Sprintf("missing; want %q or %q", Format, FormatInputs)}
+	case m.Format != Format && m.Format != FormatInputs:
+		return &FieldError{Field: "format", Msg: fmt.Sprintf("unknown format %q; want %q or %q (a newer songc may read it)", m.Format, Format, FormatInputs)}
+	case m.Format == FormatInputs && m.Schema == nil:
+		return &FieldError{Field: "inputs", Msg: fmt.Sprintf("missing; format %q records its input columns", FormatInputs)}
+	case m.Format == Format && m.Schema != nil:
+		return &FieldError{Field: "inputs", Msg: fmt.Sprintf("needs format %q", FormatInputs)}
 	}
 	for _, s := range []struct {
 		name string
@@ -205,6 +229,9 @@ type modelFile struct {
 	B          json.RawMessage `json:"b"`
 	InputShift json.RawMessage `json:"input_shift,omitempty"`
 	InputScale json.RawMessage `json:"input_scale,omitempty"`
+	Inputs     []Input         `json:"inputs,omitempty"`
+	Label      *string         `json:"label,omitempty"`
+	Missing    []string        `json:"missing,omitempty"`
 	Training   json.RawMessage `json:"training,omitempty"`
 }
 
@@ -213,6 +240,15 @@ type modelFile struct {
 func (f *modelFile) decode() (*Model, error) {
 	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
 		ClassNames: f.ClassNames, Training: f.Training}
+	if f.Inputs != nil || f.Label != nil || f.Missing != nil {
+		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing}
+		if f.Label != nil {
+			m.Schema.Label = *f.Label
+		}
+		if m.Schema.Missing == nil {
+			m.Schema.Missing = []string{}
+		}
+	}
 	if err := m.checkSizes(); err != nil {
 		return nil, err
 	}
@@ -308,6 +344,13 @@ func (m *Model) Encode(w io.Writer) error {
 	if m.InputScale != nil {
 		entries = append(entries, entry{"input_scale", m.InputScale})
 	}
+	if s := m.Schema; s != nil {
+		missing := s.Missing
+		if missing == nil {
+			missing = []string{}
+		}
+		entries = append(entries, entry{"inputs", s.Inputs}, entry{"label", s.Label}, entry{"missing", missing})
+	}
 	if len(m.Training) > 0 {
 		entries = append(entries, entry{"training", m.Training})
 	}
@@ -315,7 +358,22 @@ func (m *Model) Encode(w io.Writer) error {
 	buf.WriteString("{\n")
 	for i, e := range entries {
 		fmt.Fprintf(&buf, "  %q: ", e.name)
-		if a, ok := e.v.([][]float64); ok {
+		if in, ok := e.v.([]Input); ok && len(in) > 0 {
+			buf.WriteString("[\n")
+			for r := range in {
+				b, err := json.Marshal(&in[r])
+				if err != nil {
+					return fmt.Errorf("encoding inputs[%d]: %v", r, err)
+				}
+				buf.WriteString("    ")
+				buf.Write(b)
+				if r < len(in)-1 {
+					buf.WriteByte(',')
+				}
+				buf.WriteByte('\n')
+			}
+			buf.WriteString("  ]")
+		} else if a, ok := e.v.([][]float64); ok {
 			buf.WriteString("[\n")
 			for r, row := range a {
 				b, err := json.Marshal(row)

@@ -12,6 +12,9 @@ import (
 func (r *Run) Model(version string) (*runtime.Model, error) {
 	m := r.export(r.state.BestParams, r.state.BestTemp).Model(r.Task.ClassNames)
 	m.InputShift, m.InputScale = r.shift, r.scale
+	if s := r.Task.Schema(); s != nil {
+		m.Format, m.Schema = runtime.FormatInputs, s
+	}
 	if s := r.Search; s != nil && s.Chosen >= 0 && s.Chosen < len(s.Candidates) {
 		// The chosen candidate is this run: its record is the run's.
 		c := &s.Candidates[s.Chosen]

@@ -66,6 +66,15 @@ func (t *Task) prepare(cfg *Config) *prepared {
 	p.x, p.xTest = t.Train, t.Test
 	if cfg.Standardize {
 		p.shift, p.scale = standardize(t.Train, p.trainIdx)
+		if sc := t.Train.Schema; sc != nil {
+			// Only numeric columns' values are scaled: one-hot and
+			// missing-value features stay 0 or 1.
+			for j, num := range sc.NumericFeatures() {
+				if !num {
+					p.shift[j], p.scale[j] = 0, 1
+				}
+			}
+		}
 		p.x = preprocess(t.Train, p.shift, p.scale)
 		if t.Test != nil {
 			p.xTest = preprocess(t.Test, p.shift, p.scale)
@@ -101,6 +110,16 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 		}
 	}
 	return t, nil
+}
+
+// Schema returns the input columns a model of the task records: the
+// training file's, or nil when they say nothing a model of format 1 does
+// not (numbers named x1..xd, none missing).
+func (t *Task) Schema() *runtime.Schema {
+	if s := t.Train.Schema; s != nil && !s.Simple() {
+		return s
+	}
+	return nil
 }
 
 // TrainTargets and TestTargets return the class index of every training and

@@ -39,7 +39,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	met, err := evaluate(g, k, c.Data, c.options(k.NumFeatures()))
+	met, unseen, err := evaluate(g, k, c.Data, c.options(k.Model))
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,8 @@ func (c *EvalCmd) Run(g *Globals) error {
 			Data    string   `json:"data"`
 			Classes []string `json:"classes"`
 			runtime.Metrics
-		}{c.Model, c.Data, k.Model.ClassNames, met}
+			Unseen int `json:"unseen_rows"`
+		}{c.Model, c.Data, k.Model.ClassNames, met, unseen}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -65,6 +66,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "mean leaf mass     %8.4f\n", met.MeanLeafMass)
 	fmt.Fprintf(w, "hard path length   mean %.2f, max %d\n", met.MeanPathLen, met.MaxPathLen)
 	fmt.Fprintf(w, "forced exits       %d (%.1f%% of rows)\n", met.ForcedExits, 100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
+	if unseen > 0 {
+		fmt.Fprintf(w, "unseen categories  %d rows (%.1f%%) hold a value no training row had\n", unseen, 100*float64(unseen)/float64(max(1, met.Rows)))
+	}
 	if met.HardAccuracy <= met.Majority {
 		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")
 	}
@@ -76,34 +80,49 @@ func (c *EvalCmd) Run(g *Globals) error {
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in
-// constant memory whatever the file's size.
-func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (runtime.Metrics, error) {
+// constant memory whatever the file's size, and counts the rows with an
+// unseen category.
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen int, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	st, err := data.OpenStream(path, opt)
 	if err != nil {
-		return runtime.Metrics{}, err
+		return met, 0, err
 	}
 	defer st.Close()
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
-			return runtime.Metrics{}, err
+			return met, 0, err
 		}
 		ok, err := st.Next()
 		if err != nil {
-			return runtime.Metrics{}, err
+			return met, 0, err
 		}
 		if !ok {
-			return e.Metrics(), nil
+			return e.Metrics(), unseen, nil
+		}
+		if i == 0 {
+			noteReordered(g, path, st)
 		}
 		if !st.Labelled() {
-			return runtime.Metrics{}, fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
+			return met, 0, fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
 		}
 		y, err := index(st.Label())
 		if err != nil {
-			return runtime.Metrics{}, fmt.Errorf("%s:%d: %v", path, st.Line(), err)
+			return met, 0, fmt.Errorf("%s:%d: %v", path, st.Line(), err)
+		}
+		if st.Unseen() {
+			unseen++
 		}
 		e.Add(st.Row(), y)
+	}
+}
+
+// noteReordered says once, on stderr, that a file's columns were matched to
+// the model's by name in another order.
+func noteReordered(g *Globals, path string, st data.Stream) {
+	if st.Reordered() {
+		fmt.Fprintf(g.Stderr, "songc: %s: columns matched to the model's by name (the file has them in another order)\n", path)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
 )
@@ -53,11 +54,19 @@ type Globals struct {
 
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
-	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum}); auto: when the first row has a feature that is not a number."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N" group:"data" help:"The label column of CSV files: last, first, or its 1-based number."`
+	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"The label column of CSV files: last, first, its number, or its name (a model finds its own by name)."`
 }
 
-func (f DataFlags) options(features int) data.CSVOptions {
+// options returns how to read a file of rows for model m: encoded by its
+// input columns, matched by name when it records them.
+func (f DataFlags) options(m *runtime.Model) data.CSVOptions {
+	o := f.trainOptions()
+	o.Schema, o.Named = m.Inputs(), m.Schema != nil
+	return o
+}
+
+func (f DataFlags) trainOptions() data.CSVOptions {
 	h := data.HeaderAuto
 	switch f.Header {
 	case "yes":
@@ -65,7 +74,7 @@ func (f DataFlags) options(features int) data.CSVOptions {
 	case "no":
 		h = data.HeaderNo
 	}
-	return data.CSVOptions{Header: h, LabelCol: f.LabelCol, Features: features}
+	return data.CSVOptions{Header: h, LabelCol: f.LabelCol}
 }
 
 type exitCode int

@@ -22,7 +22,7 @@ func TestErrors(t *testing.T) {
 		t.Fatal(errs)
 	}
 	badModel := filepath.Join(dir, "bad.json")
-	os.WriteFile(badModel, []byte(`{"format": "songc-model/2"}`), 0o644)
+	os.WriteFile(badModel, []byte(`{"format": "songc-model/9"}`), 0o644)
 	out := filepath.Join(dir, "out.json")
 	for _, tc := range []struct {
 		name string
@@ -46,11 +46,11 @@ func TestErrors(t *testing.T) {
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "songc train: unknown flag --nodez"},
 		{"unknown command", []string{"trian"}, 2, "songc: unexpected argument trian"},
-		{"bad model", []string{"eval", badModel, "--data", good}, 1, badModel + `: field format: unknown format "songc-model/2"`},
+		{"bad model", []string{"eval", badModel, "--data", good}, 1, badModel + `: field format: unknown format "songc-model/9"`},
 		{"predict both modes", []string{"predict", "--model", model, "--data", good, "--hard", "--proba"}, 2, "--proba and --hard can't be used together"},
 		{"predict soft and proba", []string{"predict", model, "--data", good, "--soft", "--proba"}, 2, "--soft and --proba can't be used together"},
 		{"class names without proba", []string{"predict", model, "--data", good, "--class-names"}, 2, "--class-names needs --proba"},
-		{"eval unknown class", []string{"eval", model, "--data", ragged}, 1, ragged + ":1: row has 3 columns; the model wants 4 features"},
+		{"eval unknown class", []string{"eval", model, "--data", ragged}, 1, ragged + ":1: row has 3 columns; the model reads 4 (plus an optional label column)"},
 		{"no model", []string{"eval", "--data", good}, 2, "songc eval: missing the model: give its file as the first argument"},
 		{"model twice", []string{"predict", model, "--model", model, "--data", good}, 2, "songc predict: the model is given twice"},
 		{"resume garbage", []string{"train", "--resume", good}, 1, "not a songc checkpoint"},

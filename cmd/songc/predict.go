@@ -55,11 +55,12 @@ func (c *PredictCmd) Run(g *Globals) error {
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
 	// Rows stream through in constant memory, whatever the file's size.
-	st, err := data.OpenStream(c.Data, c.options(m.Features))
+	st, err := data.OpenStream(c.Data, c.options(m))
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	unseen := 0
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
 			w.Flush()
@@ -71,7 +72,16 @@ func (c *PredictCmd) Run(g *Globals) error {
 			return err
 		}
 		if !ok {
+			if unseen > 0 {
+				fmt.Fprintf(g.Stderr, "songc: %d of %d rows hold a category no training row had (read as missing)\n", unseen, i)
+			}
 			return w.Flush()
+		}
+		if i == 0 {
+			noteReordered(g, c.Data, st)
+		}
+		if st.Unseen() {
+			unseen++
 		}
 		if err := p.write(w, st.Row()); err != nil {
 			return err

@@ -23,7 +23,7 @@ func TestPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	k, _ := runtime.New(m)
-	ds, err := data.ReadCSVFile(r.test, data.CSVOptions{Features: 4})
+	ds, err := data.ReadCSVFile(r.test, data.CSVOptions{Schema: m.Inputs(), Named: m.Schema != nil})
 	if err != nil {
 		t.Fatal(err)
 	}

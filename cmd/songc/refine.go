@@ -48,7 +48,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	task, err := loadTask(c.Data, c.Test, c.DataFlags)
+	task, err := loadTask(m, c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
 	}
@@ -65,11 +65,26 @@ func (c *RefineCmd) Run(g *Globals) error {
 }
 
 // loadTask reads the training data (the embedded Letter data without a
-// path) and the optional test data of refine and select.
-func loadTask(train, test string, f DataFlags) (*trainer.Task, error) {
-	tr, ts, err := loadTrainData(trainArgs{Data: train, Test: test, Header: f.Header, LabelCol: f.LabelCol, Demo: train == ""})
+// path) and the optional test data of refine and select, encoded by m's
+// input columns.
+func loadTask(m *runtime.Model, train, test string, f DataFlags) (*trainer.Task, error) {
+	if train == "" {
+		tr, ts, err := data.Letter()
+		if err != nil {
+			return nil, err
+		}
+		return trainer.NewTask(tr, ts)
+	}
+	opt := f.options(m)
+	tr, err := data.Open(train, opt)
 	if err != nil {
 		return nil, err
+	}
+	var ts *data.Dataset
+	if test != "" {
+		if ts, err = data.Open(test, opt); err != nil {
+			return nil, err
+		}
 	}
 	return trainer.NewTask(tr, ts)
 }

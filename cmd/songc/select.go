@@ -75,7 +75,12 @@ func (c *SelectCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	task, err := loadTask(c.Data, c.Test, c.DataFlags)
+	for i, m := range models[1:] {
+		if !sameInputs(m, models[0]) {
+			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])
+		}
+	}
+	task, err := loadTask(models[0], c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
 	}
@@ -131,4 +136,11 @@ func (c *SelectCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (a copy of %s, the best %s validation accuracy)\n", c.Output, c.Models[best], what)
 	return nil
+}
+
+// sameInputs reports whether a and b read records alike.
+func sameInputs(a, b *runtime.Model) bool {
+	ja, _ := json.Marshal(a.Inputs())
+	jb, _ := json.Marshal(b.Inputs())
+	return bytes.Equal(ja, jb)
 }

@@ -61,7 +61,10 @@ type TrainCmd struct {
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
 	Kernel    string `enum:"auto,gonum,avx2" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks avx2 where the CPU has it. The model's bytes depend on it."`
 
-	DataFlags `embed:""`
+	DataFlags   `embed:""`
+	Categorical []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
+	Numeric     []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
+	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: NA,N/A,?,NaN)."`
 }
 
 // Help implements kong.HelpProvider.
@@ -81,6 +84,8 @@ The model's terms: docs/model.md. Expert flags: songc train --help-all.`
 type trainArgs struct {
 	Data, Test, Output, Log string
 	Header, LabelCol        string
+	Categorical, Numeric    []string `json:",omitempty"`
+	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
 	Refine                  int // passes of songc refine after training (0: none)
 }
@@ -135,7 +140,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Demo: c.Data == ""}
+			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Missing: c.Missing, Demo: c.Data == ""}
 		if args.Output == "" {
 			args.Output = defaultModel
 			if err := checkNotClobbered(args.Output); err != nil {
@@ -528,16 +533,33 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	if a.Demo {
 		return data.Letter()
 	}
-	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol}.options(0)
+	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol}.trainOptions()
+	opt.Categorical, opt.Numeric = a.Categorical, a.Numeric
+	if a.Missing != nil {
+		opt.Missing = missingTokens(*a.Missing)
+	}
 	if train, err = data.Open(a.Data, opt); err != nil {
 		return nil, nil, err
 	}
 	if a.Test != "" {
+		opt.Schema, opt.Named = train.Schema, train.Header
 		if test, err = data.Open(a.Test, opt); err != nil {
 			return nil, nil, err
 		}
 	}
 	return train, test, nil
+}
+
+// missingTokens splits --missing's comma-separated tokens, spaces around
+// each removed and empty ones dropped (an empty field is always missing).
+func missingTokens(s string) []string {
+	out := []string{}
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.TrimSpace(t); t != "" && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func writeLog(path string, recs []runlog.EpochRecord) error {

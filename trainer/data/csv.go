@@ -1,41 +1,67 @@
 package data
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/songc/songc/runtime"
 )
 
 // Header says whether a CSV file starts with a header row.
 type Header int
 
 const (
-	HeaderAuto Header = iota // a first row with a non-numeric feature is a header
+	HeaderAuto Header = iota // decided from the file (see ReadCSV and CSVStream)
 	HeaderYes
 	HeaderNo
 )
 
-// CSVOptions control ReadCSV.
+// CSVOptions control how CSV files are read.
 type CSVOptions struct {
 	Header Header
-	// LabelCol is "last" (the default when empty), "first", "none", or a
-	// 1-based column number.
+	// LabelCol is "last" (the default when empty), "first", "none", a
+	// 1-based column number, or the label column's name in the header.
 	LabelCol string
-	// Features, when > 0, is the number of features the caller expects. A
-	// file whose rows have exactly Features fields is then read as unlabelled
-	// (whatever LabelCol says); Features+1 fields means labelled.
-	Features int
+	// Schema, when set, is the input columns of a model: rows are encoded
+	// by it (CSVStream). Without it, ReadCSV infers one from the file.
+	Schema *runtime.Schema
+	// Named says that Schema's names came from a training file's header:
+	// a file with a header is then matched to them by name. Otherwise
+	// columns are positional and a header row is skipped.
+	Named bool
+	// Missing are the tokens that mean a missing field besides an empty
+	// one, when ReadCSV infers a schema (nil: runtime.DefaultMissing).
+	Missing []string
+	// Categorical and Numeric name the columns whose kind ReadCSV must not
+	// infer: categorical, or numeric (where a field that is not a number
+	// is an error).
+	Categorical, Numeric []string
 }
 
-// maxField is the longest numeric field accepted, in bytes. Longer ones are
-// hostile or corrupt; a float64 needs at most about 25 characters.
-const maxField = 256
+// MaxLevels is the most distinct values a categorical column may have:
+// each becomes a feature. A column with more is an identifier or free text
+// and must be dropped or declared numeric.
+const MaxLevels = 1000
 
-// labelIndex resolves opt.LabelCol for rows of width fields: -1 means none.
+// keyword reports whether a label column spec is a position rather than a
+// name.
+func keyword(spec string) bool {
+	switch strings.ToLower(spec) {
+	case "", "last", "first", "none":
+		return true
+	}
+	_, err := strconv.Atoi(spec)
+	return err == nil
+}
+
+// labelIndex resolves a positional label column spec for rows of width
+// fields: -1 means none.
 func labelIndex(spec string, width int) (int, error) {
 	switch strings.ToLower(spec) {
 	case "", "last":
@@ -47,7 +73,7 @@ func labelIndex(spec string, width int) (int, error) {
 	}
 	k, err := strconv.Atoi(spec)
 	if err != nil || k < 1 {
-		return 0, fmt.Errorf("label column %q: want last, first, none or a column number >= 1", spec)
+		return 0, fmt.Errorf("label column %q: want last, first, none, a column number >= 1 or a name in the header", spec)
 	}
 	if k > width {
 		return 0, fmt.Errorf("label column %d: rows have only %d columns", k, width)
@@ -55,45 +81,466 @@ func labelIndex(spec string, width int) (int, error) {
 	return k - 1, nil
 }
 
-// ReadCSVFile reads the CSV file at path (gzip'd or not).
+// ReadCSVFile reads the CSV file at path (gzip'd or not), as ReadCSV.
 func ReadCSVFile(path string, opt CSVOptions) (*Dataset, error) {
-	r, c, err := openMaybeGzip(path)
+	return readCSV(func() (io.Reader, io.Closer, error) { return openMaybeGzip(path) }, path, opt)
+}
+
+// ReadCSV reads a whole CSV table from r. name is used in errors.
+//
+// With opt.Schema the rows are encoded by it, as CSVStream does. Without,
+// the table is training data and ReadCSV infers its schema, which it sets
+// as the dataset's Schema: a header row's names (x1..xd without one); a
+// column is categorical when a field that is not missing is not a number,
+// with its distinct values as levels; a column with a missing field gets a
+// missing-value feature; a numeric column's fill is the median of its
+// values. With HeaderAuto, the first row is a header when a column holds a
+// word there and numbers below, or when every feature field of the first
+// row is a word that appears nowhere below in its column.
+func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
+	if opt.Schema != nil {
+		return readAll(NewCSVStream(r, name, opt), name)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, readErr(name, err)
+	}
+	return readCSV(func() (io.Reader, io.Closer, error) { return bytes.NewReader(b), io.NopCloser(nil), nil }, name, opt)
+}
+
+// readCSV infers the schema of the table that open opens (pass one), then
+// reads it with that schema (pass two) and sets the numeric fill values.
+func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOptions) (*Dataset, error) {
+	if opt.Missing == nil {
+		opt.Missing = runtime.DefaultMissing
+	}
+	r, c, err := open()
 	if err != nil {
 		return nil, err
 	}
+	sc, err := scanTable(r, name, opt)
+	c.Close()
+	if err != nil {
+		return nil, err
+	}
+	schema, header, label, err := sc.schema(name, opt)
+	if err != nil {
+		return nil, err
+	}
+	if r, c, err = open(); err != nil {
+		return nil, err
+	}
 	defer c.Close()
-	return ReadCSV(r, path, opt)
+	o := CSVOptions{Header: HeaderNo, LabelCol: "none", Schema: schema, Named: header}
+	if header {
+		o.Header = HeaderYes
+	}
+	if label >= 0 {
+		o.LabelCol = strconv.Itoa(label + 1)
+	}
+	ds, err := readAll(NewCSVStream(r, name, o), name)
+	if err != nil {
+		return nil, err
+	}
+	ds.Schema = schema
+	ds.Header = header
+	setFills(ds)
+	return ds, nil
 }
 
-// CSVStream reads a CSV table row by row, in constant memory: what songc
-// predict uses on files of any size. ReadCSV is built on it.
-type CSVStream struct {
-	name     string
-	opt      CSVOptions
-	cr       *csv.Reader
-	width    int // columns per row, once known
-	label    int // label column, -1 for none
-	features int
-	first    bool
-	x        []float64 // the current row's features
-	lbl      string
-	line     int
-	rows     int
+// readAll reads every row of st.
+func readAll(st *CSVStream, name string) (*Dataset, error) {
+	ds := &Dataset{Name: name, Schema: st.opt.Schema}
+	for {
+		ok, err := st.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if ds.Rows == 0 {
+			ds.Features = len(st.Row())
+			if st.Labelled() {
+				ds.Labels = []string{}
+			}
+		}
+		ds.X = append(ds.X, st.Row()...)
+		if st.Labelled() {
+			ds.Labels = append(ds.Labels, st.Label())
+		}
+		ds.Line = append(ds.Line, st.Line())
+		if st.Unseen() {
+			ds.Unseen++
+		}
+		ds.Rows++
+	}
+	return ds, nil
 }
 
-// NewCSVStream starts reading CSV from r. name is used in errors.
-func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
+// setFills sets the fill value of every numeric column of ds.Schema to the
+// median of its training values, and writes it into the rows where the
+// column is missing (read as 0, its fill during the read).
+func setFills(ds *Dataset) {
+	o := 0
+	vals := make([]float64, 0, ds.Rows)
+	for i := range ds.Schema.Inputs {
+		in := &ds.Schema.Inputs[i]
+		w := in.Width()
+		if in.Kind == runtime.Numeric {
+			vals = vals[:0]
+			for r := 0; r < ds.Rows; r++ {
+				row := ds.Row(r)
+				if !in.MissingFeature || row[o+1] == 0 {
+					vals = append(vals, row[o])
+				}
+			}
+			in.Fill = median(vals)
+			if in.MissingFeature {
+				for r := 0; r < ds.Rows; r++ {
+					if row := ds.Row(r); row[o+1] == 1 {
+						row[o] = in.Fill
+					}
+				}
+			}
+		}
+		o += w
+	}
+}
+
+// median returns the median of v (sorting it), 0 when v is empty.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return v[n/2-1] + (v[n/2]-v[n/2-1])/2
+}
+
+// table is what the first pass learns of a training file's columns.
+type table struct {
+	width    int
+	first    []string // the first row's fields
+	firstAt  int      // its line
+	rows     int      // rows after the first
+	number   []bool   // every non-missing field after the first row is a number
+	numbers  []int    // how many fields after the first row are numbers
+	missing  []bool   // a field after the first row is missing
+	again    []bool   // the first row's field appears again below
+	levels   []map[string]bool
+	overflow []bool // more than MaxLevels distinct values below the first row
+}
+
+// scanTable reads a training table once, learning its columns.
+func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
+	cr := newCSVReader(r)
+	t := &table{width: -1}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if t.width < 0 {
+			t.width = len(rec)
+			t.first, t.firstAt = slices.Clone(rec), line
+			t.number = make([]bool, t.width)
+			t.numbers = make([]int, t.width)
+			t.missing = make([]bool, t.width)
+			t.again = make([]bool, t.width)
+			t.levels = make([]map[string]bool, t.width)
+			t.overflow = make([]bool, t.width)
+			for j := range t.width {
+				t.number[j] = true
+				t.levels[j] = map[string]bool{}
+			}
+			continue
+		}
+		if len(rec) != t.width {
+			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", name, line, len(rec), t.width)
+		}
+		t.rows++
+		for j, f := range rec {
+			if runtime.IsMissing(f, opt.Missing) {
+				t.missing[j] = true
+				continue
+			}
+			if _, err := runtime.ParseNumber(f); err == nil {
+				t.numbers[j]++
+			} else {
+				t.number[j] = false
+			}
+			l := runtime.Level(f)
+			if l == runtime.Level(t.first[j]) {
+				t.again[j] = true
+			}
+			if !t.overflow[j] && !t.levels[j][l] {
+				if len(t.levels[j]) == MaxLevels {
+					t.overflow[j], t.levels[j] = true, nil
+				} else {
+					t.levels[j][l] = true
+				}
+			}
+		}
+	}
+	if t.width < 0 {
+		return nil, fmt.Errorf("%s: file is empty", name)
+	}
+	return t, nil
+}
+
+// isWord reports whether a field is neither missing nor a number.
+func isWord(f string, missing []string) bool {
+	if runtime.IsMissing(f, missing) {
+		return false
+	}
+	_, err := runtime.ParseNumber(f)
+	return err != nil
+}
+
+// schema decides the header and the label column of a scanned table and
+// returns its schema.
+func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header bool, label int, err error) {
+	named := !keyword(opt.LabelCol)
+	switch opt.Header {
+	case HeaderYes:
+		header = true
+	case HeaderAuto:
+		header = t.looksLikeHeader(opt, named)
+	}
+	if header && t.rows == 0 {
+		return nil, false, 0, fmt.Errorf("%s: has a header but no data rows", name)
+	}
+	if named {
+		if !header {
+			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but the file has no header row", name, opt.LabelCol)
+		}
+		label = slices.IndexFunc(t.first, func(f string) bool { return runtime.Level(f) == opt.LabelCol })
+		if label < 0 {
+			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, quoteList(t.first, 8))
+		}
+	} else if label, err = labelIndex(opt.LabelCol, t.width); err != nil {
+		return nil, false, 0, fmt.Errorf("%s: %v", name, err)
+	}
+	if t.width-btoi(label >= 0) < 1 {
+		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label", name, t.firstAt, t.width)
+	}
+	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
+	names := make(map[string]int)
+	for j := range t.width {
+		if j == label {
+			if header {
+				s.Label = runtime.Level(t.first[j])
+			}
+			continue
+		}
+		in := runtime.Input{Name: fmt.Sprintf("x%d", len(s.Inputs)+1), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
+		if header {
+			if in.Name = runtime.Level(t.first[j]); in.Name == "" {
+				in.Name = fmt.Sprintf("x%d", len(s.Inputs)+1)
+			}
+		}
+		if k, ok := names[in.Name]; ok {
+			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, k+1, j+1, in.Name)
+		}
+		names[in.Name] = j
+		levels := t.levels[j]
+		if !header {
+			// The first row is data.
+			if runtime.IsMissing(t.first[j], opt.Missing) {
+				in.MissingFeature = true
+			} else if isWord(t.first[j], opt.Missing) {
+				t.number[j] = false
+			}
+			if levels != nil && !runtime.IsMissing(t.first[j], opt.Missing) {
+				levels[runtime.Level(t.first[j])] = true
+				if len(levels) > MaxLevels {
+					levels = nil
+				}
+			}
+		}
+		if !t.number[j] {
+			in.Kind = runtime.Categorical
+		}
+		s.Inputs = append(s.Inputs, in)
+	}
+	if label >= 0 && s.Label == "" && header {
+		s.Label = "class"
+	}
+	if err := t.force(s, names, opt, name); err != nil {
+		return nil, false, 0, err
+	}
+	for i := range s.Inputs {
+		in := &s.Inputs[i]
+		if in.Kind != runtime.Categorical {
+			continue
+		}
+		j := names[in.Name]
+		levels := t.levels[j]
+		if levels == nil || len(levels) > MaxLevels {
+			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): drop it, or declare it numeric if its values are numbers", name, j+1, in.Name, MaxLevels)
+		}
+		if len(levels) == 0 {
+			in.Kind = runtime.Numeric // every field is missing
+			continue
+		}
+		in.Levels = make([]string, 0, len(levels))
+		for l := range levels {
+			in.Levels = append(in.Levels, l)
+		}
+		slices.Sort(in.Levels)
+	}
+	return s, header, label, nil
+}
+
+// force applies opt.Categorical and opt.Numeric to s.
+func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, name string) error {
+	kinds := []struct {
+		cols []string
+		kind runtime.Kind
+		flag string
+	}{{opt.Categorical, runtime.Categorical, "--categorical"}, {opt.Numeric, runtime.Numeric, "--numeric"}}
+	seen := map[string]string{}
+	for _, k := range kinds {
+		for _, c := range k.cols {
+			if f, ok := seen[c]; ok {
+				return fmt.Errorf("column %q is in both %s and %s", c, f, k.flag)
+			}
+			seen[c] = k.flag
+			if _, ok := names[c]; !ok {
+				return fmt.Errorf("%s %q: %s has no such input column (it has %s)", k.flag, c, name, quoteList(s.Names(), 8))
+			}
+			for i := range s.Inputs {
+				if s.Inputs[i].Name == c {
+					s.Inputs[i].Kind = k.kind
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// looksLikeHeader applies ReadCSV's header rule to the first row.
+func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
+	if named {
+		return slices.ContainsFunc(t.first, func(f string) bool { return runtime.Level(f) == opt.LabelCol })
+	}
+	label, err := labelIndex(opt.LabelCol, t.width)
+	if err != nil {
+		label = -1
+	}
+	words, features := 0, 0
+	for j, f := range t.first {
+		if j == label {
+			continue
+		}
+		features++
+		if !isWord(f, opt.Missing) {
+			continue
+		}
+		words++
+		if t.number[j] && (t.numbers[j] > 0 || t.rows == 0) {
+			return true // a word above numbers
+		}
+		if t.again[j] {
+			return false // a word that is also a value below
+		}
+	}
+	return words > 0 && words == features
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// quoteList returns up to n of names, quoted, and how many more there are.
+func quoteList(names []string, n int) string {
+	var b strings.Builder
+	for i, s := range names {
+		if i == n {
+			fmt.Fprintf(&b, " and %d more", len(names)-n)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", s)
+	}
+	return b.String()
+}
+
+func newCSVReader(r io.Reader) *csv.Reader {
 	cr := csv.NewReader(&lineLimit{r: r, max: MaxLineBytes})
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	cr.Comment = 0
-	return &CSVStream{name: name, opt: opt, cr: cr, width: -1, label: -1, first: true}
+	return cr
+}
+
+// csvErr names the file, line and column of a CSV syntax error.
+func csvErr(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
+	}
+	return readErr(name, err)
+}
+
+// CSVStream reads a CSV table row by row, in constant memory, encoding each
+// row's fields by a schema (CSVOptions.Schema): what songc predict and
+// eval use on files of any size, and ReadCSV's second pass.
+//
+// With HeaderAuto, the first row is a header when it holds one of a named
+// schema's column names, or when a numeric column's field in it is a word.
+// With a header and a named schema, columns are matched by name (any
+// order; Reordered reports another order than the model's), a column named
+// like the model's label (or LabelCol, when it is a name) is the label,
+// and any other name is an error, as is a missing input. Otherwise columns
+// are positional: rows hold the model's inputs, plus a label column where
+// LabelCol says when they have one more.
+type CSVStream struct {
+	name      string
+	opt       CSVOptions
+	cr        *csv.Reader
+	enc       *runtime.Encoder
+	inputs    int
+	width     int   // columns per row, once known
+	label     int   // label column, -1 for none
+	cols      []int // the file column of each input
+	first     bool
+	reordered bool
+	fields    []string // the current row's inputs, in the schema's order
+	x         []float64
+	lbl       string
+	line      int
+	rows      int
+	unseen    bool
+}
+
+// NewCSVStream starts reading CSV from r. name is used in errors.
+// opt.Schema must be set.
+func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
+	s := opt.Schema
+	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
+		width: -1, label: -1, first: true, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
 // Next reads the next data row. It returns false at the end of the file
 // (err nil) or on an error; the error names the file, line and column.
-// After the first row, Features and Labelled describe the table.
 func (s *CSVStream) Next() (ok bool, err error) {
 	for {
 		rec, err := s.cr.Read()
@@ -107,44 +554,43 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			return false, nil
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return false, fmt.Errorf("%s:%d:%d: %v", s.name, pe.Line, pe.Column, pe.Err)
-			}
-			return false, readErr(s.name, err)
+			return false, csvErr(s.name, err)
 		}
 		line, _ := s.cr.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
-		if s.width < 0 {
-			if err := s.setWidth(len(rec), line); err != nil {
-				return false, err
-			}
-		}
-		if len(rec) != s.width {
+		if s.width >= 0 && len(rec) != s.width {
 			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
 		}
 		if s.first {
 			s.first = false
-			if s.opt.Header == HeaderYes || (s.opt.Header == HeaderAuto && looksLikeHeader(rec, s.label)) {
+			s.width = len(rec)
+			header, err := s.start(rec, line)
+			if err != nil {
+				return false, err
+			}
+			if header {
 				continue
 			}
 		}
-		s.x = s.x[:0]
-		for j, field := range rec {
-			if j == s.label {
-				// Invalid UTF-8 becomes U+FFFD here, as JSON would make it in
-				// the model file, so training and prediction agree on names.
-				s.lbl = strings.ToValidUTF8(strings.TrimSpace(field), "\uFFFD")
-				continue
-			}
-			v, err := parseFeature(field)
-			if err != nil {
+		for i, j := range s.cols {
+			s.fields[i] = rec[j]
+		}
+		if s.label >= 0 {
+			// Invalid UTF-8 becomes U+FFFD here, as JSON would make it in
+			// the model file, so training and prediction agree on names.
+			s.lbl = runtime.Level(rec[s.label])
+		}
+		s.unseen, err = s.enc.Encode(s.x, s.fields)
+		if err != nil {
+			var ce *runtime.ColumnError
+			if errors.As(err, &ce) {
+				j := s.cols[ce.Column]
 				_, col := s.cr.FieldPos(j)
-				return false, fmt.Errorf("%s:%d:%d: column %d: %v", s.name, line, col, j+1, err)
+				return false, fmt.Errorf("%s:%d:%d: column %d (%q): %v", s.name, line, col, j+1, ce.Name, ce.Err)
 			}
-			s.x = append(s.x, v)
+			return false, fmt.Errorf("%s:%d: %v", s.name, line, err)
 		}
 		s.line = line
 		s.rows++
@@ -152,30 +598,132 @@ func (s *CSVStream) Next() (ok bool, err error) {
 	}
 }
 
-func (s *CSVStream) setWidth(width, line int) error {
-	s.width = width
+// start reads the first row: whether it is a header, and where the inputs
+// and the label are.
+func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
+	sc := s.opt.Schema
+	labelName := sc.Label
+	if !keyword(s.opt.LabelCol) {
+		labelName = s.opt.LabelCol
+	}
+	index := make(map[string]int, len(sc.Inputs))
+	for i, in := range sc.Inputs {
+		index[in.Name] = i
+	}
+	switch s.opt.Header {
+	case HeaderYes:
+		header = true
+	case HeaderAuto:
+		header = s.looksLikeHeader(rec, index, labelName)
+	}
+	if header && s.opt.Named {
+		return true, s.byName(rec, line, index, labelName)
+	}
+	if !keyword(s.opt.LabelCol) {
+		return header, fmt.Errorf("%s: --label-col %q names a column, but the model's columns are positional (its training file had no header)", s.name, s.opt.LabelCol)
+	}
+	s.label = -1
 	switch {
-	case s.opt.Features > 0 && width == s.opt.Features:
-		s.label = -1
-	case s.opt.Features > 0 && width != s.opt.Features+1:
-		return fmt.Errorf("%s:%d: row has %d columns; the model wants %d features (plus an optional label column)", s.name, line, width, s.opt.Features)
+	case s.width == s.inputs:
+	case s.width == s.inputs+1:
+		if s.label, err = labelIndex(s.opt.LabelCol, s.width); err != nil {
+			return header, fmt.Errorf("%s: %v", s.name, err)
+		}
+		if s.label < 0 {
+			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
+		}
 	default:
-		var err error
-		if s.label, err = labelIndex(s.opt.LabelCol, width); err != nil {
-			return fmt.Errorf("%s: %v", s.name, err)
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)", s.name, line, s.width, s.inputs)
+	}
+	s.cols = make([]int, 0, s.inputs)
+	for j := range s.width {
+		if j != s.label {
+			s.cols = append(s.cols, j)
 		}
 	}
-	s.features = width
-	if s.label >= 0 {
-		s.features--
+	return header, nil
+}
+
+// looksLikeHeader applies CSVStream's header rule to the first row.
+func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int, labelName string) bool {
+	if s.opt.Named {
+		for _, f := range rec {
+			if _, ok := index[runtime.Level(f)]; ok {
+				return true
+			}
+		}
 	}
-	if s.features < 1 {
-		return fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label", s.name, line, width)
+	// Positional: a numeric input's field that is a word.
+	if s.width != s.inputs && s.width != s.inputs+1 {
+		return false
+	}
+	label := -1
+	if s.width == s.inputs+1 {
+		label, _ = labelIndex(s.opt.LabelCol, s.width)
+	}
+	i := 0
+	for j, f := range rec {
+		if j == label {
+			continue
+		}
+		if i < s.inputs && s.opt.Schema.Inputs[i].Kind == runtime.Numeric && isWord(f, s.opt.Schema.Missing) {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// byName matches a header's columns to the schema's inputs and label.
+func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelName string) error {
+	s.cols = make([]int, s.inputs)
+	for i := range s.cols {
+		s.cols[i] = -1
+	}
+	s.label = -1
+	var unknown []string
+	last := -1
+	for j, f := range rec {
+		n := runtime.Level(f)
+		if i, ok := index[n]; ok {
+			if s.cols[i] >= 0 {
+				return fmt.Errorf("%s:%d: columns %d and %d are both named %q", s.name, line, s.cols[i]+1, j+1, n)
+			}
+			s.cols[i] = j
+			if i < last {
+				s.reordered = true
+			}
+			last = i
+			continue
+		}
+		if n == labelName && labelName != "" && s.label < 0 {
+			s.label = j
+			continue
+		}
+		unknown = append(unknown, n)
+	}
+	var absent []string
+	for i, j := range s.cols {
+		if j < 0 {
+			absent = append(absent, s.opt.Schema.Inputs[i].Name)
+		}
+	}
+	switch {
+	case len(absent) > 0 && len(unknown) > 0:
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s", s.name, line, quoteList(absent, 8), quoteList(unknown, 8))
+	case len(absent) > 0:
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, quoteList(absent, 8))
+	case len(unknown) > 0:
+		lbl := ""
+		if labelName != "" {
+			lbl = fmt.Sprintf("; its label column is %q", labelName)
+		}
+		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)", s.name, line, quoteList(unknown, 8), quoteList(s.opt.Schema.Names(), 8), lbl)
 	}
 	return nil
 }
 
-// Row returns the features of the current row; the slice is reused by Next.
+// Row returns the current row's encoded features; the slice is reused.
 func (s *CSVStream) Row() []float64 { return s.x }
 
 // Label returns the label of the current row ("" when unlabelled).
@@ -184,75 +732,16 @@ func (s *CSVStream) Label() string { return s.lbl }
 // Line returns the current row's line in the file.
 func (s *CSVStream) Line() int { return s.line }
 
-// Features returns the number of features per row.
-func (s *CSVStream) Features() int { return s.features }
-
 // Labelled reports whether rows carry a label.
 func (s *CSVStream) Labelled() bool { return s.label >= 0 }
 
-// ReadCSV reads a whole CSV table from r. name is used in errors.
-func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
-	st := NewCSVStream(r, name, opt)
-	ds := &Dataset{Name: name}
-	for {
-		ok, err := st.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		if ds.Rows == 0 {
-			ds.Features = st.Features()
-			if st.Labelled() {
-				ds.Labels = []string{}
-			}
-		}
-		ds.X = append(ds.X, st.Row()...)
-		if st.Labelled() {
-			ds.Labels = append(ds.Labels, st.Label())
-		}
-		ds.Line = append(ds.Line, st.Line())
-		ds.Rows++
-	}
-	return ds, nil
-}
+// Unseen reports whether the current row has a categorical value that no
+// training row had.
+func (s *CSVStream) Unseen() bool { return s.unseen }
 
-// looksLikeHeader reports whether a first row has a feature field that is
-// not a number.
-func looksLikeHeader(rec []string, label int) bool {
-	for j, f := range rec {
-		if j == label {
-			continue
-		}
-		if _, err := parseFeature(f); err != nil {
-			return true
-		}
-	}
-	return false
-}
-
-func parseFeature(f string) (float64, error) {
-	f = strings.TrimSpace(f)
-	if len(f) > maxField {
-		return 0, fmt.Errorf("feature is %d bytes long; a number needs at most %d", len(f), maxField)
-	}
-	if f == "" {
-		return 0, fmt.Errorf("empty feature")
-	}
-	v, err := strconv.ParseFloat(f, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return 0, fmt.Errorf("feature %q is out of the float64 range", f)
-		}
-		return 0, fmt.Errorf("feature %q is not a number", f)
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("feature %q is not finite", f)
-	}
-	return v, nil
-}
+// Reordered reports whether the file's columns were matched by name in an
+// order other than the model's.
+func (s *CSVStream) Reordered() bool { return s.reordered }
 
 // MaxLineBytes bounds a line of a CSV file: 4 MiB, room for a row of
 // about 200,000 numbers. A longer line is an error, so that a

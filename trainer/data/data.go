@@ -21,6 +21,8 @@ import (
 	"os"
 	"sort"
 	"strconv"
+
+	"github.com/songc/songc/runtime"
 )
 
 // Dataset is a table of float64 features with optional string labels.
@@ -31,6 +33,11 @@ type Dataset struct {
 	X        []float64 // Rows x Features, row-major
 	Labels   []string  // one label per row, or nil when the file has none
 	Line     []int     // source line (CSV) or record number (IDX) per row, 1-based
+	// Schema is the input columns the features encode: inferred from a
+	// training file, or the model's for a file read by one; nil for IDX.
+	Schema *runtime.Schema
+	Header bool // the CSV file had a header row
+	Unseen int  // rows with a categorical value seen in no training row
 }
 
 // Row returns the features of row i.
@@ -130,7 +137,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 
 // Subset returns the rows idx of d as a new dataset (copies).
 func (d *Dataset) Subset(idx []int) *Dataset {
-	s := &Dataset{Name: d.Name, Rows: len(idx), Features: d.Features,
+	s := &Dataset{Name: d.Name, Rows: len(idx), Features: d.Features, Schema: d.Schema, Header: d.Header,
 		X: make([]float64, len(idx)*d.Features), Line: make([]int, len(idx))}
 	if d.Labels != nil {
 		s.Labels = make([]string, len(idx))

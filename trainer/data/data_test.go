@@ -11,7 +11,12 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+
+	"github.com/songc/songc/runtime"
 )
+
+// numeric returns the input columns of a model of d numbers (format 1).
+func numeric(d int) *runtime.Schema { return (&runtime.Model{Features: d}).Inputs() }
 
 func read(t *testing.T, text string, opt CSVOptions) (*Dataset, error) {
 	t.Helper()
@@ -35,8 +40,8 @@ func TestCSVHeaderAndLabels(t *testing.T) {
 		// Integer labels sort numerically (factorize(sort=True)): 2 < 10.
 		{"integer order", "0,10\n0,2\n0,-1\n", CSVOptions{}, []float64{0, 0, 0}, []string{"10", "2", "-1"}, []string{"-1", "2", "10"}},
 		{"blank lines and spaces", "1, 2,a\n\n3,4, b\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
-		{"unlabelled rows for a model", "1,2\n3,4\n", CSVOptions{Features: 2}, []float64{1, 2, 3, 4}, nil, nil},
-		{"labelled rows for a model", "1,2,a\n3,4,b\n", CSVOptions{Features: 2}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
+		{"unlabelled rows for a model", "1,2\n3,4\n", CSVOptions{Schema: numeric(2)}, []float64{1, 2, 3, 4}, nil, nil},
+		{"labelled rows for a model", "1,2,a\n3,4,b\n", CSVOptions{Schema: numeric(2)}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds, err := read(t, tc.text, tc.opt)
@@ -68,17 +73,22 @@ func TestCSVErrors(t *testing.T) {
 		{"empty", "", CSVOptions{}, "t.csv: file is empty"},
 		{"header only", "a,b,c\n", CSVOptions{}, "t.csv: has a header but no data rows"},
 		{"ragged", "1,2,a\n3,b\n", CSVOptions{}, "t.csv:2: row has 2 columns, earlier rows have 3"},
-		{"non-numeric", "1,2,a\n3,x,b\n", CSVOptions{}, `t.csv:2:3: column 2: feature "x" is not a number`},
-		{"NaN", "1,2,a\nNaN,1,b\n", CSVOptions{}, `t.csv:2:1: column 1: feature "NaN" is not finite`},
-		{"Inf", "1,2,a\n1,-Inf,b\n", CSVOptions{}, `t.csv:2:3: column 2: feature "-Inf" is not finite`},
-		{"out of range", "1,2,a\n1,1e999,b\n", CSVOptions{}, "out of the float64 range"},
-		{"overlong", "1,2,a\n1," + strings.Repeat("1", 300) + ",b\n", CSVOptions{}, "is 300 bytes long"},
-		{"empty feature", "1,2,a\n1,,b\n", CSVOptions{}, "t.csv:2:3: column 2: empty feature"},
+		{"not a number in a numeric column", "1,2,a\n3,x,b\n", CSVOptions{Numeric: []string{"x2"}}, `t.csv:2:3: column 2 ("x2"): "x" is not a number`},
+		{"NaN not missing", "1,2,a\nNaN,1,b\n", CSVOptions{Numeric: []string{"x1"}, Missing: []string{}}, `t.csv:2:1: column 1 ("x1"): "NaN" is not finite`},
+		{"Inf", "1,2,a\n1,-Inf,b\n", CSVOptions{Numeric: []string{"x2"}}, `t.csv:2:3: column 2 ("x2"): "-Inf" is not finite`},
+		{"out of range", "1,2,a\n1,1e999,b\n", CSVOptions{Numeric: []string{"x2"}}, "out of the float64 range"},
+		{"overlong", "1,2,a\n1," + strings.Repeat("1", 300) + ",b\n", CSVOptions{Numeric: []string{"x2"}}, "is 300 bytes long"},
+		{"missing for a format-1 model", "1,2,a\n1,,b\n", CSVOptions{Schema: numeric(2)}, `t.csv:2:3: column 2 ("x2"): missing value, which this model cannot fill`},
+		{"forced column unknown", "1,2,a\n", CSVOptions{Categorical: []string{"age"}}, `--categorical "age": t.csv has no such input column (it has "x1", "x2")`},
+		{"forced both ways", "1,2,a\n", CSVOptions{Categorical: []string{"x1"}, Numeric: []string{"x1"}}, `column "x1" is in both --categorical and --numeric`},
+		{"duplicate names", "a,a,y\n1,2,b\n", CSVOptions{}, `t.csv:1: columns 1 and 2 are both named "a"`},
+		{"label name without header", "1,2,a\n", CSVOptions{LabelCol: "y"}, `--label-col "y" names a column, but the file has no header row`},
+		{"label name not in header", "a,b,y\n1,2,c\n", CSVOptions{LabelCol: "z", Header: HeaderYes}, `t.csv:1: no column is named "z" (the label column); the header has "a", "b", "y"`},
 		{"bad quote", "1,2,a\n1,\"2,b\n", CSVOptions{}, "t.csv:2:"},
 		{"label only", "a\nb\n", CSVOptions{}, "no feature columns"},
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
-		{"label column word", "1,2\n", CSVOptions{LabelCol: "middle"}, "want last, first, none or a column number"},
-		{"width for model", "1,2,3,4\n", CSVOptions{Features: 2}, "row has 4 columns; the model wants 2 features"},
+		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, none, a column number >= 1 or a name"},
+		{"width for model", "1,2,3,4\n", CSVOptions{Schema: numeric(2)}, "row has 4 columns; the model reads 2 (plus an optional label column)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := read(t, tc.text, tc.opt)
@@ -251,7 +261,7 @@ func TestIDXLyingHeaderAgainstModel(t *testing.T) {
 	}
 	var before, after goruntime.MemStats
 	goruntime.ReadMemStats(&before)
-	_, err := Open(path, CSVOptions{Features: 784})
+	_, err := Open(path, CSVOptions{Schema: numeric(784)})
 	goruntime.ReadMemStats(&after)
 	if err == nil || !strings.Contains(err.Error(), "images have 65536 pixels; the model wants 784 features") {
 		t.Fatalf("error %v", err)
@@ -303,7 +313,7 @@ func TestIDXStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := OpenStream(ip, CSVOptions{Features: 4})
+	st, err := OpenStream(ip, CSVOptions{Schema: numeric(4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +333,7 @@ func TestIDXStream(t *testing.T) {
 			t.Errorf("row %d: %v %q (line %d), want %v %q", i, st.Row(), st.Label(), st.Line(), ds.Row(i), ds.Labels[i])
 		}
 	}
-	if _, err := OpenStream(ip, CSVOptions{Features: 9}); err == nil || !strings.Contains(err.Error(), "images have 4 pixels; the model wants 9 features") {
+	if _, err := OpenStream(ip, CSVOptions{Schema: numeric(9)}); err == nil || !strings.Contains(err.Error(), "images have 4 pixels; the model wants 9 features") {
 		t.Errorf("feature count: %v", err)
 	}
 	ip = writeIDX(t, dir, [][]byte{{0, 1, 2, 3}, {4, 5, 6, 7}}, 2, 2, []byte{1})

@@ -150,7 +150,11 @@ func Open(path string, opt CSVOptions) (*Dataset, error) {
 		if strings.Contains(path, "-idx1-ubyte") {
 			return nil, fmt.Errorf("%s: is an IDX label file; pass the images file, its labels are found beside it", path)
 		}
-		return readIDXFile(path, opt.Features)
+		features := 0
+		if opt.Schema != nil {
+			features = opt.Schema.Width()
+		}
+		return readIDXFile(path, features)
 	}
 	return ReadCSVFile(path, opt)
 }

@@ -21,15 +21,28 @@ type Stream interface {
 	Labelled() bool
 	Label() string
 	Line() int
+	// Unseen reports whether the current row has a categorical value seen
+	// in no training row.
+	Unseen() bool
+	// Reordered reports whether the columns were matched by name in an
+	// order other than the model's.
+	Reordered() bool
 	// Close releases the files.
 	Close() error
 }
 
 // OpenStream opens path as a Stream: IDX by its name, CSV otherwise.
-// opt.Features, when set, is the number of features the rows must have.
+// opt.Schema, the model's input columns, must be set.
 func OpenStream(path string, opt CSVOptions) (Stream, error) {
 	if IsIDX(path) {
-		return openIDXStream(path, opt.Features)
+		features := 0
+		if opt.Schema != nil {
+			features = opt.Schema.Width()
+		}
+		return openIDXStream(path, features)
+	}
+	if opt.Schema == nil {
+		return nil, fmt.Errorf("%s: reading a CSV file a row at a time needs a model's input columns", path)
 	}
 	r, c, err := openMaybeGzip(path)
 	if err != nil {
@@ -109,10 +122,12 @@ func (s *idxStream) Next() (bool, error) {
 	return true, nil
 }
 
-func (s *idxStream) Row() []float64 { return s.x }
-func (s *idxStream) Labelled() bool { return s.lr != nil }
-func (s *idxStream) Label() string  { return s.label }
-func (s *idxStream) Line() int      { return s.n }
+func (s *idxStream) Row() []float64  { return s.x }
+func (s *idxStream) Labelled() bool  { return s.lr != nil }
+func (s *idxStream) Label() string   { return s.label }
+func (s *idxStream) Line() int       { return s.n }
+func (s *idxStream) Unseen() bool    { return false }
+func (s *idxStream) Reordered() bool { return false }
 
 func (s *idxStream) Close() error {
 	for _, c := range []io.Closer{s.c, s.lc} {

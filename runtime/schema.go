@@ -1,0 +1,315 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FormatInputs is the format of a model file that records its input
+// columns (Model.Schema): names, kinds, fill values and categories. A model
+// without them keeps Format, so that older songc reads it.
+const FormatInputs = "songc-model/2"
+
+// Kind says how an input column is read.
+type Kind string
+
+const (
+	Numeric     Kind = "numeric"     // a number; one feature
+	Categorical Kind = "categorical" // a string; one feature per level (one-hot)
+)
+
+// DefaultMissing are the tokens that mean "missing" besides an empty field.
+var DefaultMissing = []string{"NA", "N/A", "?", "NaN"}
+
+// Schema is the records a model reads: its input columns in order, the
+// label column's name, and the tokens that mean a missing field.
+//
+// Each input column becomes features of the encoded vector the graph
+// reads, in the columns' order:
+//   - a numeric column, one feature: its value, or Fill when missing;
+//   - a categorical column, one feature per level (one-hot): 1 for the
+//     record's level, 0 for the others; a value seen in no training row
+//     (unseen) or a missing field sets none of them;
+//   - after either, when MissingFeature is set (training rows had missing
+//     fields in the column), one more feature: 1 when the field is
+//     missing, 0 otherwise.
+//
+// Standardisation (Model.InputShift/InputScale) applies to the numeric
+// columns' values only: the other features have shift 0 and scale 1.
+type Schema struct {
+	Inputs  []Input
+	Label   string   // the label column's name in the training file
+	Missing []string // tokens that mean missing, besides an empty field
+}
+
+// Input is one input column.
+type Input struct {
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Fill is the value of a missing numeric field: the median of the
+	// column's training values.
+	Fill float64 `json:"fill,omitempty"`
+	// Levels are a categorical column's values seen in training, sorted
+	// by their bytes.
+	Levels []string `json:"levels,omitempty"`
+	// MissingFeature adds a feature that is 1 when the field is missing.
+	MissingFeature bool `json:"missing_feature,omitempty"`
+}
+
+// Width returns the number of encoded features of the column.
+func (in *Input) Width() int {
+	w := 1
+	if in.Kind == Categorical {
+		w = len(in.Levels)
+	}
+	if in.MissingFeature {
+		w++
+	}
+	return w
+}
+
+// Width returns the number of encoded features of the schema.
+func (s *Schema) Width() int {
+	w := 0
+	for i := range s.Inputs {
+		w += s.Inputs[i].Width()
+	}
+	return w
+}
+
+// FeatureNames returns a name for every encoded feature: a numeric
+// column's name, NAME=LEVEL for a level of a categorical one, and
+// NAME=(missing) for a missing-value feature.
+func (s *Schema) FeatureNames() []string {
+	var out []string
+	for _, in := range s.Inputs {
+		if in.Kind == Categorical {
+			for _, l := range in.Levels {
+				out = append(out, in.Name+"="+l)
+			}
+		} else {
+			out = append(out, in.Name)
+		}
+		if in.MissingFeature {
+			out = append(out, in.Name+"=(missing)")
+		}
+	}
+	return out
+}
+
+// NumericFeatures reports, for every encoded feature, whether it is a
+// numeric column's value (the features standardisation applies to).
+func (s *Schema) NumericFeatures() []bool {
+	var out []bool
+	for _, in := range s.Inputs {
+		if in.Kind == Numeric {
+			out = append(out, true)
+		} else {
+			out = append(out, make([]bool, len(in.Levels))...)
+		}
+		if in.MissingFeature {
+			out = append(out, false)
+		}
+	}
+	return out
+}
+
+// Names returns the input columns' names.
+func (s *Schema) Names() []string {
+	out := make([]string, len(s.Inputs))
+	for i, in := range s.Inputs {
+		out[i] = in.Name
+	}
+	return out
+}
+
+// Simple reports whether the schema says nothing a format-1 model does
+// not: numeric columns named x1..xd, in order, with no missing-value
+// features and no label name (a file without a header). Such a model needs no schema in its file (Model.Schema nil).
+func (s *Schema) Simple() bool {
+	if s.Label != "" {
+		return false
+	}
+	for i, in := range s.Inputs {
+		if in.Kind != Numeric || in.MissingFeature || in.Name != fmt.Sprintf("x%d", i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// validate checks the schema against a model of d features.
+func (s *Schema) validate(d int) error {
+	fe := func(field, format string, args ...any) error {
+		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(s.Inputs) == 0 {
+		return fe("inputs", "is empty; a model reads at least one column")
+	}
+	names := make(map[string]int, len(s.Inputs))
+	for i, in := range s.Inputs {
+		field := fmt.Sprintf("inputs[%d]", i)
+		if j, ok := names[in.Name]; ok {
+			return fe(field+".name", "%q is also the name of inputs[%d]", in.Name, j)
+		}
+		names[in.Name] = i
+		switch in.Kind {
+		case Numeric:
+			if len(in.Levels) > 0 {
+				return fe(field+".levels", "a numeric column has no levels")
+			}
+			if math.IsNaN(in.Fill) || math.IsInf(in.Fill, 0) {
+				return fe(field+".fill", "is %v; want a finite number", in.Fill)
+			}
+		case Categorical:
+			if len(in.Levels) == 0 {
+				return fe(field+".levels", "is empty; a categorical column has at least one level")
+			}
+			for k := 1; k < len(in.Levels); k++ {
+				if in.Levels[k-1] >= in.Levels[k] {
+					return fe(fmt.Sprintf("%s.levels[%d]", field, k), "%q is not after %q; levels are sorted and distinct", in.Levels[k], in.Levels[k-1])
+				}
+			}
+		default:
+			return fe(field+".kind", "%q; want %q or %q", in.Kind, Numeric, Categorical)
+		}
+	}
+	if j, ok := names[s.Label]; ok && s.Label != "" {
+		return fe("label", "%q is also the name of inputs[%d]", s.Label, j)
+	}
+	if w := s.Width(); w != d {
+		return fe("inputs", "encode to %d features, want features = %d", w, d)
+	}
+	return nil
+}
+
+// ParseNumber parses a numeric field: a finite float64 of at most 256
+// bytes, spaces around it ignored.
+func ParseNumber(f string) (float64, error) {
+	f = strings.TrimSpace(f)
+	if len(f) > maxNumber {
+		return 0, fmt.Errorf("field is %d bytes long; a number needs at most %d", len(f), maxNumber)
+	}
+	if f == "" {
+		return 0, fmt.Errorf("empty field")
+	}
+	v, err := strconv.ParseFloat(f, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
+			return 0, fmt.Errorf("%q is out of the float64 range", f)
+		}
+		return 0, fmt.Errorf("%q is not a number", f)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not finite", f)
+	}
+	return v, nil
+}
+
+// Level returns the level a categorical field stands for: the field with
+// spaces around it removed and invalid UTF-8 replaced by U+FFFD, as a
+// model file (JSON) keeps it.
+func Level(field string) string {
+	return strings.ToValidUTF8(strings.TrimSpace(field), "\uFFFD")
+}
+
+// maxNumber is the longest numeric field accepted, in bytes. Longer ones
+// are hostile or corrupt; a float64 needs at most about 25 characters.
+const maxNumber = 256
+
+// IsMissing reports whether field is missing: empty (spaces aside) or one
+// of tokens.
+func IsMissing(field string, tokens []string) bool {
+	f := strings.TrimSpace(field)
+	return f == "" || slices.Contains(tokens, f)
+}
+
+// An Encoder turns records (one string field per input column, in the
+// schema's order) into the feature vectors a model reads.
+type Encoder struct {
+	s      *Schema
+	levels []map[string]int // per input, level -> index; nil for numeric
+	d      int
+}
+
+// NewEncoder returns an encoder for s.
+func NewEncoder(s *Schema) *Encoder {
+	e := &Encoder{s: s, levels: make([]map[string]int, len(s.Inputs)), d: s.Width()}
+	for i, in := range s.Inputs {
+		if in.Kind == Categorical {
+			e.levels[i] = make(map[string]int, len(in.Levels))
+			for k, l := range in.Levels {
+				e.levels[i][l] = k
+			}
+		}
+	}
+	return e
+}
+
+// ColumnError is a field an Encoder cannot read.
+type ColumnError struct {
+	Column int // 0-based input column
+	Name   string
+	Err    error
+}
+
+func (e *ColumnError) Error() string {
+	return fmt.Sprintf("column %q: %v", e.Name, e.Err)
+}
+
+func (e *ColumnError) Unwrap() error { return e.Err }
+
+// Encode writes the features of the record fields to dst (Width values).
+// It reports whether a categorical field held a value seen in no training
+// row (encoded like a missing one, with its missing feature 0). A numeric
+// field that is neither missing nor a number is an error.
+func (e *Encoder) Encode(dst []float64, fields []string) (unseen bool, err error) {
+	if len(fields) != len(e.s.Inputs) {
+		return false, fmt.Errorf("record has %d fields, want %d", len(fields), len(e.s.Inputs))
+	}
+	if len(dst) != e.d {
+		return false, fmt.Errorf("destination has %d values, want %d", len(dst), e.d)
+	}
+	o := 0
+	for i := range e.s.Inputs {
+		in := &e.s.Inputs[i]
+		f := fields[i]
+		missing := IsMissing(f, e.s.Missing)
+		if in.Kind == Numeric {
+			v := in.Fill
+			if missing && math.IsNaN(v) {
+				return false, &ColumnError{Column: i, Name: in.Name, Err: errors.New("missing value, which this model cannot fill (a model of format songc-model/1 reads numbers only)")}
+			}
+			if !missing {
+				if v, err = ParseNumber(f); err != nil {
+					return false, &ColumnError{Column: i, Name: in.Name, Err: err}
+				}
+			}
+			dst[o] = v
+			o++
+		} else {
+			clear(dst[o : o+len(in.Levels)])
+			if !missing {
+				if k, ok := e.levels[i][Level(f)]; ok {
+					dst[o+k] = 1
+				} else {
+					unseen = true
+				}
+			}
+			o += len(in.Levels)
+		}
+		if in.MissingFeature {
+			dst[o] = 0
+			if missing {
+				dst[o] = 1
+			}
+			o++
+		}
+	}
+	return unseen, nil
+}
