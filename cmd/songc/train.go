@@ -227,6 +227,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	if sc := task.Schema(); sc != nil && !c.Quiet {
+		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
+	}
+	if test != nil && test.Unseen > 0 && !c.Quiet {
+		fmt.Fprintf(g.Stderr, "songc: %s: %d of %d rows hold a category no training row had\n", test.Name, test.Unseen, test.Rows)
+	}
 	src := train.Name
 	if args.Demo {
 		src = "embedded Letter data"
@@ -548,6 +554,27 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 		}
 	}
 	return train, test, nil
+}
+
+// describeColumns says in a line how a training file's columns are read.
+func describeColumns(s *runtime.Schema) string {
+	var cat, miss int
+	for _, in := range s.Inputs {
+		if in.Kind == runtime.Categorical {
+			cat++
+		}
+		if in.MissingFeature {
+			miss++
+		}
+	}
+	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical, one-hot encoded) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, s.Width())
+	if miss > 0 {
+		line += fmt.Sprintf("; %d columns have missing values, each with a feature that says so", miss)
+	}
+	if s.Label != "" {
+		line += fmt.Sprintf("; label column %q", s.Label)
+	}
+	return line
 }
 
 // missingTokens splits --missing's comma-separated tokens, spaces around

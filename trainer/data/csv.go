@@ -83,6 +83,14 @@ func labelIndex(spec string, width int) (int, error) {
 
 // ReadCSVFile reads the CSV file at path (gzip'd or not), as ReadCSV.
 func ReadCSVFile(path string, opt CSVOptions) (*Dataset, error) {
+	if opt.Schema != nil {
+		r, c, err := openMaybeGzip(path)
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close()
+		return readAll(NewCSVStream(r, path, opt), path)
+	}
 	return readCSV(func() (io.Reader, io.Closer, error) { return openMaybeGzip(path) }, path, opt)
 }
 

@@ -1,0 +1,169 @@
+package data
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+)
+
+// TestInferSchema: a training file's header names its columns; a column
+// with a word is categorical, its levels sorted; a column with a missing
+// field gets a missing-value feature; a numeric column's fill is the median
+// of its values, written where the field is missing.
+func TestInferSchema(t *testing.T) {
+	text := "age,color,size,y\n30,red,1.5,a\n,blue,2.5,b\n40,,NA,a\n50,red,3.5,b\n"
+	ds, err := read(t, text, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &runtime.Schema{Label: "y", Missing: runtime.DefaultMissing, Inputs: []runtime.Input{
+		{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
+		{Name: "color", Kind: runtime.Categorical, Levels: []string{"blue", "red"}, MissingFeature: true},
+		{Name: "size", Kind: runtime.Numeric, Fill: 2.5, MissingFeature: true},
+	}}
+	if !reflect.DeepEqual(ds.Schema, want) || !ds.Header {
+		t.Errorf("schema %+v (header %v), want %+v", ds.Schema, ds.Header, want)
+	}
+	x := []float64{
+		30, 0, 0, 1, 0, 1.5, 0,
+		40, 1, 1, 0, 0, 2.5, 0,
+		40, 0, 0, 0, 1, 2.5, 1,
+		50, 0, 0, 1, 0, 3.5, 0,
+	}
+	if ds.Features != 7 || !reflect.DeepEqual(ds.X, x) {
+		t.Errorf("%d features, rows %v, want 7, %v", ds.Features, ds.X, x)
+	}
+	if got := ds.Schema.FeatureNames(); !reflect.DeepEqual(got, []string{"age", "age=(missing)", "color=blue", "color=red", "color=(missing)", "size", "size=(missing)"}) {
+		t.Errorf("feature names %q", got)
+	}
+
+	// A file read for the model: matched by name in another order, an
+	// unseen category counted and encoded as none.
+	path := filepath.Join(t.TempDir(), "test.csv")
+	os.WriteFile(path, []byte("size,y,color,age\n9,a,green,1\n?,b,blue,2\n"), 0o644)
+	for _, open := range []string{"Open", "OpenStream"} {
+		opt := CSVOptions{Schema: ds.Schema, Named: true}
+		var rows []float64
+		var unseen int
+		var reordered bool
+		if open == "Open" {
+			ts, err := Open(path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, unseen = ts.X, ts.Unseen
+			reordered = true // Dataset does not keep it; OpenStream checks it
+		} else {
+			st, err := OpenStream(path, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				ok, err := st.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				rows = append(rows, st.Row()...)
+				if st.Unseen() {
+					unseen++
+				}
+				reordered = st.Reordered()
+			}
+			st.Close()
+		}
+		want := []float64{1, 0, 0, 0, 0, 9, 0, 2, 0, 1, 0, 0, 2.5, 1}
+		if !reflect.DeepEqual(rows, want) || unseen != 1 || !reordered {
+			t.Errorf("%s: rows %v, %d unseen, reordered %v; want %v, 1, true", open, rows, unseen, reordered, want)
+		}
+	}
+}
+
+// TestHeaderRule: which first rows are headers when the file does not say.
+func TestHeaderRule(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		header bool
+		names  []string
+	}{
+		{"f1,f2,y\n1,2,b\n3,4,a\n", true, []string{"f1", "f2"}},
+		{"color,shape,y\nred,round,a\nblue,square,b\n", true, []string{"color", "shape"}},
+		{"red,round,a\nblue,square,b\nred,square,a\n", false, []string{"x1", "x2"}},
+		{"1,2,a\n3,4,b\n", false, []string{"x1", "x2"}},
+		{"n,1,a\ny,2,b\n", false, []string{"x1", "x2"}},
+	} {
+		ds, err := read(t, tc.text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.text, err)
+		}
+		if ds.Header != tc.header || !reflect.DeepEqual(ds.Schema.Names(), tc.names) {
+			t.Errorf("%q: header %v, names %q; want %v, %q", tc.text, ds.Header, ds.Schema.Names(), tc.header, tc.names)
+		}
+	}
+}
+
+// TestForcedKinds: --categorical reads numbers as levels; --numeric makes a
+// word an error; --label-col finds the label by name anywhere.
+func TestForcedKinds(t *testing.T) {
+	ds, err := read(t, "zip,y,n\n1000,a,1\n2000,b,2\n1000,a,3\n", CSVOptions{Categorical: []string{"zip"}, LabelCol: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ds.Schema.Inputs
+	if len(in) != 2 || in[0].Kind != runtime.Categorical || !reflect.DeepEqual(in[0].Levels, []string{"1000", "2000"}) || in[1].Name != "n" || ds.Schema.Label != "y" {
+		t.Errorf("schema %+v", ds.Schema)
+	}
+	if !reflect.DeepEqual(ds.Labels, []string{"a", "b", "a"}) {
+		t.Errorf("labels %q", ds.Labels)
+	}
+}
+
+// TestNameErrors: a file for a named model lacking its columns or holding
+// others is refused, naming them.
+func TestNameErrors(t *testing.T) {
+	ds, err := read(t, "a,b,y\n1,2,p\n3,4,q\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"a,c,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "b" and has column(s) the model does not know: "c"`},
+		{"a,y\n1,p\n", `t.csv:1: the header lacks the model's column(s) "b"`},
+		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; its label column is "y")`},
+		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
+	} {
+		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
+		}
+	}
+	// Positional without a header: the label is where it was.
+	ts, err := ReadCSV(strings.NewReader("5,6,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+	if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || ts.Labels[0] != "q" {
+		t.Errorf("headerless: %v %+v", err, ts)
+	}
+}
+
+// TestTooManyLevels: a word column with more distinct values than
+// MaxLevels is refused, naming it.
+func TestTooManyLevels(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,y\n")
+	for i := range MaxLevels + 1 {
+		b.WriteString("u")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString(string(rune('a' + i%26)))
+		b.WriteString(strings.Repeat("z", i/26))
+		b.WriteString(",a\n")
+	}
+	b.WriteString("1,b\n")
+	_, err := read(t, b.String(), CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), `column 1 ("id") has more than 1000 distinct values`) {
+		t.Errorf("error %v", err)
+	}
+}
