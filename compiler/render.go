@@ -27,7 +27,7 @@ allocates nothing.
 
 The model has %d internal nodes, %d steps, %d features and %d classes;
 %d nodes are reachable from the root and emitted here.
-Layout: %s (%s).`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.Why))
+Layout: %s (%s).%s`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.Why, recordDoc(m)))
 
 	// const NumFeatures = 16 ...
 	comment(f, "NumFeatures is the length of an input vector.")
@@ -172,27 +172,44 @@ Layout: %s (%s).`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.Why
 	comment(f, `Explain returns the class of x and the walk's decisions, appended to
 path[:0]. It allocates nothing when cap(path) >= Steps.`)
 	f.Func().Id("Explain").Params(xParam.Clone(), jen.Id("path").Index().Id("Decision")).Params(jen.Int(), jen.Index().Id("Decision")).BlockFunc(func(g *jen.Group) {
-		input(g)
-		g.Id("path").Op("=").Id("path").Index(jen.Empty(), jen.Lit(0))
-		g.Id("i").Op(":=").Lit(0)
-		g.For(jen.Id("t").Op(":=").Lit(1), jen.Empty(), jen.Id("t").Op("++")).BlockFunc(func(g *jen.Group) {
-			g.Id("m").Op(":=").Id("margin").Call(jen.Id("i"), jen.Id("v"))
-			g.Id("d").Op(":=").Lit(0)
-			g.If(jen.Id("m").Op(">").Lit(0)).Block(jen.Id("d").Op("=").Lit(1))
-			g.Id("n").Op(":=").Id("next").Index(jen.Id("i")).Index(jen.Id("d"))
-			g.Id("forced").Op(":=").Id("n").Op(">=").Lit(0).Op("&&").Id("t").Op("==").Id("Steps")
-			g.If(jen.Id("forced")).Block(jen.Id("n").Op("=").Id("exit").Index(jen.Id("i")).Index(jen.Id("d")))
-			g.Id("next").Op(":=").Id("ModelNodes").Op("+").Int().Call(jen.Op("^").Id("n"))
-			g.If(jen.Id("n").Op(">=").Lit(0)).Block(jen.Id("next").Op("=").Id("nodeID").Index(jen.Id("n")))
-			g.Id("path").Op("=").Append(jen.Id("path"), jen.Id("Decision").Values(jen.Dict{
-				jen.Id("Node"): jen.Id("nodeID").Index(jen.Id("i")), jen.Id("Margin"): jen.Id("m"), jen.Id("Right"): jen.Id("d").Op("==").Lit(1),
-				jen.Id("Next"): jen.Id("next"), jen.Id("Forced"): jen.Id("forced"),
-			}))
-			g.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Int().Call(jen.Op("^").Id("n")), jen.Id("path")))
-			g.Id("i").Op("=").Int().Call(jen.Id("n"))
-		})
+		p.walk(g, func(d jen.Code) jen.Code { return d })
 	})
+	if m.Schema != nil {
+		p.renderRecord(f)
+	}
 	return f.Render(w)
+}
+
+// walk emits the body of Explain and ExplainInput: the hard walk from the
+// root over the input x (a pointer in scope), appending elem(Decision{...})
+// to path for each step, then returning the class and path.
+func (p *Plan) walk(g *jen.Group, elem func(decision jen.Code) jen.Code) {
+	pre := p.Classifier.Model.InputShift != nil || p.Classifier.Model.InputScale != nil
+	if pre {
+		g.Var().Id("buf").Index(jen.Id("NumFeatures")).Float64()
+		g.Id("preprocess").Call(jen.Op("&").Id("buf"), jen.Id("x"))
+		g.Id("v").Op(":=").Op("&").Id("buf")
+	} else {
+		g.Id("v").Op(":=").Id("x")
+	}
+	g.Id("path").Op("=").Id("path").Index(jen.Empty(), jen.Lit(0))
+	g.Id("i").Op(":=").Lit(0)
+	g.For(jen.Id("t").Op(":=").Lit(1), jen.Empty(), jen.Id("t").Op("++")).BlockFunc(func(g *jen.Group) {
+		g.Id("m").Op(":=").Id("margin").Call(jen.Id("i"), jen.Id("v"))
+		g.Id("d").Op(":=").Lit(0)
+		g.If(jen.Id("m").Op(">").Lit(0)).Block(jen.Id("d").Op("=").Lit(1))
+		g.Id("n").Op(":=").Id("next").Index(jen.Id("i")).Index(jen.Id("d"))
+		g.Id("forced").Op(":=").Id("n").Op(">=").Lit(0).Op("&&").Id("t").Op("==").Id("Steps")
+		g.If(jen.Id("forced")).Block(jen.Id("n").Op("=").Id("exit").Index(jen.Id("i")).Index(jen.Id("d")))
+		g.Id("next").Op(":=").Id("ModelNodes").Op("+").Int().Call(jen.Op("^").Id("n"))
+		g.If(jen.Id("n").Op(">=").Lit(0)).Block(jen.Id("next").Op("=").Id("nodeID").Index(jen.Id("n")))
+		g.Id("path").Op("=").Append(jen.Id("path"), elem(jen.Id("Decision").Values(jen.Dict{
+			jen.Id("Node"): jen.Id("nodeID").Index(jen.Id("i")), jen.Id("Margin"): jen.Id("m"), jen.Id("Right"): jen.Id("d").Op("==").Lit(1),
+			jen.Id("Next"): jen.Id("next"), jen.Id("Forced"): jen.Id("forced"),
+		})))
+		g.If(jen.Id("n").Op("<").Lit(0)).Block(jen.Return(jen.Int().Call(jen.Op("^").Id("n")), jen.Id("path")))
+		g.Id("i").Op("=").Int().Call(jen.Id("n"))
+	})
 }
 
 // renderMargin emits func margin(i int, v *[NumFeatures]float64) float64,

@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/songc/songc/compiler"
 	"github.com/songc/songc/golden/internal/fuzzclassifier"
+	"github.com/songc/songc/golden/internal/fuzzrecords"
 	"github.com/songc/songc/runtime"
 )
 
@@ -99,10 +103,11 @@ func FuzzGeneratedMatchesRuntime(f *testing.F) {
 	})
 }
 
-// FuzzCompile: any model that decodes compiles to Go source that parses,
-// with its class names and package as safe literals and identifiers.
+// FuzzCompile: any model that decodes compiles to Go source that parses
+// and type-checks, with its class names, column names, categories and
+// package as safe literals and identifiers.
 func FuzzCompile(f *testing.F) {
-	for _, p := range []string{"testdata/models/tiny.json", "testdata/models/hostile-names.json", "testdata/models/preprocessed.json"} {
+	for _, p := range []string{"testdata/models/tiny.json", "testdata/models/hostile-names.json", "testdata/models/preprocessed.json", recordsModel} {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)
@@ -123,8 +128,131 @@ func FuzzCompile(f *testing.F) {
 			}
 			t.Fatalf("a valid model did not compile: %v", err)
 		}
-		if _, err := parser.ParseFile(token.NewFileSet(), "gen.go", src, 0); err != nil {
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, "gen.go", src, 0)
+		if err != nil {
 			t.Fatalf("generated code does not parse: %v\n%s", err, src)
+		}
+		// It imports nothing, so it type-checks alone: duplicate or
+		// unexported field names, duplicate cases, undefined names.
+		conf := types.Config{GoVersion: "go1.22"}
+		if _, err := conf.Check(pkg, fset, []*ast.File{file}, nil); err != nil {
+			t.Fatalf("generated code does not type-check: %v\n%s", err, src)
+		}
+	})
+}
+
+// The record fuzz test compares the generated package internal/fuzzrecords,
+// compiled from testdata/models/records.json (hostile column names and
+// categories, missing values, standardised numbers, nodes that test one
+// column), with the runtime's encoding of the same record's fields and
+// its hard walk.
+const (
+	recordsModel   = "testdata/models/records.json"
+	recordsPackage = "internal/fuzzrecords/classifier.go"
+)
+
+// TestFuzzRecordsUpToDate keeps the checked-in generated package equal to
+// what the compiler produces now (go test ./golden -update rewrites it).
+func TestFuzzRecordsUpToDate(t *testing.T) {
+	m, err := runtime.Load(recordsModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _, err := compiler.Compile(m, compiler.Options{Package: "fuzzrecords", Layout: compiler.LayoutUnrolled, Version: goldenVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile(recordsPackage, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	have, err := os.ReadFile(recordsPackage)
+	if err != nil || !bytes.Equal(have, src) {
+		t.Fatalf("%s is stale (run go test ./golden -update): %v", recordsPackage, err)
+	}
+}
+
+// FuzzRecordsMatchRuntime: a record built from arbitrary bytes (numbers,
+// including NaN and infinities, which the record API reads as missing;
+// strings, including levels, missing tokens, spaces and invalid UTF-8)
+// encodes, classifies and explains in the generated code exactly as the
+// runtime reads the same fields from a CSV row.
+func FuzzRecordsMatchRuntime(f *testing.F) {
+	m, err := runtime.Load(recordsModel)
+	if err != nil {
+		f.Fatal(err)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := m.Schema
+	enc := runtime.NewEncoder(s)
+	f.Add(float64(40), "blue", float64(1), "no", float64(0), "x", float64(3))
+	f.Add(math.NaN(), "", math.Inf(1), "été", math.Inf(-1), "?", -0.0)
+	f.Add(1e308, "red\nline", 5e-324, " yes ", float64(2), "NA", float64(-7))
+	f.Add(float64(0), "\xff", float64(0), "\ufffd", float64(0), "y z", float64(0))
+	f.Add(float64(60), "*/ end", float64(-3), "maybe", float64(1), "`back`", float64(9))
+	scratch := make([]float64, k.NumFeatures())
+	buf := make([]fuzzrecords.InputDecision, 0, fuzzrecords.Steps)
+	f.Fuzz(func(t *testing.T, age float64, colour string, fn float64, ab string, ab2 float64, lives string, last float64) {
+		nums := []float64{age, fn, ab2, last}
+		strs := []string{colour, ab, lives}
+		fields := make([]string, len(s.Inputs))
+		rec := fuzzrecords.Input{}
+		gen := []any{&rec.Age, &rec.ColourX, &rec.Func, &rec.AB, &rec.AB_5, &rec.X9Lives, &rec.Column7}
+		for j, in := range s.Inputs {
+			if in.Kind == runtime.Numeric {
+				v := nums[0]
+				nums = nums[1:]
+				*gen[j].(*float64) = v
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					fields[j] = "" // what the record API reads as missing
+				} else {
+					fields[j] = strconv.FormatFloat(v, 'g', -1, 64)
+				}
+				continue
+			}
+			v := strs[0]
+			strs = strs[1:]
+			fields[j] = v
+			// The record API takes values as a CSV reader leaves them:
+			// spaces around removed, missing as "".
+			if runtime.IsMissing(v, s.Missing) {
+				v = ""
+			}
+			*gen[j].(*string) = runtime.Level(v)
+		}
+		x := make([]float64, k.NumFeatures())
+		unseen, err := enc.Encode(x, fields)
+		if err != nil {
+			t.Fatalf("fields %q: %v", fields, err)
+		}
+		var gx [fuzzrecords.NumFeatures]float64
+		if gu := fuzzrecords.Encode(&gx, &rec); gu != unseen {
+			t.Fatalf("fields %q: unseen %v, runtime %v", fields, gu, unseen)
+		}
+		for j := range gx {
+			if math.Float64bits(gx[j]) != math.Float64bits(x[j]) {
+				t.Fatalf("fields %q: feature %d is %v, runtime %v", fields, j, gx[j], x[j])
+			}
+		}
+		res, want := k.Walk(x, scratch, []runtime.Step{})
+		if got := fuzzrecords.PredictInput(&rec); got != res.Class {
+			t.Fatalf("fields %q: PredictInput %d, runtime %d", fields, got, res.Class)
+		}
+		c, path := fuzzrecords.ExplainInput(&rec, buf)
+		if c != res.Class || len(path) != len(want) {
+			t.Fatalf("fields %q: ExplainInput %d via %d steps, runtime %d via %d", fields, c, len(path), res.Class, len(want))
+		}
+		for i, st := range want {
+			p := path[i]
+			if p.Node != st.Node || math.Float64bits(p.Margin) != math.Float64bits(st.Margin) || p.Right != st.Right || p.Next != st.Next {
+				t.Fatalf("fields %q step %d: generated %+v, runtime %+v", fields, i, p, st)
+			}
 		}
 	})
 }

@@ -150,6 +150,11 @@ func (s *Schema) validate(d int) error {
 	if len(s.Inputs) == 0 {
 		return fe("inputs", "is empty; a model reads at least one column")
 	}
+	for i, t := range s.Missing {
+		if t == "" || t != strings.TrimSpace(t) || slices.Contains(s.Missing[:i], t) {
+			return fe(fmt.Sprintf("missing[%d]", i), "%q: tokens are distinct, not empty, without spaces around (an empty field is always missing)", t)
+		}
+	}
 	names := make(map[string]int, len(s.Inputs))
 	for i, in := range s.Inputs {
 		field := fmt.Sprintf("inputs[%d]", i)
@@ -168,6 +173,11 @@ func (s *Schema) validate(d int) error {
 		case Categorical:
 			if len(in.Levels) == 0 {
 				return fe(field+".levels", "is empty; a categorical column has at least one level")
+			}
+			for k, l := range in.Levels {
+				if IsMissing(l, s.Missing) {
+					return fe(fmt.Sprintf("%s.levels[%d]", field, k), "%q means a missing value; it cannot be a level", l)
+				}
 			}
 			for k := 1; k < len(in.Levels); k++ {
 				if in.Levels[k-1] >= in.Levels[k] {

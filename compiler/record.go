@@ -1,0 +1,344 @@
+package compiler
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/songc/songc/runtime"
+)
+
+// The record API: for a model that records its input columns
+// (runtime.Model.Schema), the generated package also takes records, a
+// field per column, and encodes them into the feature vector Predict reads,
+// as songc encodes a row of a CSV file.
+
+// maxListed is how many levels a doc comment or a test lists before
+// saying how many more there are.
+const maxListed = 8
+
+// fieldNames returns an exported Go identifier for each input column:
+// the name's ASCII letters and digits, each word capitalised; X before a
+// leading digit; Column and the column number for a name with neither;
+// and, for a name that another column's already took, _ and the column
+// number.
+func fieldNames(s *runtime.Schema) []string {
+	out := make([]string, len(s.Inputs))
+	taken := map[string]bool{}
+	for i, in := range s.Inputs {
+		var b strings.Builder
+		up := true
+		for _, r := range in.Name {
+			switch {
+			case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+				if up {
+					r = unicode.ToUpper(r)
+				}
+				b.WriteRune(r)
+				up = false
+			default:
+				up = true
+			}
+		}
+		id := b.String()
+		switch {
+		case id == "":
+			id = fmt.Sprintf("Column%d", i+1)
+		case id[0] >= '0' && id[0] <= '9':
+			id = "X" + id
+		}
+		if taken[id] {
+			id = fmt.Sprintf("%s_%d", id, i+1)
+		}
+		for taken[id] { // a name that was itself NAME_N
+			id += "_"
+		}
+		taken[id] = true
+		out[i] = id
+	}
+	return out
+}
+
+// display returns a column name or level as a person reads it in a test:
+// unchanged when it is printable, Go-quoted otherwise.
+func display(s string) string {
+	if s != "" && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// quotedList returns levels as {"a", "b"}, at most maxListed of them.
+func quotedList(levels []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, l := range levels {
+		if i == maxListed {
+			fmt.Fprintf(&b, ", and %d more", len(levels)-maxListed)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(l))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// nodeTest describes emitted node e's test in its column's terms: the
+// column (-1 when the filter reads several, or none) and the test as the
+// walk takes it left and right. The decision itself is always the margin's
+// sign; a numeric threshold is shown to 6 significant digits.
+func (p *Plan) nodeTest(e int) (col int, test [2]string) {
+	k := p.Classifier
+	m := k.Model
+	s := m.Schema
+	node := p.Nodes[e]
+	w := k.Weights(node)
+	col = -1
+	o := 0
+	for i := range s.Inputs {
+		wd := s.Inputs[i].Width()
+		for _, x := range w[o : o+wd] {
+			if x != 0 {
+				if col >= 0 && col != i {
+					return -1, test
+				}
+				col = i
+			}
+		}
+		o += wd
+	}
+	if col < 0 {
+		return -1, test
+	}
+	in := &s.Inputs[col]
+	o = 0
+	for i := range col {
+		o += s.Inputs[i].Width()
+	}
+	// side returns the walk's side for a record whose column encodes to
+	// the features f (the other columns, with weight 0, do not count).
+	x, v := make([]float64, k.NumFeatures()), make([]float64, k.NumFeatures())
+	side := func(f []float64) int {
+		clear(x)
+		copy(x[o:], f)
+		k.Preprocess(v, x)
+		return runtime.Side(k.Margin(node, v))
+	}
+	name := display(in.Name)
+	var missingSide int
+	if in.Kind == runtime.Numeric {
+		f := []float64{in.Fill, 1}
+		missingSide = side(f[:in.Width()])
+		shift, scale := 0.0, 1.0
+		if m.InputShift != nil {
+			shift = m.InputShift[o]
+		}
+		if m.InputScale != nil {
+			scale = m.InputScale[o]
+		}
+		a := w[o] * scale
+		if a == 0 { // the missing-value feature alone
+			test[missingSide] = name + " is missing"
+			test[1-missingSide] = name + " is not missing"
+			return col, test
+		}
+		t := strconv.FormatFloat(shift-k.Bias(node)/a, 'g', 6, 64)
+		if a > 0 {
+			test = [2]string{name + " <= " + t, name + " > " + t}
+		} else {
+			test = [2]string{name + " >= " + t, name + " < " + t}
+		}
+	} else {
+		var sides [2][]string
+		f := make([]float64, in.Width())
+		for l, level := range in.Levels {
+			clear(f)
+			f[l] = 1
+			sd := side(f)
+			sides[sd] = append(sides[sd], level)
+		}
+		clear(f)
+		unseenSide := side(f)
+		if in.MissingFeature {
+			f[len(f)-1] = 1
+		}
+		missingSide = side(f)
+		for sd := range 2 {
+			var parts []string
+			switch len(sides[sd]) {
+			case 0:
+			case 1:
+				parts = append(parts, name+" = "+strconv.Quote(sides[sd][0]))
+			default:
+				parts = append(parts, name+" in "+quotedList(sides[sd]))
+			}
+			if unseenSide == sd {
+				parts = append(parts, "an unseen value")
+			}
+			if missingSide == sd {
+				parts = append(parts, "missing")
+			}
+			test[sd] = strings.Join(parts, " or ")
+			if len(parts) == 0 {
+				test[sd] = "no value of " + name
+			}
+		}
+		return col, test
+	}
+	test[missingSide] += " or missing"
+	return col, test
+}
+
+// recordDoc is the package comment's paragraph on the record API.
+func recordDoc(m *runtime.Model) string {
+	if m.Schema == nil {
+		return ""
+	}
+	return fmt.Sprintf(`
+
+Records: Input has a field per input column of the training file (%d
+columns encoded into the %d features). PredictInput classifies a record and
+ExplainInput says why, in the columns' terms; Encode gives the feature
+vector Predict reads.`, len(m.Schema.Inputs), m.Features)
+}
+
+// renderRecord emits the record API of a model with a schema.
+func (p *Plan) renderRecord(f *jen.File) {
+	s := p.Classifier.Model.Schema
+	ids := fieldNames(s)
+	missing := append([]string{""}, s.Missing...)
+	quoted := make([]string, len(missing))
+	for i, t := range missing {
+		quoted[i] = strconv.Quote(t)
+	}
+
+	comment(f, "NumColumns is the number of input columns: the fields of Input.")
+	f.Const().Id("NumColumns").Op("=").Lit(len(s.Inputs))
+	comment(f, "ColumnNames are the input columns' names in the training file, in the order\nof Input's fields.")
+	f.Var().Id("ColumnNames").Op("=").Index(jen.Id("NumColumns")).String().ValuesFunc(func(g *jen.Group) {
+		for _, in := range s.Inputs {
+			g.Lit(in.Name)
+		}
+	})
+	comment(f, "FeatureNames name the features of the vector Predict reads, as Encode fills\nit: a numeric column's name, NAME=LEVEL for a category, NAME=(missing) for the\nfeature that says a column is missing.")
+	f.Var().Id("FeatureNames").Op("=").Index(jen.Id("NumFeatures")).String().ValuesFunc(func(g *jen.Group) {
+		for _, n := range s.FeatureNames() {
+			g.Lit(n)
+		}
+	})
+
+	comment(f, fmt.Sprintf(`Input is one record, a field per input column of the training file.
+
+A numeric field is missing when it is NaN or an infinity; it then reads as
+the column's training median. A categorical field is missing when it is one
+of %s; any other value not listed in its comment was
+seen in no training row (unseen) and sets none of the column's features.
+Values are matched exactly, as the training file held them with spaces
+around removed.`, strings.Join(quoted, ", ")))
+	f.Type().Id("Input").StructFunc(func(g *jen.Group) {
+		for i, in := range s.Inputs {
+			var doc string
+			if in.Kind == runtime.Numeric {
+				doc = fmt.Sprintf("%s is column %s, a number; missing reads as %s.", ids[i], strconv.Quote(in.Name), strconv.FormatFloat(in.Fill, 'g', -1, 64))
+				g.Comment(doc)
+				g.Id(ids[i]).Float64()
+			} else {
+				doc = fmt.Sprintf("%s is column %s, one of %s.", ids[i], strconv.Quote(in.Name), quotedList(in.Levels))
+				g.Comment(doc)
+				g.Id(ids[i]).String()
+			}
+		}
+	})
+
+	comment(f, "Encode writes the feature vector of in to x, as songc encodes a row of a\nCSV file, and reports whether a categorical field held an unseen value.")
+	f.Func().Id("Encode").Params(jen.Id("x").Op("*").Index(jen.Id("NumFeatures")).Float64(), jen.Id("in").Op("*").Id("Input")).Params(jen.Id("unseen").Bool()).BlockFunc(func(g *jen.Group) {
+		o := 0
+		for i, in := range s.Inputs {
+			field := jen.Id("in").Dot(ids[i])
+			if in.Kind == runtime.Numeric {
+				present := []jen.Code{jen.Id("x").Index(jen.Lit(o)).Op("=").Id("v")}
+				absent := []jen.Code{jen.Id("x").Index(jen.Lit(o)).Op("=").Add(lit(in.Fill))}
+				if in.MissingFeature {
+					present = append(present, jen.Id("x").Index(jen.Lit(o+1)).Op("=").Lit(0))
+					absent = append(absent, jen.Id("x").Index(jen.Lit(o+1)).Op("=").Lit(1))
+				}
+				// v-v is 0 for a finite v, NaN for NaN and the infinities.
+				g.If(jen.Id("v").Op(":=").Add(field), jen.Id("v").Op("-").Id("v").Op("==").Lit(0)).Block(present...).Else().Block(absent...)
+			} else {
+				g.Clear(jen.Id("x").Index(jen.Lit(o), jen.Lit(o+in.Width())))
+				g.Switch(field).BlockFunc(func(g *jen.Group) {
+					for l, level := range in.Levels {
+						g.Case(jen.Lit(level)).Block(jen.Id("x").Index(jen.Lit(o + l)).Op("=").Lit(1))
+					}
+					cases := make([]jen.Code, len(missing))
+					for j, t := range missing {
+						cases[j] = jen.Lit(t)
+					}
+					if in.MissingFeature {
+						g.Case(cases...).Block(jen.Id("x").Index(jen.Lit(o + len(in.Levels))).Op("=").Lit(1))
+					} else {
+						g.Case(cases...).Comment("missing: no feature")
+					}
+					g.Default().Block(jen.Id("unseen").Op("=").True())
+				})
+			}
+			o += in.Width()
+		}
+		g.Return()
+	})
+
+	comment(f, "PredictInput returns the class index that the hard walk reaches for the\nrecord in. It allocates nothing.")
+	f.Func().Id("PredictInput").Params(jen.Id("in").Op("*").Id("Input")).Int().Block(
+		jen.Var().Id("x").Index(jen.Id("NumFeatures")).Float64(),
+		jen.Id("Encode").Call(jen.Op("&").Id("x"), jen.Id("in")),
+		jen.Return(jen.Id("Predict").Call(jen.Op("&").Id("x"))),
+	)
+
+	cols := make([]int, len(p.Nodes))
+	tests := make([][2]string, len(p.Nodes))
+	for e := range p.Nodes {
+		cols[e], tests[e] = p.nodeTest(e)
+	}
+	comment(f, "nodeColumn is the input column emitted node i tests, or -1 when its filter\nreads several; nodeTest[i][d] says its test as decision d takes it.")
+	f.Var().Id("nodeColumn").Op("=").Index(jen.Id("numNodes")).Int().ValuesFunc(func(g *jen.Group) {
+		for _, c := range cols {
+			g.Lit(c)
+		}
+	})
+	f.Var().Id("nodeTest").Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).String().ValuesFunc(func(g *jen.Group) {
+		for _, t := range tests {
+			g.Values(jen.Lit(t[0]), jen.Lit(t[1]))
+		}
+	})
+
+	comment(f, "InputDecision is one step of a walk, as ExplainInput reports it.")
+	f.Type().Id("InputDecision").Struct(
+		jen.Id("Decision"),
+		jen.Id("Column").Int().Comment("the input column the node tests alone, or -1 when it weighs several (see Margin)"),
+		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\"", when Column >= 0`),
+	)
+	comment(f, `ExplainInput returns the class of the record in and the walk's decisions,
+appended to path[:0], each in the terms of the input columns where its node
+tests one column (numeric thresholds shown to 6 significant digits; the
+walk decides by the margin's sign). It allocates nothing when
+cap(path) >= Steps.`)
+	f.Func().Id("ExplainInput").Params(jen.Id("in").Op("*").Id("Input"), jen.Id("path").Index().Id("InputDecision")).Params(jen.Int(), jen.Index().Id("InputDecision")).BlockFunc(func(g *jen.Group) {
+		g.Var().Id("rec").Index(jen.Id("NumFeatures")).Float64()
+		g.Id("Encode").Call(jen.Op("&").Id("rec"), jen.Id("in"))
+		g.Id("x").Op(":=").Op("&").Id("rec")
+		p.walk(g, func(d jen.Code) jen.Code {
+			return jen.Id("InputDecision").Values(jen.Dict{
+				jen.Id("Decision"): d,
+				jen.Id("Column"):   jen.Id("nodeColumn").Index(jen.Id("i")),
+				jen.Id("Test"):     jen.Id("nodeTest").Index(jen.Id("i")).Index(jen.Id("d")),
+			})
+		})
+	})
+}
