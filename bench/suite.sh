@@ -12,6 +12,9 @@
 #   RECIPES="auto fast" bench/suite.sh
 #   TABLE=1 bench/suite.sh          # only print the tables from OUT's files
 #
+# songc reads the tabular sets' files as they are (categorical and missing
+# values included); the baselines read prep.py's one-hot encoding of them.
+#
 # Needs ../shared beside the checkout (SHARED=... to say otherwise), Go,
 # and Debian's python3-sklearn and python3-xgboost, which it installs when
 # /usr/bin/python3 lacks them. Finished runs are kept, so the suite
@@ -34,6 +37,7 @@ if [ -z "${TABLE:-}" ]; then
   [ -e "$OUT/data/mnist" ] || ln -s "$(cd "$SHARED/mnist" && pwd)" "$OUT/data/mnist"
   go build -o "$OUT/songc" ./cmd/songc
   $PY bench/suite/baselines.py "$OUT/data" "$OUT/baselines.json" $SETS
+  export RAW=$SHARED/tabular
   for name in $SETS; do
     for recipe in $RECIPES; do
       echo "songc $recipe on $name" >&2
@@ -43,7 +47,7 @@ if [ -z "${TABLE:-}" ]; then
     if [ "$name" != mnist ] && [ -s "$model" ] && [ ! -s "$OUT/predict/$name.txt" ]; then
       "$OUT/songc" compile "$model" -o "$OUT/predict/$name/classifier.go" > /dev/null
       go run ./bench/suite/predict -models "$OUT/baselines-models" -name "$name" -classifier "$OUT/predict/$name/classifier.go" \
-        -test "$OUT/data/$name.test.csv" -o "$OUT/predict/$name/bench"
+        -test "$OUT/data/$name.test.csv" -raw "$RAW/$name.test.csv.gz" -o "$OUT/predict/$name/bench"
       (cd "$OUT/predict/$name/bench" && go test -count=1 -run TestSameAsPython -bench . -benchtime 2000000x) > "$OUT/predict/$name.txt.tmp"
       mv "$OUT/predict/$name.txt.tmp" "$OUT/predict/$name.txt"
     fi

@@ -76,6 +76,18 @@ func (p *Plan) RenderTests(w io.Writer, version string, rows []float64) error {
 			jen.Id("t").Dot("Errorf").Call(jen.Lit("%v allocations per call, want 0"), jen.Id("a")),
 		),
 	)
+	if k.Model.Schema != nil {
+		f.Func().Id("TestZeroAllocsInput").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+			jen.Id("buf").Op(":=").Make(jen.Index().Id("InputDecision"), jen.Lit(0), jen.Id("Steps")),
+			jen.Var().Id("in").Id("Input"),
+			jen.If(jen.Id("a").Op(":=").Qual("testing", "AllocsPerRun").Call(jen.Lit(100), jen.Func().Params().Block(
+				jen.Id("PredictInput").Call(jen.Op("&").Id("in")),
+				jen.Id("ExplainInput").Call(jen.Op("&").Id("in"), jen.Id("buf")),
+			)), jen.Id("a").Op("!=").Lit(0)).Block(
+				jen.Id("t").Dot("Errorf").Call(jen.Lit("%v allocations per record, want 0"), jen.Id("a")),
+			),
+		)
+	}
 	f.Var().Id("sink").Int()
 	f.Func().Id("BenchmarkPredict").Params(jen.Id("b").Op("*").Qual("testing", "B")).Block(
 		jen.Id("b").Dot("ReportAllocs").Call(),

@@ -3,6 +3,10 @@
 #
 #   run.sh SONGC DATA OUT NAME RECIPE
 #
+# songc reads a tabular set's own files (RAW/NAME.{train,test}.csv.gz, with
+# their categorical and missing values) when RAW names their folder, and
+# DATA's prepared numeric CSVs otherwise.
+#
 # RECIPE is auto (the default: no recipe flags), paper or fast. Writes
 # OUT/NAME-RECIPE.{json,log.jsonl,eval.json,train.out} and
 # OUT/NAME-RECIPE.time (wall seconds of training, refine included). A run
@@ -13,6 +17,8 @@ base=$out/$name-$recipe
 [ -s "$base.eval.json" ] && exit 0
 if [ "$name" = mnist ]; then
   train=$data/mnist/train-images-idx3-ubyte.gz test=$data/mnist/t10k-images-idx3-ubyte.gz
+elif [ -n "${RAW:-}" ] && [ -e "$RAW/$name.train.csv.gz" ]; then
+  train=$RAW/$name.train.csv.gz test=$RAW/$name.test.csv.gz
 else
   train=$data/$name.train.csv test=$data/$name.test.csv
 fi

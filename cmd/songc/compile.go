@@ -34,6 +34,13 @@ func (CompileCmd) Help() string {
   func PredictBatch(xs [][NumFeatures]float64, out []int)
   var ClassNames = [NumClasses]string{...}
 
+For a model trained on a CSV file with a header, categories or missing
+values, it also takes records, a field per column (docs/data.md):
+
+  type Input struct{ Age float64; Sex string; ... }
+  func PredictInput(in *Input) int
+  func ExplainInput(in *Input, path []InputDecision) (int, []InputDecision)
+
 Examples:
   songc compile letter.json -o classifier/classifier.go
   songc compile letter.json -o letter/letter.go --package letter \

@@ -25,10 +25,12 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"go/format"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -59,13 +61,14 @@ func main() {
 	name := flag.String("name", "", "set name")
 	clf := flag.String("classifier", "", "songc compile's classifier.go for the set")
 	test := flag.String("test", "", "the set's test CSV (header, features, label)")
+	raw := flag.String("raw", "", "the set's test rows as songc read them (CSV, gzip'd or not), for a classifier that takes records")
 	out := flag.String("o", "", "output folder (a new Go module)")
 	flag.Parse()
 	if *models == "" || *name == "" || *clf == "" || *test == "" || *out == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*models, *name, *clf, *test, *out); err != nil {
+	if err := run(*models, *name, *clf, *test, *raw, *out); err != nil {
 		log.Fatalf("predict: %v", err)
 	}
 }
@@ -81,7 +84,7 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-func run(models, name, clf, test, out string) error {
+func run(models, name, clf, test, raw, out string) error {
 	var c cart
 	if err := readJSON(filepath.Join(models, name+".cart.json"), &c); err != nil {
 		return err
@@ -167,6 +170,21 @@ func predictCART(x []float64) int {
 	}
 	files["go.mod"] = []byte("module bench\n\ngo 1.26\n")
 	files["bench_test.go"] = []byte(benchTest)
+	// songc's benchmark: on the prepared rows, or, for a classifier that
+	// takes records, on the raw test rows as records (PredictInput) and
+	// encoded once (Predict).
+	files["songc_test.go"] = []byte(songcBench)
+	if bytes.Contains(src, []byte("func PredictInput(")) {
+		if raw == "" {
+			return fmt.Errorf("%s takes records: give -raw, the test rows songc read", clf)
+		}
+		rows, err := readMaybeGzip(raw)
+		if err != nil {
+			return err
+		}
+		files["testdata/raw.csv"] = rows
+		files["songc_test.go"] = []byte(songcRecordsBench)
+	}
 	for path, content := range files {
 		if strings.HasSuffix(path, ".go") {
 			if content, err = format.Source(content); err != nil {
@@ -232,7 +250,6 @@ import (
 	"strings"
 	"testing"
 
-	"bench/classifier"
 )
 
 // rows reads the test CSV: features and the label's class index, in
@@ -301,19 +318,6 @@ func order(n int) []int {
 
 var sink int
 
-func BenchmarkSongc(b *testing.B) {
-	x, _ := rows(b)
-	v := make([][classifier.NumFeatures]float64, len(x))
-	for i, r := range x {
-		copy(v[i][:], r)
-	}
-	ord := order(len(x))
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		sink += classifier.Predict(&v[ord[i%len(ord)]])
-	}
-}
-
 func BenchmarkCART(b *testing.B) {
 	x, _ := rows(b)
 	ord := order(len(x))
@@ -332,3 +336,123 @@ func BenchmarkXGBoost(b *testing.B) {
 	}
 }
 `
+
+const songcBench = `package bench
+
+import (
+	"testing"
+
+	"bench/classifier"
+)
+
+func BenchmarkSongc(b *testing.B) {
+	x, _ := rows(b)
+	v := make([][classifier.NumFeatures]float64, len(x))
+	for i, r := range x {
+		copy(v[i][:], r)
+	}
+	ord := order(len(x))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		sink += classifier.Predict(&v[ord[i%len(ord)]])
+	}
+}
+`
+
+// songcRecordsBench times a classifier that takes records on the raw test
+// rows: PredictInput (encoding and walk, what a service calls) and Predict
+// on the rows encoded once.
+const songcRecordsBench = `package bench
+
+import (
+	"encoding/csv"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"bench/classifier"
+)
+
+// records reads testdata/raw.csv as records: columns by name, a missing
+// numeric field NaN, a missing categorical one "".
+func records(t testing.TB) []classifier.Input {
+	f, err := os.Open("testdata/raw.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.TrimLeadingSpace = true
+	recs, err := cr.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for j, n := range recs[0] {
+		col[strings.TrimSpace(n)] = j
+	}
+	out := make([]classifier.Input, len(recs)-1)
+	for i, r := range recs[1:] {
+		v := reflect.ValueOf(&out[i]).Elem()
+		for k, name := range classifier.ColumnNames {
+			j, ok := col[name]
+			if !ok {
+				t.Fatalf("raw.csv has no column %q", name)
+			}
+			fv := strings.TrimSpace(r[j])
+			missing := fv == "" || fv == "NA" || fv == "N/A" || fv == "?" || fv == "NaN"
+			if v.Field(k).Kind() == reflect.Float64 {
+				x := math.NaN()
+				if !missing {
+					if x, err = strconv.ParseFloat(fv, 64); err != nil {
+						t.Fatal(err)
+					}
+				}
+				v.Field(k).SetFloat(x)
+			} else if !missing {
+				v.Field(k).SetString(fv)
+			}
+		}
+	}
+	return out
+}
+
+func BenchmarkSongc(b *testing.B) {
+	in := records(b)
+	v := make([][classifier.NumFeatures]float64, len(in))
+	for i := range in {
+		classifier.Encode(&v[i], &in[i])
+	}
+	ord := order(len(in))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		sink += classifier.Predict(&v[ord[i%len(ord)]])
+	}
+}
+
+func BenchmarkSongcInput(b *testing.B) {
+	in := records(b)
+	ord := order(len(in))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		sink += classifier.PredictInput(&in[ord[i%len(ord)]])
+	}
+}
+`
+
+// readMaybeGzip returns the bytes of the file at path, decompressed when
+// it is gzip'd.
+func readMaybeGzip(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		return b, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return io.ReadAll(zr)
+}
