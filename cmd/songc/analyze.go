@@ -96,7 +96,7 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	var ds *data.Dataset
 	var y []int
 	if c.Data != "" {
-		if ds, err = data.Open(c.Data, c.options(m)); err != nil {
+		if ds, err = c.openFor(g, c.Data, m); err != nil {
 			return err
 		}
 		if y, err = ds.Targets(m.ClassNames); err != nil {

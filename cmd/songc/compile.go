@@ -83,7 +83,7 @@ func (c *CompileCmd) Run(g *Globals) error {
 	var ds *data.Dataset
 	var y []int // the rows' classes, when the data is labelled
 	if c.Data != "" {
-		if ds, err = data.Open(c.Data, c.options(m)); err != nil {
+		if ds, err = c.openFor(g, c.Data, m); err != nil {
 			return err
 		}
 		// Labels the model lacks are an error before anything is written.

@@ -122,7 +122,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 // the model's by name in another order.
 func noteReordered(g *Globals, path string, st data.Stream) {
 	if st.Reordered() {
-		fmt.Fprintf(g.Stderr, "songc: %s: columns matched to the model's by name (the file has them in another order)\n", path)
+		fmt.Fprintln(g.Stderr, reorderedNote(path))
 	}
 }
 

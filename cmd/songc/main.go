@@ -66,6 +66,33 @@ func (f DataFlags) options(m *runtime.Model) data.CSVOptions {
 	return o
 }
 
+// openFor reads the file at path for model m, saying on stderr when its
+// columns were matched to the model's in another order and how many rows
+// hold a category no training row had.
+func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model) (*data.Dataset, error) {
+	ds, err := data.Open(path, f.options(m))
+	if err != nil {
+		return nil, err
+	}
+	if ds.Reordered {
+		fmt.Fprintln(g.Stderr, reorderedNote(path))
+	}
+	if ds.Unseen > 0 {
+		fmt.Fprintln(g.Stderr, unseenNote(path, ds.Unseen, ds.Rows))
+	}
+	return ds, nil
+}
+
+// reorderedNote says that path's columns were matched by name.
+func reorderedNote(path string) string {
+	return fmt.Sprintf("songc: %s: columns matched to the model's by name (the file has them in another order)", path)
+}
+
+// unseenNote says how many rows of path hold an unseen category.
+func unseenNote(path string, unseen, rows int) string {
+	return fmt.Sprintf("songc: %s: %d of %d rows hold a category no training row had (it sets none of its column's features)", path, unseen, rows)
+}
+
 func (f DataFlags) trainOptions() data.CSVOptions {
 	h := data.HeaderAuto
 	switch f.Header {

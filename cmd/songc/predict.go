@@ -73,7 +73,7 @@ func (c *PredictCmd) Run(g *Globals) error {
 		}
 		if !ok {
 			if unseen > 0 {
-				fmt.Fprintf(g.Stderr, "songc: %d of %d rows hold a category no training row had (read as missing)\n", unseen, i)
+				fmt.Fprintln(g.Stderr, unseenNote(c.Data, unseen, i))
 			}
 			return w.Flush()
 		}

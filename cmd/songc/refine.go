@@ -48,7 +48,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	task, err := loadTask(m, c.Data, c.Test, c.DataFlags)
+	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 // loadTask reads the training data (the embedded Letter data without a
 // path) and the optional test data of refine and select, encoded by m's
 // input columns.
-func loadTask(m *runtime.Model, train, test string, f DataFlags) (*trainer.Task, error) {
+func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags) (*trainer.Task, error) {
 	if train == "" {
 		tr, ts, err := data.Letter()
 		if err != nil {
@@ -75,14 +75,13 @@ func loadTask(m *runtime.Model, train, test string, f DataFlags) (*trainer.Task,
 		}
 		return trainer.NewTask(tr, ts)
 	}
-	opt := f.options(m)
-	tr, err := data.Open(train, opt)
+	tr, err := f.openFor(g, train, m)
 	if err != nil {
 		return nil, err
 	}
 	var ts *data.Dataset
 	if test != "" {
-		if ts, err = data.Open(test, opt); err != nil {
+		if ts, err = f.openFor(g, test, m); err != nil {
 			return nil, err
 		}
 	}

@@ -231,7 +231,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
 	}
 	if test != nil && test.Unseen > 0 && !c.Quiet {
-		fmt.Fprintf(g.Stderr, "songc: %s: %d of %d rows hold a category no training row had\n", test.Name, test.Unseen, test.Rows)
+		fmt.Fprintln(g.Stderr, unseenNote(test.Name, test.Unseen, test.Rows))
 	}
 	src := train.Name
 	if args.Demo {

@@ -181,6 +181,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		if st.Unseen() {
 			ds.Unseen++
 		}
+		ds.Reordered = st.Reordered()
 		ds.Rows++
 	}
 	return ds, nil

@@ -38,6 +38,9 @@ type Dataset struct {
 	Schema *runtime.Schema
 	Header bool // the CSV file had a header row
 	Unseen int  // rows with a categorical value seen in no training row
+	// Reordered: the columns were matched to the model's by name, in
+	// another order.
+	Reordered bool
 }
 
 // Row returns the features of row i.
