@@ -84,9 +84,14 @@ func (a About) String() string {
 	return b.String()
 }
 
-// FeatureNames returns the names of the model's input features as the CLI
-// names the columns of a file without a header: x1..xd, 1-based.
+// FeatureNames returns the names of the model's input features: those its
+// input columns give (runtime.Schema.FeatureNames: a column's name, or
+// NAME=LEVEL for a category), or, for a model without them, x1..xd,
+// 1-based, as the CLI names the columns of a file without a header.
 func FeatureNames(m *runtime.Model) []string {
+	if m.Schema != nil {
+		return m.Schema.FeatureNames()
+	}
 	names := make([]string, m.Features)
 	for j := range names {
 		names[j] = "x" + strconv.Itoa(j+1)
