@@ -75,6 +75,18 @@ def main():
         mean = lambda k: 100 * sum(a for n, a in means[k] if n in common) / len(common)
         print("| **mean of %d sets** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f | |" % (
             len(common), mean("auto"), mean("paper"), mean("fast"), mean("cart"), mean("xgboost"), mean("logreg")))
+    # Records against vectors, where the classifier takes records.
+    rec = [(n, c) for n, c in ((n, cost.get(n, {})) for n in SETS) if "SongcInput" in c and "Songc" in c]
+    if rec:
+        print()
+        print("songc's compiled classifier on the raw test rows, ns per prediction: `Predict` on a row encoded once, `PredictInput` on the record (encoding included).")
+        print()
+        print("| set | columns | features | Predict | PredictInput |")
+        print("|---|--:|--:|--:|--:|")
+        for n, c in rec:
+            m = load(os.path.join(out, "runs", n + "-auto.json")) or {}
+            cols = len(m.get("inputs", [])) or "-"
+            print("| %s | %s | %s | %.0f | %.0f |" % (n, cols, m.get("features", "-"), c["Songc"], c["SongcInput"]))
 
 
 def predict_cost(out):
