@@ -297,7 +297,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				if len(t.levels[j]) == MaxLevels {
 					t.overflow[j], t.levels[j] = true, nil
 				} else {
-					t.levels[j][l] = true
+					t.levels[j][strings.Clone(l)] = true // not the whole line's string
 				}
 			}
 		}
