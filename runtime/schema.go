@@ -22,6 +22,9 @@ const (
 	Categorical Kind = "categorical" // a string; one feature per level (one-hot)
 )
 
+// OneHot is the encoding of a categorical column: one feature per level.
+const OneHot = "one-hot"
+
 // DefaultMissing are the tokens that mean "missing" besides an empty field.
 var DefaultMissing = []string{"NA", "N/A", "?", "NaN"}
 
@@ -56,6 +59,9 @@ type Input struct {
 	// Levels are a categorical column's values seen in training, sorted
 	// by their bytes.
 	Levels []string `json:"levels,omitempty"`
+	// Encoding is how a categorical column becomes features: OneHot, the
+	// only one songc writes (absent in a file: OneHot).
+	Encoding string `json:"encoding,omitempty"`
 	// MissingFeature adds a feature that is 1 when the field is missing.
 	MissingFeature bool `json:"missing_feature,omitempty"`
 }
@@ -164,13 +170,19 @@ func (s *Schema) validate(d int) error {
 		names[in.Name] = i
 		switch in.Kind {
 		case Numeric:
-			if len(in.Levels) > 0 {
-				return fe(field+".levels", "a numeric column has no levels")
+			if len(in.Levels) > 0 || in.Encoding != "" {
+				return fe(field, "a numeric column has no levels or encoding")
 			}
 			if math.IsNaN(in.Fill) || math.IsInf(in.Fill, 0) {
 				return fe(field+".fill", "is %v; want a finite number", in.Fill)
 			}
 		case Categorical:
+			if in.Encoding == "" {
+				s.Inputs[i].Encoding = OneHot // the default
+			}
+			if s.Inputs[i].Encoding != OneHot {
+				return fe(field+".encoding", "%q; want %q", in.Encoding, OneHot)
+			}
 			if len(in.Levels) == 0 {
 				return fe(field+".levels", "is empty; a categorical column has at least one level")
 			}

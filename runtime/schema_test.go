@@ -15,7 +15,7 @@ func withInputs() *Model {
 	m.Format = FormatInputs
 	m.Schema = &Schema{Label: "y", Missing: []string{"NA"}, Inputs: []Input{
 		{Name: "age", Kind: Numeric, Fill: 40, MissingFeature: true},
-		{Name: "sex", Kind: Categorical, Levels: []string{"F"}},
+		{Name: "sex", Kind: Categorical, Levels: []string{"F"}, Encoding: OneHot},
 	}}
 	return m
 }
@@ -34,7 +34,8 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 		{"label named like an input", func(m *Model) { m.Schema.Label = "sex" }, `field label: "sex" is also the name of inputs[1]`},
 		{"kind", func(m *Model) { m.Schema.Inputs[0].Kind = "text" }, `field inputs[0].kind: "text"; want "numeric" or "categorical"`},
 		{"fill", func(m *Model) { m.Schema.Inputs[0].Fill = math.NaN() }, "field inputs[0].fill: is NaN"},
-		{"numeric levels", func(m *Model) { m.Schema.Inputs[0].Levels = []string{"a"} }, "field inputs[0].levels: a numeric column has no levels"},
+		{"numeric levels", func(m *Model) { m.Schema.Inputs[0].Levels = []string{"a"} }, "field inputs[0]: a numeric column has no levels or encoding"},
+		{"encoding", func(m *Model) { m.Schema.Inputs[1].Encoding = "ordinal" }, `field inputs[1].encoding: "ordinal"; want "one-hot"`},
 		{"no levels", func(m *Model) { m.Schema.Inputs[1].Levels = nil }, "field inputs[1].levels: is empty"},
 		{"unsorted levels", func(m *Model) { m.Schema.Inputs[1].Levels = []string{"M", "F"}; m.Schema.Inputs[0].MissingFeature = false },
 			`field inputs[1].levels[1]: "F" is not after "M"`},

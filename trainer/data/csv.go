@@ -403,6 +403,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			in.Kind = runtime.Numeric // every field is missing
 			continue
 		}
+		in.Encoding = runtime.OneHot
 		in.Levels = make([]string, 0, len(levels))
 		for l := range levels {
 			in.Levels = append(in.Levels, l)

@@ -22,7 +22,7 @@ func TestInferSchema(t *testing.T) {
 	}
 	want := &runtime.Schema{Label: "y", Missing: runtime.DefaultMissing, Inputs: []runtime.Input{
 		{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
-		{Name: "color", Kind: runtime.Categorical, Levels: []string{"blue", "red"}, MissingFeature: true},
+		{Name: "color", Kind: runtime.Categorical, Levels: []string{"blue", "red"}, Encoding: runtime.OneHot, MissingFeature: true},
 		{Name: "size", Kind: runtime.Numeric, Fill: 2.5, MissingFeature: true},
 	}}
 	if !reflect.DeepEqual(ds.Schema, want) || !ds.Header {
