@@ -5,14 +5,16 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzReadCSV: any input is read or refused with a one-line error; what is
-// read is consistent and finite.
+// read is consistent and finite, and reads the same for the model it would
+// train.
 func FuzzReadCSV(f *testing.F) {
-	for _, s := range []string{"1,2,a\n3,4,b\n", "f,g,y\n1,2,3\n", "", "\n\n", "1,\"2\n", "NaN,1,a\n", "1e999,a\n", "a,b\n1\n", "\xff,1,a\n"} {
+	for _, s := range []string{"1,2,a\n3,4,b\n", "f,g,y\n1,2,3\n", "", "\n\n", "1,\"2\n", "NaN,1,a\n", "1e999,a\n", "a,b\n1\n", "\xff,1,a\n", "a,b,y\n1,x,p\n,y,q\n", "n,?,p\ny,2,q\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -30,6 +32,15 @@ func FuzzReadCSV(f *testing.F) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Fatalf("non-finite feature %v", v)
 			}
+		}
+		// Read again for the model it would train, the file gives the
+		// same rows: the schema and the stream agree.
+		again, err := ReadCSV(bytes.NewReader(b), "fuzz.csv", CSVOptions{Schema: ds.Schema, Named: ds.Header})
+		if err != nil {
+			t.Fatalf("the training file does not read for its own model: %v", err)
+		}
+		if !slices.Equal(again.X, ds.X) || !slices.Equal(again.Labels, ds.Labels) {
+			t.Fatalf("read for its model: %v %q, read for training: %v %q", again.X, again.Labels, ds.X, ds.Labels)
 		}
 	})
 }
