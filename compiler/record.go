@@ -17,9 +17,12 @@ import (
 // field per column, and encodes them into the feature vector Predict reads,
 // as songc encodes a row of a CSV file.
 
-// maxListed is how many levels a doc comment or a test lists before
-// saying how many more there are.
-const maxListed = 8
+// maxListed and maxDocumented are how many levels a node's test and a
+// field's doc comment list before saying how many more there are.
+const (
+	maxListed     = 8
+	maxDocumented = 64
+)
 
 // fieldNames returns an exported Go identifier for each input column:
 // the name's ASCII letters and digits, each word capitalised; X before a
@@ -72,13 +75,13 @@ func display(s string) string {
 	return strconv.Quote(s)
 }
 
-// quotedList returns levels as {"a", "b"}, at most maxListed of them.
-func quotedList(levels []string) string {
+// quotedList returns levels as {"a", "b"}, at most n of them.
+func quotedList(levels []string, n int) string {
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, l := range levels {
-		if i == maxListed {
-			fmt.Fprintf(&b, ", and %d more", len(levels)-maxListed)
+		if i == n {
+			fmt.Fprintf(&b, ", and %d more (FeatureNames lists them)", len(levels)-n)
 			break
 		}
 		if i > 0 {
@@ -177,7 +180,7 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 			case 1:
 				parts = append(parts, name+" = "+strconv.Quote(sides[sd][0]))
 			default:
-				parts = append(parts, name+" in "+quotedList(sides[sd]))
+				parts = append(parts, name+" in "+quotedList(sides[sd], maxListed))
 			}
 			if unseenSide == sd {
 				parts = append(parts, "an unseen value")
@@ -250,7 +253,7 @@ around removed.`, strings.Join(quoted, ", ")))
 				g.Comment(doc)
 				g.Id(ids[i]).Float64()
 			} else {
-				doc = fmt.Sprintf("%s is column %s, one of %s.", ids[i], strconv.Quote(in.Name), quotedList(in.Levels))
+				doc = fmt.Sprintf("%s is column %s, one of %s.", ids[i], strconv.Quote(in.Name), quotedList(in.Levels, maxDocumented))
 				g.Comment(doc)
 				g.Id(ids[i]).String()
 			}
