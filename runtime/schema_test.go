@@ -37,7 +37,10 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 		{"numeric levels", func(m *Model) { m.Schema.Inputs[0].Levels = []string{"a"} }, "field inputs[0]: a numeric column has no levels or encoding"},
 		{"encoding", func(m *Model) { m.Schema.Inputs[1].Encoding = "ordinal" }, `field inputs[1].encoding: "ordinal"; want "one-hot"`},
 		{"no levels", func(m *Model) { m.Schema.Inputs[1].Levels = nil }, "field inputs[1].levels: is empty"},
-		{"unsorted levels", func(m *Model) { m.Schema.Inputs[1].Levels = []string{"M", "F"}; m.Schema.Inputs[0].MissingFeature = false },
+		{"unsorted levels", func(m *Model) {
+			m.Schema.Inputs[1].Levels = []string{"M", "F"}
+			m.Schema.Inputs[0].MissingFeature = false
+		},
 			`field inputs[1].levels[1]: "F" is not after "M"`},
 		{"missing token as a level", func(m *Model) { m.Schema.Inputs[1].Levels = []string{"NA"} }, `field inputs[1].levels[0]: "NA" means a missing value`},
 		{"empty token", func(m *Model) { m.Schema.Missing = []string{""} }, `field missing[0]: ""`},
