@@ -104,27 +104,23 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	node := p.Nodes[e]
 	w := k.Weights(node)
 	col = -1
-	o := 0
-	for i := range s.Inputs {
+	o := 0 // the first feature of column col
+	for i, start := 0, 0; i < len(s.Inputs); i++ {
 		wd := s.Inputs[i].Width()
-		for _, x := range w[o : o+wd] {
+		for _, x := range w[start : start+wd] {
 			if x != 0 {
 				if col >= 0 && col != i {
 					return -1, test
 				}
-				col = i
+				col, o = i, start
 			}
 		}
-		o += wd
+		start += wd
 	}
 	if col < 0 {
 		return -1, test
 	}
 	in := &s.Inputs[col]
-	o = 0
-	for i := range col {
-		o += s.Inputs[i].Width()
-	}
 	// side returns the walk's side for a record whose column encodes to
 	// the features f (the other columns, with weight 0, do not count).
 	x, v := make([]float64, k.NumFeatures()), make([]float64, k.NumFeatures())

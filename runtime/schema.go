@@ -87,23 +87,31 @@ func (s *Schema) Width() int {
 	return w
 }
 
+// features calls yield for every encoded feature, in order, with its name
+// (a numeric column's name, NAME=LEVEL for a level of a categorical one,
+// NAME=(missing) for a missing-value feature) and whether it is a numeric
+// column's value.
+func (s *Schema) features(yield func(name string, numeric bool)) {
+	for _, in := range s.Inputs {
+		if in.Kind == Categorical {
+			for _, l := range in.Levels {
+				yield(in.Name+"="+l, false)
+			}
+		} else {
+			yield(in.Name, true)
+		}
+		if in.MissingFeature {
+			yield(in.Name+"=(missing)", false)
+		}
+	}
+}
+
 // FeatureNames returns a name for every encoded feature: a numeric
 // column's name, NAME=LEVEL for a level of a categorical one, and
 // NAME=(missing) for a missing-value feature.
 func (s *Schema) FeatureNames() []string {
 	var out []string
-	for _, in := range s.Inputs {
-		if in.Kind == Categorical {
-			for _, l := range in.Levels {
-				out = append(out, in.Name+"="+l)
-			}
-		} else {
-			out = append(out, in.Name)
-		}
-		if in.MissingFeature {
-			out = append(out, in.Name+"=(missing)")
-		}
-	}
+	s.features(func(name string, _ bool) { out = append(out, name) })
 	return out
 }
 
@@ -111,16 +119,7 @@ func (s *Schema) FeatureNames() []string {
 // numeric column's value (the features standardisation applies to).
 func (s *Schema) NumericFeatures() []bool {
 	var out []bool
-	for _, in := range s.Inputs {
-		if in.Kind == Numeric {
-			out = append(out, true)
-		} else {
-			out = append(out, make([]bool, len(in.Levels))...)
-		}
-		if in.MissingFeature {
-			out = append(out, false)
-		}
-	}
+	s.features(func(_ string, numeric bool) { out = append(out, numeric) })
 	return out
 }
 
@@ -135,7 +134,8 @@ func (s *Schema) Names() []string {
 
 // Simple reports whether the schema says nothing a format-1 model does
 // not: numeric columns named x1..xd, in order, with no missing-value
-// features and no label name (a file without a header). Such a model needs no schema in its file (Model.Schema nil).
+// features and no label name (a file without a header). Such a model
+// needs no schema in its file (Model.Schema nil).
 func (s *Schema) Simple() bool {
 	if s.Label != "" {
 		return false

@@ -150,7 +150,6 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	if err != nil {
 		return nil, err
 	}
-	ds.Schema = schema
 	ds.Header = header
 	setFills(ds)
 	return ds, nil
@@ -232,16 +231,18 @@ func median(v []float64) float64 {
 
 // table is what the first pass learns of a training file's columns.
 type table struct {
-	width    int
-	first    []string // the first row's fields
-	firstAt  int      // its line
-	rows     int      // rows after the first
-	number   []bool   // every non-missing field after the first row is a number
-	numbers  []int    // how many fields after the first row are numbers
-	missing  []bool   // a field after the first row is missing
-	again    []bool   // the first row's field appears again below
-	levels   []map[string]bool
-	overflow []bool // more than MaxLevels distinct values below the first row
+	width      int
+	first      []string // the first row's fields
+	firstLevel []string // and the levels they stand for
+	firstAt    int      // its line
+	rows       int      // rows after the first
+	number     []bool   // every non-missing field after the first row is a number
+	anyNumber  []bool   // some field after the first row is a number
+	missing    []bool   // a field after the first row is missing
+	again      []bool   // the first row's field appears again below
+	// levels are the distinct values below the first row; nil once there
+	// are more than MaxLevels.
+	levels []map[string]bool
 }
 
 // scanTable reads a training table once, learning its columns.
@@ -263,13 +264,14 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if t.width < 0 {
 			t.width = len(rec)
 			t.first, t.firstAt = slices.Clone(rec), line
+			t.firstLevel = make([]string, t.width)
 			t.number = make([]bool, t.width)
-			t.numbers = make([]int, t.width)
+			t.anyNumber = make([]bool, t.width)
 			t.missing = make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
-			t.overflow = make([]bool, t.width)
 			for j := range t.width {
+				t.firstLevel[j] = runtime.Level(rec[j])
 				t.number[j] = true
 				t.levels[j] = map[string]bool{}
 			}
@@ -285,17 +287,17 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				continue
 			}
 			if _, err := runtime.ParseNumber(f); err == nil {
-				t.numbers[j]++
+				t.anyNumber[j] = true
 			} else {
 				t.number[j] = false
 			}
 			l := runtime.Level(f)
-			if l == runtime.Level(t.first[j]) {
+			if l == t.firstLevel[j] {
 				t.again[j] = true
 			}
-			if !t.overflow[j] && !t.levels[j][l] {
+			if t.levels[j] != nil && !t.levels[j][l] {
 				if len(t.levels[j]) == MaxLevels {
-					t.overflow[j], t.levels[j] = true, nil
+					t.levels[j] = nil
 				} else {
 					t.levels[j][strings.Clone(l)] = true // not the whole line's string
 				}
@@ -334,7 +336,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if !header {
 			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but the file has no header row", name, opt.LabelCol)
 		}
-		label = slices.IndexFunc(t.first, func(f string) bool { return runtime.Level(f) == opt.LabelCol })
+		label = slices.Index(t.firstLevel, opt.LabelCol)
 		if label < 0 {
 			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, quoteList(t.first, 8))
 		}
@@ -349,13 +351,13 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	for j := range t.width {
 		if j == label {
 			if header {
-				s.Label = runtime.Level(t.first[j])
+				s.Label = t.firstLevel[j]
 			}
 			continue
 		}
 		in := runtime.Input{Name: fmt.Sprintf("x%d", len(s.Inputs)+1), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
 		if header {
-			if in.Name = runtime.Level(t.first[j]); in.Name == "" {
+			if in.Name = t.firstLevel[j]; in.Name == "" {
 				in.Name = fmt.Sprintf("x%d", len(s.Inputs)+1)
 			}
 		}
@@ -363,18 +365,14 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, k+1, j+1, in.Name)
 		}
 		names[in.Name] = j
-		levels := t.levels[j]
 		if !header {
 			// The first row is data.
 			if runtime.IsMissing(t.first[j], opt.Missing) {
 				in.MissingFeature = true
-			} else if isWord(t.first[j], opt.Missing) {
-				t.number[j] = false
-			}
-			if levels != nil && !runtime.IsMissing(t.first[j], opt.Missing) {
-				levels[runtime.Level(t.first[j])] = true
-				if len(levels) > MaxLevels {
-					levels = nil
+			} else {
+				t.number[j] = t.number[j] && !isWord(t.first[j], opt.Missing)
+				if t.levels[j] != nil {
+					t.levels[j][t.firstLevel[j]] = true // more than MaxLevels is refused below
 				}
 			}
 		}
@@ -443,7 +441,7 @@ func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, n
 // looksLikeHeader applies ReadCSV's header rule to the first row.
 func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	if named {
-		return slices.ContainsFunc(t.first, func(f string) bool { return runtime.Level(f) == opt.LabelCol })
+		return slices.Contains(t.firstLevel, opt.LabelCol)
 	}
 	label, err := labelIndex(opt.LabelCol, t.width)
 	if err != nil {
@@ -459,7 +457,7 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 			continue
 		}
 		words++
-		if t.number[j] && (t.numbers[j] > 0 || t.rows == 0) {
+		if t.number[j] && (t.anyNumber[j] || t.rows == 0) {
 			return true // a word above numbers
 		}
 		if t.again[j] {
@@ -527,11 +525,10 @@ type CSVStream struct {
 	opt       CSVOptions
 	cr        *csv.Reader
 	enc       *runtime.Encoder
-	inputs    int
-	width     int   // columns per row, once known
+	inputs    int   // the schema's columns
+	width     int   // columns per row, -1 before the first row
 	label     int   // label column, -1 for none
 	cols      []int // the file column of each input
-	first     bool
 	reordered bool
 	fields    []string // the current row's inputs, in the schema's order
 	x         []float64
@@ -546,7 +543,7 @@ type CSVStream struct {
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	s := opt.Schema
 	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
-		width: -1, label: -1, first: true, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
+		width: -1, label: -1, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
 // Next reads the next data row. It returns false at the end of the file
@@ -573,8 +570,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 		if s.width >= 0 && len(rec) != s.width {
 			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
 		}
-		if s.first {
-			s.first = false
+		if s.width < 0 {
 			s.width = len(rec)
 			header, err := s.start(rec, line)
 			if err != nil {
@@ -624,7 +620,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	case HeaderYes:
 		header = true
 	case HeaderAuto:
-		header = s.looksLikeHeader(rec, index, labelName)
+		header = s.looksLikeHeader(rec, index)
 	}
 	if header && s.opt.Named {
 		return true, s.byName(rec, line, index, labelName)
@@ -655,7 +651,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 }
 
 // looksLikeHeader applies CSVStream's header rule to the first row.
-func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int, labelName string) bool {
+func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	if s.opt.Named {
 		for _, f := range rec {
 			if _, ok := index[runtime.Level(f)]; ok {
