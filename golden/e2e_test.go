@@ -213,35 +213,45 @@ func endToEnd(t *testing.T, m *runtime.Model, test *data.Dataset, wantForced boo
 
 	for _, layout := range []compiler.Layout{compiler.LayoutUnrolled, compiler.LayoutTables} {
 		t.Run(layout.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "go.mod"), "module e2e\n\ngo 1.22\n")
-			writeFile(t, filepath.Join(dir, "main.go"), e2eMain)
-			if err := os.Mkdir(filepath.Join(dir, "gen"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := compiler.Save(filepath.Join(dir, "gen", "gen.go"), m, compiler.Options{Package: "gen", Layout: layout, Version: "e2e"}); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command("go", "run", ".")
-			cmd.Dir = dir
-			cmd.Stdin = strings.NewReader(input.String())
-			cmd.Stderr = os.Stderr
-			out, err := cmd.Output()
-			if err != nil {
-				t.Fatalf("go run: %v", err)
-			}
-			sc := bufio.NewScanner(strings.NewReader(string(out)))
-			i, bad := 0, 0
-			for sc.Scan() {
-				if i < len(want) && sc.Text() != want[i] && bad < 5 {
-					t.Errorf("row %d (%v):\n  generated %s\n  runtime   %s", i, rows[i], sc.Text(), want[i])
-					bad++
-				}
-				i++
-			}
-			if i != len(want) {
-				t.Errorf("generated code printed %d lines for %d rows", i, len(want))
-			}
+			runGenerated(t, m, layout, e2eMain, input.String(), want, func(i int) any { return rows[i] })
 		})
+	}
+}
+
+// runGenerated compiles m with layout into package gen of a temporary
+// module whose main is mainSrc, runs it (go run) with input on stdin, and
+// requires its output lines to equal want; row(i) shows input i in an
+// error.
+func runGenerated(t *testing.T, m *runtime.Model, layout compiler.Layout, mainSrc, input string, want []string, row func(i int) any) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "go.mod"), "module e2e\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(dir, "main.go"), mainSrc)
+	if err := os.Mkdir(filepath.Join(dir, "gen"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compiler.Save(filepath.Join(dir, "gen", "gen.go"), m, compiler.Options{Package: "gen", Layout: layout, Version: "e2e"}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", ".")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(input)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go run: %v", err)
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	i, bad := 0, 0
+	for sc.Scan() {
+		if i < len(want) && sc.Text() != want[i] && bad < 5 {
+			t.Errorf("row %d (%v):\n  generated %s\n  runtime   %s", i, row(i), sc.Text(), want[i])
+			bad++
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("generated code printed %d lines for %d rows", i, len(want))
 	}
 }

@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"bufio"
 	"compress/gzip"
 	"encoding/csv"
 	"fmt"
@@ -197,36 +196,7 @@ func recordsEndToEnd(t *testing.T, m *runtime.Model, rows string, layout compile
 	}
 	t.Logf("%d rows (%d with unseen categories, %d forced exits), %s layout", len(want), unseen, forced, layout)
 
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "go.mod"), "module e2e\n\ngo 1.22\n")
-	writeFile(t, filepath.Join(dir, "main.go"), recordsMain)
-	if err := os.Mkdir(filepath.Join(dir, "gen"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := compiler.Save(filepath.Join(dir, "gen", "gen.go"), m, compiler.Options{Package: "gen", Layout: layout, Version: "e2e"}); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir = dir
-	cmd.Stdin = strings.NewReader(input.String())
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run: %v", err)
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	i, bad := 0, 0
-	for sc.Scan() {
-		if i < len(want) && sc.Text() != want[i] && bad < 5 {
-			t.Errorf("row %d (%q):\n  generated %s\n  runtime   %s", i, recs[i+1], sc.Text(), want[i])
-			bad++
-		}
-		i++
-	}
-	if i != len(want) {
-		t.Errorf("generated code printed %d lines for %d rows", i, len(want))
-	}
+	runGenerated(t, m, layout, recordsMain, input.String(), want, func(i int) any { return recs[i+1] })
 }
 
 // recordRows returns the CSV text of the rows of the files at paths (the
