@@ -32,7 +32,7 @@ const version = "0.1.0"
 type CLI struct {
 	HelpAll helpAllFlag `name:"help-all" help:"Show help with the expert flags too."`
 
-	Train   TrainCmd   `cmd:"" help:"Learn a SONG from a CSV or IDX file (or the embedded Letter data)."`
+	Train   TrainCmd   `cmd:"" help:"Learn a self-organizing neural graph (SONG) from a CSV or IDX file."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows."`
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
