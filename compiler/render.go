@@ -123,22 +123,12 @@ Layout: %s (%s).%s`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.W
 			})
 		})
 	}
-	// input: v := x, or a preprocessed copy.
-	input := func(g *jen.Group) {
-		if pre {
-			g.Var().Id("buf").Index(jen.Id("NumFeatures")).Float64()
-			g.Id("preprocess").Call(jen.Op("&").Id("buf"), jen.Id("x"))
-			g.Id("v").Op(":=").Op("&").Id("buf")
-		} else {
-			g.Id("v").Op(":=").Id("x")
-		}
-	}
 	xParam := jen.Id("x").Op("*").Index(jen.Id("NumFeatures")).Float64()
 
 	// func Predict(x *[NumFeatures]float64) int
 	comment(f, "Predict returns the class index that the hard walk reaches for input x.")
 	f.Func().Id("Predict").Params(xParam.Clone()).Int().BlockFunc(func(g *jen.Group) {
-		input(g)
+		p.input(g)
 		g.Id("i").Op(":=").Lit(0)
 		g.For(jen.Id("t").Op(":=").Lit(1), jen.Empty(), jen.Id("t").Op("++")).BlockFunc(func(g *jen.Group) {
 			g.Id("d").Op(":=").Lit(0)
@@ -180,18 +170,23 @@ path[:0]. It allocates nothing when cap(path) >= Steps.`)
 	return f.Render(w)
 }
 
-// walk emits the body of Explain and ExplainInput: the hard walk from the
-// root over the input x (a pointer in scope), appending elem(Decision{...})
-// to path for each step, then returning the class and path.
-func (p *Plan) walk(g *jen.Group, elem func(decision jen.Code) jen.Code) {
-	pre := p.Classifier.Model.InputShift != nil || p.Classifier.Model.InputScale != nil
-	if pre {
+// input emits v := x, or v := a preprocessed copy of x when the model
+// shifts or scales its inputs.
+func (p *Plan) input(g *jen.Group) {
+	if m := p.Classifier.Model; m.InputShift != nil || m.InputScale != nil {
 		g.Var().Id("buf").Index(jen.Id("NumFeatures")).Float64()
 		g.Id("preprocess").Call(jen.Op("&").Id("buf"), jen.Id("x"))
 		g.Id("v").Op(":=").Op("&").Id("buf")
 	} else {
 		g.Id("v").Op(":=").Id("x")
 	}
+}
+
+// walk emits the body of Explain and ExplainInput: the hard walk from the
+// root over the input x (a pointer in scope), appending elem(Decision{...})
+// to path for each step, then returning the class and path.
+func (p *Plan) walk(g *jen.Group, elem func(decision jen.Code) jen.Code) {
+	p.input(g)
 	g.Id("path").Op("=").Id("path").Index(jen.Empty(), jen.Lit(0))
 	g.Id("i").Op(":=").Lit(0)
 	g.For(jen.Id("t").Op(":=").Lit(1), jen.Empty(), jen.Id("t").Op("++")).BlockFunc(func(g *jen.Group) {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/songc/songc/compiler"
+	"github.com/songc/songc/internal/shared"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -85,7 +86,7 @@ func TestRecordsEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatal("the go command is needed to build generated code")
 	}
-	dir := sharedPath(t, "data/tabular")
+	dir := shared.Path(t, "data/tabular")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.train.csv.gz"))
 	tested := 0
 	for i, path := range paths {
@@ -306,18 +307,4 @@ func randomRecordsModel(s *runtime.Schema, classes []string, train *data.Dataset
 	return &runtime.Model{Format: runtime.FormatInputs, Nodes: n, Classes: c, Steps: 6, Features: d, ClassNames: classes,
 		M0Logits: mat(n+c, n, logit), M1Logits: mat(n+c, n, logit), W: w, B: b,
 		InputShift: shift, InputScale: scale, Schema: s}
-}
-
-// sharedPath returns a path under ../shared, failing when CI runs without it
-// and skipping only outside CI.
-func sharedPath(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", rel)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have ../shared: %v", err)
-		}
-		t.Skipf("../shared not present: %v", err)
-	}
-	return p
 }

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/songc/songc/internal/shared"
 )
 
 // refCase is one case of ../shared/reference/song_reference_cases.json,
@@ -33,23 +34,9 @@ type refCase struct {
 	GB                                     []float64   `json:"grad_b"`
 }
 
-// sharedPath returns a path under ../shared, failing when CI runs without it
-// and skipping only outside CI (shared/data/README.md).
-func sharedPath(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "shared", rel)
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have ../shared: %v", err)
-		}
-		t.Skipf("../shared not present: %v", err)
-	}
-	return p
-}
-
 func loadRefCases(t testing.TB) []refCase {
 	t.Helper()
-	b, err := os.ReadFile(sharedPath(t, "reference/song_reference_cases.json"))
+	b, err := os.ReadFile(shared.Path(t, "reference/song_reference_cases.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
