@@ -14,10 +14,14 @@ func (r *Run) straightThrough(e int) bool {
 // Patience the constant-rate epochs and their decay once the plateau is
 // found (Config.Epochs, the bound, until then).
 func (r *Run) planned() int {
-	if r.Config.Patience == 0 || r.state.StableEpochs == 0 {
-		return r.Config.Epochs
+	n := r.Config.Epochs
+	if r.Config.Patience > 0 && r.state.StableEpochs > 0 {
+		n = r.state.StableEpochs + r.decayEpochs()
 	}
-	return r.state.StableEpochs + r.decayEpochs()
+	if s := r.Config.Stop; s > 0 {
+		n = min(n, s)
+	}
+	return n
 }
 
 // decayEpochs is the length of the decay phase that follows the
