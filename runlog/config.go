@@ -60,13 +60,6 @@ type Config struct {
 	// it, and the Gumbel noise still fades over Epochs. LRSchedule is not
 	// used. 0 is off.
 	Patience int `json:"patience,omitempty"`
-	// Plateau, when > 0 with Patience, fixes the constant-rate phase at
-	// Plateau epochs instead of watching the validation rows for it, and
-	// Stop, when > 0, ends the run after Stop epochs. Together they repeat,
-	// without validation rows, the schedule of a run whose plateau and
-	// best epoch were found on them: a refit on all the training rows.
-	Plateau int `json:"plateau,omitempty"`
-	Stop    int `json:"stop,omitempty"`
 	// LRSchedule is "constant" (or empty) or "cosine": the learning rate
 	// falls from LR to 0 along a half cosine over the run's batches.
 	LRSchedule string `json:"lr_schedule,omitempty"`
@@ -176,12 +169,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--init must be paper or fan-in, got %q", c.Init)
 	case c.Patience < 0:
 		return fmt.Errorf("--patience must be at least 0, got %d", c.Patience)
-	case c.Patience > 0 && c.Val == 0 && c.Plateau == 0:
+	case c.Patience > 0 && c.Val == 0:
 		return fmt.Errorf("--patience needs validation rows (--val > 0) to watch")
-	case c.Plateau < 0 || c.Stop < 0:
-		return fmt.Errorf("plateau and stop must be at least 0, got %d and %d", c.Plateau, c.Stop)
-	case c.Plateau > 0 && (c.Patience == 0 || c.Plateau >= c.Epochs):
-		return fmt.Errorf("a fixed plateau (%d epochs) needs patience and fewer epochs than the bound (%d)", c.Plateau, c.Epochs)
 	case c.Patience > 0 && c.StraightThrough > 0:
 		return fmt.Errorf("--patience and --straight-through cannot be combined")
 	case c.Restart < 0 || c.Restart > MaxRestart:
@@ -201,14 +190,7 @@ func (c Config) StraightEpochs() int {
 func (c Config) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d nodes, %d steps; %s, batch %d, lr %g, %d epochs", c.Nodes, c.Steps, c.Precision, c.Batch, c.LR, c.Epochs)
-	switch {
-	case c.Plateau > 0:
-		fmt.Fprintf(&b, " at most (constant lr for %d epochs, then a cosine decay", c.Plateau)
-		if c.Stop > 0 {
-			fmt.Fprintf(&b, ", stopped after epoch %d", c.Stop)
-		}
-		b.WriteString(")")
-	case c.Patience > 0:
+	if c.Patience > 0 {
 		fmt.Fprintf(&b, " at most (constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay)", c.Patience)
 	}
 	if c.Restart > 0 {

@@ -267,7 +267,7 @@ func (st *runState) check(cfg Config, np int) error {
 		return fmt.Errorf("parameters that do not fit the model shape")
 	case st.Epoch < 0 || st.Epoch > cfg.Epochs || len(st.Records) != st.Epoch:
 		return fmt.Errorf("%d epochs done (%d logged) of %d", st.Epoch, len(st.Records), cfg.Epochs)
-	case st.BestEpoch < 0 || st.BestEpoch > st.Epoch || st.StableEpochs < 0 || (st.StableEpochs > st.Epoch && st.StableEpochs != cfg.Plateau):
+	case st.BestEpoch < 0 || st.BestEpoch > st.Epoch || st.StableEpochs < 0 || st.StableEpochs > st.Epoch:
 		return fmt.Errorf("best epoch %d or plateau %d beyond the %d epochs done", st.BestEpoch, st.StableEpochs, st.Epoch)
 	case st.AdamStep < 0 || st.SinceBest < 0:
 		return fmt.Errorf("a negative count (Adam step %d)", st.AdamStep)

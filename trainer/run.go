@@ -124,7 +124,6 @@ func NewRun(cfg Config, task *Task) (*Run, error) {
 	r.state.BestParams = append([]float64(nil), p.Flat...)
 	r.state.BestVal = -1
 	r.state.PlateauBest = -1
-	r.state.StableEpochs = cfg.Plateau
 	r.state.Fingerprint = task.Fingerprint()
 	r.state.ClassNames = task.ClassNames
 	return r, nil
@@ -444,28 +443,3 @@ func (e *InterruptError) Error() string {
 }
 
 func (e *InterruptError) Unwrap() error { return ErrInterrupted }
-
-// Refit returns a new run of r's recipe on all of r's training rows, its
-// validation rows included, that repeats r's schedule: the plateau that r
-// found on the validation rows is fixed (Config.Plateau) and the run stops
-// at r's best epoch (Config.Stop). It keeps the search record of r. r must
-// have trained, on validation rows.
-func (r *Run) Refit() (*Run, error) {
-	if len(r.valIdx) == 0 || r.state.BestEpoch == 0 {
-		return nil, fmt.Errorf("refit: the run has no validation rows or no epochs")
-	}
-	cfg := r.Config
-	cfg.Val, cfg.Stop = 0, r.state.BestEpoch
-	if cfg.Patience > 0 {
-		cfg.Plateau = r.state.StableEpochs
-		if cfg.Plateau == 0 || cfg.Plateau >= cfg.Epochs {
-			return nil, fmt.Errorf("refit: the run found no plateau")
-		}
-	}
-	out, err := NewRun(cfg, r.Task)
-	if err != nil {
-		return nil, err
-	}
-	out.Search = r.Search
-	return out, nil
-}

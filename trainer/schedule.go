@@ -14,14 +14,10 @@ func (r *Run) straightThrough(e int) bool {
 // Patience the constant-rate epochs and their decay once the plateau is
 // found (Config.Epochs, the bound, until then).
 func (r *Run) planned() int {
-	n := r.Config.Epochs
-	if r.Config.Patience > 0 && r.state.StableEpochs > 0 {
-		n = r.state.StableEpochs + r.decayEpochs()
+	if r.Config.Patience == 0 || r.state.StableEpochs == 0 {
+		return r.Config.Epochs
 	}
-	if s := r.Config.Stop; s > 0 {
-		n = min(n, s)
-	}
-	return n
+	return r.state.StableEpochs + r.decayEpochs()
 }
 
 // decayEpochs is the length of the decay phase that follows the

@@ -333,28 +333,6 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		model = refined
 	}
-	if os.Getenv("SONGC_REFIT") != "" && preset == "auto" {
-		passes := 0
-		if meta, _ := runlog.ReadMetadata(model.Training); meta.Refine != nil {
-			passes = meta.Refine.Selected
-		}
-		r2, err := r.Refit()
-		if err != nil {
-			return err
-		}
-		if err := r2.Train(g.Ctx); err != nil {
-			return err
-		}
-		if model, err = r2.Model(version); err != nil {
-			return err
-		}
-		if passes > 0 {
-			if model, err = refineModel(g, model, task, refine.Config{Passes: passes}, c.Quiet); err != nil {
-				return err
-			}
-		}
-		r = r2
-	}
 	if err := model.Save(args.Output); err != nil {
 		return err
 	}
