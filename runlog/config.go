@@ -87,9 +87,10 @@ type Config struct {
 	// exponent, in [1, 2), and weight (0: off).
 	NodeRegGamma  float64 `json:"node_reg_gamma,omitempty"`
 	NodeRegLambda float64 `json:"node_reg_lambda,omitempty"`
-	// Kernel is "auto" (or empty: the fastest on this machine), "gonum" or
-	// "avx2". Runs are byte-identical for the same kernel; the metadata
-	// records the kernel that ran (Metadata.Kernel).
+	// Kernel is "auto" (or empty: the fastest on this machine), "gonum",
+	// "avx512" or "avx2". Runs are byte-identical for the same kernel, and
+	// avx512 and avx2 train the same parameters; the metadata records the
+	// kernel that ran (Metadata.Kernel).
 	Kernel string `json:"-"`
 }
 
@@ -151,8 +152,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--anneal-temp must be in (0, 1], got %v", c.AnnealTemp)
 	case c.Select != "" && c.Select != "soft" && c.Select != "hard" && c.Select != "balanced":
 		return fmt.Errorf("--select must be soft, hard or balanced, got %q", c.Select)
-	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx2":
-		return fmt.Errorf("--kernel must be auto, gonum or avx2, got %q", c.Kernel)
+	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx512" && c.Kernel != "avx2":
+		return fmt.Errorf("--kernel must be auto, gonum, avx512 or avx2, got %q", c.Kernel)
 	case c.LRSchedule != "" && c.LRSchedule != "constant" && c.LRSchedule != "cosine":
 		return fmt.Errorf("--lr-schedule must be constant or cosine, got %q", c.LRSchedule)
 	case c.Gumbel != "" && c.Gumbel != "dirty" && c.Gumbel != "off":

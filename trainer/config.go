@@ -69,7 +69,9 @@ func CheckConfig(c *Config) error {
 	switch {
 	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
 		return fmt.Errorf("--nodes and --steps must be at most %d", runtime.MaxNodes)
-	case c.Kernel == "avx2" && (NewAVX2() == nil || c.Precision == "f64"):
+	case c.Kernel == "avx512" && (!HasPacked("avx512") || c.Precision == "f64"):
+		return fmt.Errorf("--kernel avx512 needs a CPU with AVX-512F and --precision f32")
+	case c.Kernel == "avx2" && (!HasPacked("avx2") || c.Precision == "f64"):
 		return fmt.Errorf("--kernel avx2 needs a CPU with AVX2 and FMA and --precision f32")
 	}
 	return nil

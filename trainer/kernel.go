@@ -3,6 +3,7 @@ package trainer
 import (
 	"fmt"
 	goruntime "runtime"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -57,31 +58,58 @@ func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda in
 	gonum.Implementation{}.Dgemm(trans(tA), trans(tB), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
-// AVX2 is the float32 kernel on songc's packed AVX2/FMA SGEMM
-// (trainer/internal/sgemm), on all of GOMAXPROCS's threads. Use NewAVX2; it
-// is only available where sgemm.Available.
-type AVX2 struct{ g *sgemm.GEMM }
+// Packed is the float32 kernel on songc's packed SGEMM
+// (trainer/internal/sgemm), on all of GOMAXPROCS's threads, with its
+// AVX-512 or its AVX2/FMA micro-kernel. Both give the same bits: an element
+// of a product is summed in the same order by either, so a run trains the
+// same model on either. Use NewPacked.
+type Packed struct{ g *sgemm.GEMM }
 
-// NewAVX2 returns an AVX2 kernel with its own buffers and workers, or nil
-// when this machine lacks AVX2 or FMA.
-func NewAVX2() *AVX2 {
-	if !sgemm.Available {
-		return nil
+// PackedKernels are the names of the packed kernels, widest first: the
+// instruction sets of their micro-kernels.
+var PackedKernels = []string{"avx512", "avx2"}
+
+// NewPacked returns the packed kernel on the micro-kernel named isa
+// ("avx512" or "avx2"), with its own buffers and workers, or nil when this
+// machine cannot run it.
+func NewPacked(isa string) *Packed {
+	if i, ok := packedISA(isa); ok {
+		return &Packed{sgemm.New(goruntime.GOMAXPROCS(0), i)}
 	}
-	return &AVX2{sgemm.New(goruntime.GOMAXPROCS(0))}
+	return nil
 }
 
-func (*AVX2) Name() string { return "avx2-f32" }
+// HasPacked reports whether this machine runs the packed kernel named isa.
+func HasPacked(isa string) bool {
+	_, ok := packedISA(isa)
+	return ok
+}
 
-func (k *AVX2) Gemm(tA, tB bool, m, n, kk int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func packedISA(name string) (sgemm.ISA, bool) {
+	for _, i := range []sgemm.ISA{sgemm.AVX512, sgemm.AVX2} {
+		if i.String() == name && sgemm.Has(i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Name is the micro-kernel's instruction set and the precision: "avx512-f32"
+// or "avx2-f32".
+func (k *Packed) Name() string { return k.g.ISA().String() + "-f32" }
+
+func (k *Packed) Gemm(tA, tB bool, m, n, kk int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	k.g.Gemm(tA, tB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // DefaultKernel32 returns a new instance of the fastest float32 kernel on
-// this machine: AVX2 where the CPU has AVX2 and FMA, gonum otherwise.
+// this machine: the packed kernel on the widest micro-kernel the CPU runs
+// (AVX-512, then AVX2 with FMA), gonum otherwise.
 func DefaultKernel32() Kernel[float32] {
-	if k := NewAVX2(); k != nil {
-		return k
+	for _, isa := range PackedKernels {
+		if k := NewPacked(isa); k != nil {
+			return k
+		}
 	}
 	return Gonum32{}
 }
@@ -90,31 +118,55 @@ func DefaultKernel32() Kernel[float32] {
 func DefaultKernel64() Kernel[float64] { return Gonum64{} }
 
 // NewEngine returns a CPU engine for shape s and batches of at most batch
-// rows, in precision "f32" or "f64", on kernel "auto" (or ""), "gonum" or
-// "avx2" (float32 only), and the name of the kernel it runs on.
+// rows, in precision "f32" or "f64", on kernel "auto" (or ""), "gonum",
+// "avx512" or "avx2" (the last two float32 only), and the name of the
+// kernel it runs on.
 func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, error) {
 	if err := checkMemory(s, batch, 0); err != nil {
 		return nil, "", err
 	}
 	if precision == "f64" {
-		if kernel == "avx2" {
-			return nil, "", fmt.Errorf("kernel avx2 is float32 only")
+		if slices.Contains(PackedKernels, kernel) {
+			return nil, "", fmt.Errorf("kernel %s is float32 only", kernel)
 		}
 		k := DefaultKernel64()
 		e, err := NewCPU[float64](s, k, batch)
 		return e, k.Name(), err
 	}
-	k := DefaultKernel32()
-	switch kernel {
-	case "gonum":
-		k = Gonum32{}
-	case "avx2":
-		a := NewAVX2()
-		if a == nil {
-			return nil, "", fmt.Errorf("kernel avx2: this CPU lacks AVX2 or FMA")
-		}
-		k = a
+	k, err := NewKernel32(kernel)
+	if err != nil {
+		return nil, "", err
 	}
 	e, err := NewCPU[float32](s, k, batch)
 	return e, k.Name(), err
+}
+
+// NewKernel32 returns the float32 kernel named name: "auto" (or "": the
+// fastest on this machine), "gonum", "avx512" or "avx2".
+func NewKernel32(name string) (Kernel[float32], error) {
+	switch name {
+	case "", "auto":
+		return DefaultKernel32(), nil
+	case "gonum":
+		return Gonum32{}, nil
+	case "avx512", "avx2":
+		if p := NewPacked(name); p != nil {
+			return p, nil
+		}
+		return nil, fmt.Errorf("kernel %s: this CPU cannot run it", name)
+	}
+	return nil, fmt.Errorf("unknown kernel %q", name)
+}
+
+// Lanes returns how many float32 values fit in the widest vector register
+// of the packed kernels this machine runs (16 with AVX-512, 8 with AVX2),
+// or 0 when it runs none.
+func Lanes() int {
+	switch {
+	case HasPacked("avx512"):
+		return 16
+	case HasPacked("avx2"):
+		return 8
+	}
+	return 0
 }

@@ -3,15 +3,23 @@ package trainer
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
-// TestKernelsAgree runs the whole loss and gradient with the AVX2 kernel and
-// with gonum's, on random shapes including the edge cases B = 1, N = 1,
-// n = 1 and odd sizes, and requires float32-level agreement.
+// TestKernelsAgree runs the whole loss and gradient with each packed kernel
+// and with gonum's, on random shapes including the edge cases B = 1, N = 1,
+// n = 1 and odd sizes, and requires float32-level agreement with gonum and
+// the same bits from every packed kernel.
 func TestKernelsAgree(t *testing.T) {
-	if NewAVX2() == nil {
-		t.Skip("no AVX2/FMA on this machine: the AVX2 kernel is never used here")
+	var packed []Kernel[float32]
+	for _, name := range PackedKernels {
+		if k := NewPacked(name); k != nil {
+			packed = append(packed, k)
+		}
+	}
+	if len(packed) == 0 {
+		t.Skip("no packed kernel runs on this machine: they are never used here")
 	}
 	rng := rand.New(rand.NewPCG(4, 4))
 	shapes := []struct {
@@ -30,9 +38,10 @@ func TestKernelsAgree(t *testing.T) {
 		p := NewParams(tc.s)
 		p.Init(rng)
 		x, y, noise := randomBatch(rng, tc.s, tc.b)
-		var grads [2][]float64
-		var losses [2]LossParts
-		for i, k := range []Kernel[float32]{Gonum32{}, NewAVX2()} {
+		kernels := append([]Kernel[float32]{Gonum32{}}, packed...)
+		grads := make([][]float64, len(kernels))
+		losses := make([]LossParts, len(kernels))
+		for i, k := range kernels {
 			e, err := NewCPU[float32](tc.s, k, tc.b)
 			if err != nil {
 				t.Fatal(err)
@@ -42,7 +51,7 @@ func TestKernelsAgree(t *testing.T) {
 			losses[i] = e.LossGrad(grads[i], x, y, noise)
 		}
 		if d := math.Abs(losses[0].Total - losses[1].Total); d > 1e-4*math.Max(1, math.Abs(losses[0].Total)) {
-			t.Errorf("%+v B=%d: loss %v (gonum) vs %v (avx2)", tc.s, tc.b, losses[0].Total, losses[1].Total)
+			t.Errorf("%+v B=%d: loss %v (gonum) vs %v (%s)", tc.s, tc.b, losses[0].Total, losses[1].Total, kernels[1].Name())
 		}
 		var scale, worst float64
 		for i := range grads[0] {
@@ -52,18 +61,24 @@ func TestKernelsAgree(t *testing.T) {
 		if worst > 1e-4*scale {
 			t.Errorf("%+v B=%d: gradients differ by %.3g of max %.3g", tc.s, tc.b, worst, scale)
 		}
+		for i := 2; i < len(kernels); i++ {
+			if losses[i] != losses[1] || !slices.Equal(grads[i], grads[1]) {
+				t.Errorf("%+v B=%d: %s and %s give different bits", tc.s, tc.b, kernels[1].Name(), kernels[i].Name())
+			}
+		}
 	}
 }
 
 // TestTrainStepAllocs: a training step allocates nothing in steady state
-// with the default float32 kernel where it is the AVX2 one (gonum's parallel
+// with the default float32 kernel where it is a packed one (gonum's parallel
 // GEMM allocates its own goroutine bookkeeping).
 func TestTrainStepAllocs(t *testing.T) {
-	if NewAVX2() == nil {
-		t.Skip("no AVX2/FMA on this machine")
+	k, ok := DefaultKernel32().(*Packed)
+	if !ok {
+		t.Skip("no packed kernel runs on this machine")
 	}
 	s := Shape{Nodes: 64, Classes: 26, Steps: 20, Features: 16, NodeRegGamma: 1.2, NodeRegLambda: 0.1}
-	e, err := NewCPU[float32](s, NewAVX2(), 128)
+	e, err := NewCPU[float32](s, k, 128)
 	if err != nil {
 		t.Fatal(err)
 	}

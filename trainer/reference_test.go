@@ -93,13 +93,17 @@ func relErr(got, want, floor float64) float64 {
 func TestReferenceCasesF64(t *testing.T) { testReference(t, newF64, 1e-10, 1e-12) }
 func TestReferenceCasesF32(t *testing.T) { testReference(t, newF32, 1e-4, 1e-2) }
 
-// TestReferenceCasesAVX2 runs the same cases on the AVX2 kernel, where the
-// machine has one.
-func TestReferenceCasesAVX2(t *testing.T) {
-	if NewAVX2() == nil {
-		t.Skip("no AVX2/FMA on this machine: the AVX2 kernel is never used here")
+// TestReferenceCasesPacked runs the same cases on each packed kernel that
+// the machine runs.
+func TestReferenceCasesPacked(t *testing.T) {
+	for _, name := range PackedKernels {
+		t.Run(name, func(t *testing.T) {
+			if !HasPacked(name) {
+				t.Skipf("this machine cannot run the %s kernel: it is never used here", name)
+			}
+			testReference(t, func(s Shape, b int) (Engine, error) { return NewCPU[float32](s, NewPacked(name), b) }, 1e-4, 1e-2)
+		})
 	}
-	testReference(t, func(s Shape, b int) (Engine, error) { return NewCPU[float32](s, NewAVX2(), b) }, 1e-4, 1e-2)
 }
 
 func newF64(s Shape, b int) (Engine, error) { return NewCPU[float64](s, Gonum64{}, b) }

@@ -85,6 +85,30 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestPackedKernelsTrainAlike: every packed kernel the machine runs trains
+// the same parameters, bit for bit, so that a model does not depend on
+// which of them the CPU had.
+func TestPackedKernelsTrainAlike(t *testing.T) {
+	task := smallTask(t)
+	var want []float64
+	var first string
+	for _, name := range PackedKernels {
+		if !HasPacked(name) {
+			continue
+		}
+		cfg := smallConfig("f32")
+		cfg.Nodes, cfg.Kernel = 33, name // several 14- and 6-row tiles
+		r := train(t, cfg, task)
+		if want == nil {
+			want, first = r.state.BestParams, name
+			continue
+		}
+		if !slices.Equal(want, r.state.BestParams) {
+			t.Errorf("kernel %s trained other parameters than %s", name, first)
+		}
+	}
+}
+
 // interruptRun trains cfg on task with a checkpoint at ckpt, interrupts it
 // (through its context) at the given batch of the given epoch, both
 // 1-based, and returns Train's error.

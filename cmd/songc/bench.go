@@ -3,7 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	goruntime "runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/songc/songc/trainer"
@@ -17,9 +21,9 @@ type BenchCmd struct {
 	Features  int    `default:"16" help:"Input features d."`
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
-	Kernel    string `enum:"auto,gonum,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
+	Kernel    string `enum:"auto,gonum,avx512,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
-	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel, the machine's reachable peak for the '% of peak' column."`
+	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel (the kernel's peak, for the '% of peak' figure) and compute the machine's theoretical peak from its CPU features and clock."`
 	JSON      bool   `name:"json" help:"Print the result as JSON."`
 }
 
@@ -55,10 +59,16 @@ func (c *BenchCmd) Run(g *Globals) error {
 		trainer.BenchResult
 		PeakGFlops  float64 `json:"peak_gflops,omitempty"`
 		PercentPeak float64 `json:"percent_of_peak,omitempty"`
+		// The machine's theoretical float32 peak and how it was computed.
+		TheoryGFlops float64 `json:"theoretical_gflops,omitempty"`
+		Theory       string  `json:"theoretical,omitempty"`
 	}{BenchResult: res}
 	if c.Peak {
-		out.PeakGFlops = peakGFlops(c.Precision)
+		if out.PeakGFlops, err = peakGFlops(c.Precision, c.Kernel); err != nil {
+			return err
+		}
 		out.PercentPeak = 100 * res.GFlops / out.PeakGFlops
+		out.TheoryGFlops, out.Theory = theoreticalGFlops()
 	}
 	if c.JSON {
 		enc := json.NewEncoder(g.Stdout)
@@ -71,12 +81,63 @@ func (c *BenchCmd) Run(g *Globals) error {
 		res.SecondsPerBatch, res.Batches, res.FlopsPerBatch, res.GFlops, res.AllocsPerBatch)
 	if c.Peak {
 		fmt.Fprintf(g.Stdout, "peak gflops       %.2f (2048^3 GEMM, same kernel); %.1f%% of it\n", out.PeakGFlops, out.PercentPeak)
+		if out.TheoryGFlops > 0 {
+			fmt.Fprintf(g.Stdout, "theoretical       %.2f (%s); the kernel's peak is %.1f%% of it\n", out.TheoryGFlops, out.Theory, 100*out.PeakGFlops/out.TheoryGFlops)
+		} else {
+			fmt.Fprintf(g.Stdout, "theoretical       unknown (%s)\n", out.Theory)
+		}
 	}
 	return nil
 }
 
-// peakGFlops times a square 2048 GEMM with the default kernel (median of 3).
-func peakGFlops(precision string) float64 {
+// theoreticalGFlops is the machine's float32 peak: threads x clock x 2 FMA
+// units x lanes x 2 flops per FMA, where lanes is the widest vector the
+// packed kernels use and the clock is the one /proc/cpuinfo reports. Two
+// FMA units per core is an assumption (most server cores since Haswell have
+// them; some have one for 512-bit vectors). It returns 0 and the reason
+// when a figure is unknown.
+func theoreticalGFlops() (float64, string) {
+	lanes := trainer.Lanes()
+	if lanes == 0 {
+		return 0, "no vector kernel runs on this machine"
+	}
+	mhz, err := cpuMHz()
+	if err != nil {
+		return 0, err.Error()
+	}
+	threads := goruntime.GOMAXPROCS(0)
+	isa := "AVX2"
+	if lanes == 16 {
+		isa = "AVX-512"
+	}
+	gf := float64(threads) * mhz / 1000 * 2 * float64(lanes) * 2
+	return gf, fmt.Sprintf("%d threads x %.0f MHz x 2 FMA units x %d float32 lanes (%s) x 2 flops", threads, mhz, lanes, isa)
+}
+
+// cpuMHz reads the first processor's clock from /proc/cpuinfo.
+func cpuMHz() (float64, error) {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return 0, fmt.Errorf("the clock is unknown: %v", err)
+	}
+	return parseMHz(string(b))
+}
+
+// parseMHz finds the first "cpu MHz" line of a /proc/cpuinfo text.
+func parseMHz(cpuinfo string) (float64, error) {
+	for _, line := range strings.Split(cpuinfo, "\n") {
+		name, val, ok := strings.Cut(line, ":")
+		if ok && strings.TrimSpace(name) == "cpu MHz" {
+			if mhz, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil && mhz > 0 {
+				return mhz, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("the clock is unknown: /proc/cpuinfo has no cpu MHz line")
+}
+
+// peakGFlops times a square 2048 GEMM with the named kernel (median of 3).
+func peakGFlops(precision, kernel string) (float64, error) {
 	const n = 2048
 	var times []float64
 	run := func(f func()) {
@@ -93,9 +154,12 @@ func peakGFlops(precision string) float64 {
 		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
 	} else {
 		a, c := make([]float32, n*n), make([]float32, n*n)
-		k := trainer.DefaultKernel32()
+		k, err := trainer.NewKernel32(kernel)
+		if err != nil {
+			return 0, err
+		}
 		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
 	}
 	slices.Sort(times)
-	return 2 * n * n * n / times[1] / 1e9
+	return 2 * n * n * n / times[1] / 1e9, nil
 }

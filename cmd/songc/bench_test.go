@@ -27,3 +27,30 @@ func TestBench(t *testing.T) {
 		t.Errorf("bench --batch 0: exit %d: %s", code, errs)
 	}
 }
+
+func TestParseMHz(t *testing.T) {
+	info := "processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2596.122\n\nprocessor\t: 1\ncpu MHz\t\t: 1800.000\n"
+	if mhz, err := parseMHz(info); err != nil || mhz != 2596.122 {
+		t.Errorf("parseMHz = %v, %v; want 2596.122", mhz, err)
+	}
+	for _, bad := range []string{"", "cpu MHz\t: fast\n", "cpu MHz\t: -1\n", "model name : x\n"} {
+		if _, err := parseMHz(bad); err == nil {
+			t.Errorf("parseMHz(%q): no error", bad)
+		}
+	}
+}
+
+// TestBenchPeak: --peak reports the kernel's peak and the machine's
+// theoretical one, or says why that is unknown.
+func TestBenchPeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times a 2048^3 product")
+	}
+	code, out, errs := songc(t, context.Background(), "bench", "--nodes", "4", "--steps", "2", "--batch", "8", "--features", "3", "--classes", "2", "--batches", "1", "--peak")
+	if code != 0 {
+		t.Fatalf("bench --peak: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "peak gflops") || !strings.Contains(out, "theoretical ") {
+		t.Errorf("bench --peak:\n%s", out)
+	}
+}

@@ -8,3 +8,8 @@ package sgemm
 // k x 16 panel of B to the 6 x 16 tile of C at c (row stride ldc floats).
 // It needs AVX2 and FMA.
 func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int)
+
+// kernel14x32 adds the product of a packed 14 x k panel of A and a packed
+// k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).
+// It needs AVX-512F.
+func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int)

@@ -7,18 +7,71 @@ import (
 )
 
 // Blocking, in the GotoBLAS/BLIS scheme: a kc x nc block of B is packed once
-// (into 16-column panels) and shared; each goroutine packs mc x kc blocks of
-// A (into 6-row panels) and runs the micro-kernel over them.
+// (into nr-column panels) and shared; each goroutine packs mc x kc blocks of
+// A (into mr-row panels) and runs the micro-kernel over them. An element of
+// C is summed over K in the same order whatever the micro-kernel, mc and
+// nc: only kc sets it.
 const (
-	mr = 6
-	nr = 16
 	kc = 256
-	mc = 96   // multiple of mr
-	nc = 2048 // multiple of nr
+	nc = 2048 // a multiple of every micro-kernel's nr
 	// Products smaller than this many multiply-adds run on one goroutine:
 	// starting a second costs about a microsecond.
 	parallelMin = 1 << 21
+	maxTile     = 14 * 32 // the largest micro-kernel's tile
 )
+
+// ISA names an instruction set that a micro-kernel needs.
+type ISA int
+
+const (
+	AVX2   ISA = iota // AVX2 and FMA: the 6x16 micro-kernel
+	AVX512            // AVX-512F: the 14x32 micro-kernel
+)
+
+func (i ISA) String() string {
+	switch i {
+	case AVX2:
+		return "avx2"
+	case AVX512:
+		return "avx512"
+	}
+	return fmt.Sprintf("ISA(%d)", int(i))
+}
+
+// micro is a micro-kernel: it adds the product of a packed mr x k panel of
+// A and a packed k x nr panel of B to an mr x nr tile of C.
+type micro struct {
+	mr, nr, mc int // mc: rows of A packed at once, a multiple of mr
+	fn         func(k int, a, b, c *float32, ldc int)
+}
+
+var micros = [...]micro{
+	AVX2:   {mr: 6, nr: 16, mc: 96, fn: kernel6x16},
+	AVX512: {mr: 14, nr: 32, mc: 112, fn: kernel14x32},
+}
+
+// Has reports whether this machine runs isa's micro-kernel.
+func Has(isa ISA) bool {
+	switch isa {
+	case AVX2:
+		return Available
+	case AVX512:
+		return AvailableAVX512
+	}
+	return false
+}
+
+// Best returns the widest instruction set this machine runs, and false
+// when it runs none (then the caller falls back to gonum).
+func Best() (ISA, bool) {
+	switch {
+	case AvailableAVX512:
+		return AVX512, true
+	case Available:
+		return AVX2, true
+	}
+	return AVX2, false
+}
 
 // GEMM is a float32 matrix multiply with its packing buffers and worker
 // goroutines. It is not safe for concurrent use: give each engine its own.
@@ -28,6 +81,8 @@ type GEMM struct{ *state }
 // state is what the workers see; it holds no reference to the GEMM, so that
 // the GEMM can be collected and its cleanup stop them.
 type state struct {
+	micro
+	isa     ISA
 	threads int
 	packB   []float32
 	workers []worker
@@ -49,16 +104,20 @@ type state struct {
 
 type worker struct {
 	packA []float32
-	tile  [mr * nr]float32
+	tile  [maxTile]float32
 }
 
-// New returns a GEMM that runs on up to threads goroutines (at least 1).
-func New(threads int) *GEMM {
+// New returns a GEMM on isa's micro-kernel that runs on up to threads
+// goroutines (at least 1). It panics when this machine lacks isa (see Has).
+func New(threads int, isa ISA) *GEMM {
+	if !Has(isa) {
+		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
+	}
 	threads = max(1, threads)
-	s := &state{threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads),
+	s := &state{micro: micros[isa], isa: isa, threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads),
 		start: make([]chan struct{}, threads)}
 	for i := range s.workers {
-		s.workers[i].packA = make([]float32, mc*kc)
+		s.workers[i].packA = make([]float32, s.mc*kc)
 	}
 	for w := 1; w < threads; w++ {
 		s.start[w] = make(chan struct{})
@@ -72,6 +131,9 @@ func New(threads int) *GEMM {
 	}, s)
 	return g
 }
+
+// ISA returns the instruction set of g's micro-kernel.
+func (g *GEMM) ISA() ISA { return g.isa }
 
 // loop is worker w's goroutine: one block of work per signal.
 func (s *state) loop(w int) {
@@ -112,14 +174,14 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 	}
 	g.transA, g.m, g.k, g.alpha, g.a, g.lda, g.c, g.ldc = transA, m, k, alpha, a, lda, c, ldc
 	threads := g.threads
-	if m*n*k < parallelMin || m <= mr {
+	if m*n*k < parallelMin || m <= g.mr {
 		threads = 1
 	}
 	for j0 := 0; j0 < n; j0 += nc {
 		nb := min(nc, n-j0)
 		for p0 := 0; p0 < k; p0 += kc {
 			kb := min(kc, k-p0)
-			packB(g.packB, b, ldb, transB, p0, kb, j0, nb)
+			packB(g.packB, b, ldb, transB, g.nr, p0, kb, j0, nb)
 			g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
 			if threads == 1 {
 				g.work(0, 1)
@@ -142,13 +204,14 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 // element, and each element's sum runs in a fixed order.
 func (g *state) work(w, threads int) {
 	wk := &g.workers[w]
+	mr, nr, mc := g.mr, g.nr, g.mc
 	// Split the rows into threads contiguous ranges of whole mr panels.
 	panels := (g.m + mr - 1) / mr
 	lo := panels * w / threads * mr
 	hi := min(g.m, panels*(w+1)/threads*mr)
 	for i0 := lo; i0 < hi; i0 += mc {
 		mb := min(mc, hi-i0)
-		packA(wk.packA, g.a, g.lda, g.transA, g.alpha, i0, mb, g.p0, g.kb)
+		packA(wk.packA, g.a, g.lda, g.transA, g.alpha, mr, i0, mb, g.p0, g.kb)
 		for jr := 0; jr < g.nb; jr += nr {
 			nrb := min(nr, g.nb-jr)
 			bp := g.packB[jr*g.kb:]
@@ -157,11 +220,11 @@ func (g *state) work(w, threads int) {
 				ap := wk.packA[ir*g.kb:]
 				ci := (i0+ir)*g.ldc + g.j0 + jr
 				if mrb == mr && nrb == nr {
-					kernel6x16(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc)
+					g.fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc)
 					continue
 				}
-				clear(wk.tile[:])
-				kernel6x16(g.kb, &ap[0], &bp[0], &wk.tile[0], nr)
+				clear(wk.tile[:mr*nr])
+				g.fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr)
 				for i := 0; i < mrb; i++ {
 					row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
 					for j := range row {
@@ -174,9 +237,9 @@ func (g *state) work(w, threads int) {
 }
 
 // packA packs rows i0..i0+mb-1, columns p0..p0+kb-1 of alpha*op(A) into
-// 6-row panels: panel r holds, for each p, the 6 values of its rows (zeros
-// past the last row).
-func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, mb, p0, kb int) {
+// mr-row panels: panel r holds, for each p, the mr values of its rows
+// (zeros past the last row).
+func packA(dst, a []float32, lda int, trans bool, alpha float32, mr, i0, mb, p0, kb int) {
 	for ir := 0; ir < mb; ir += mr {
 		panel := dst[ir*kb : ir*kb+mr*kb]
 		rows := min(mr, mb-ir)
@@ -202,10 +265,10 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, i0, mb, p0, kb 
 	}
 }
 
-// packB packs rows p0..p0+kb-1, columns j0..j0+nb-1 of op(B) into 16-column
-// panels: panel q holds, for each p, the 16 values of its columns (zeros
-// past the last column).
-func packB(dst, b []float32, ldb int, trans bool, p0, kb, j0, nb int) {
+// packB packs rows p0..p0+kb-1, columns j0..j0+nb-1 of op(B) into
+// nr-column panels: panel q holds, for each p, the nr values of its
+// columns (zeros past the last column).
+func packB(dst, b []float32, ldb int, trans bool, nr, p0, kb, j0, nb int) {
 	for jr := 0; jr < nb; jr += nr {
 		panel := dst[jr*kb : jr*kb+nr*kb]
 		cols := min(nr, nb-jr)

@@ -19,13 +19,25 @@ func tr(t bool) blas.Transpose {
 // TestAgainstGonum compares with gonum's Sgemm on random shapes, odd sizes
 // (1, 7, 33, 527 and block edges), both transposes, alpha and beta values,
 // and leading dimensions larger than the rows.
+// Every micro-kernel this machine runs passes it, and gives the same bits
+// as the AVX2 one.
 func TestAgainstGonum(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX2/FMA on this machine: the kernel is never used here")
+	for _, isa := range []ISA{AVX2, AVX512} {
+		t.Run(isa.String(), func(t *testing.T) { testAgainstGonum(t, isa) })
+	}
+}
+
+func testAgainstGonum(t *testing.T, isa ISA) {
+	if !Has(isa) {
+		t.Skipf("this machine cannot run the %v micro-kernel: it is never used here", isa)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	sizes := []int{1, 2, 5, 6, 7, 15, 16, 17, 33, 97, 257, 527}
-	g1, g2 := New(1), New(2)
+	sizes := []int{1, 2, 5, 6, 7, 13, 14, 15, 16, 17, 28, 31, 32, 33, 97, 257, 527}
+	g1, g2 := New(1, isa), New(2, isa)
+	var ref *GEMM
+	if isa != AVX2 && Has(AVX2) {
+		ref = New(2, AVX2)
+	}
 	for trial := 0; trial < 300; trial++ {
 		m, n, k := sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]
 		if trial < 8 {
@@ -55,9 +67,20 @@ func TestAgainstGonum(t *testing.T) {
 		fill(c0)
 		want := append([]float32(nil), c0...)
 		gonum.Implementation{}.Sgemm(tr(tA), tr(tB), m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
+		var same []float32 // the AVX2 kernel's bits
+		if ref != nil {
+			same = append([]float32(nil), c0...)
+			ref.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, same, ldc)
+		}
 		for _, g := range []*GEMM{g1, g2} {
 			got := append([]float32(nil), c0...)
 			g.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+			for i, x := range same {
+				if math.Float32bits(x) != math.Float32bits(got[i]) {
+					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v, the AVX2 kernel's %v",
+						trial, m, n, k, tA, tB, alpha, beta, g.threads, i, got[i], x)
+				}
+			}
 			for i := 0; i < m; i++ {
 				for j := 0; j < ldc; j++ {
 					w, x := want[i*ldc+j], got[i*ldc+j]
@@ -80,8 +103,9 @@ func TestAgainstGonum(t *testing.T) {
 
 // TestDeterministic: the same product twice gives the same bits.
 func TestDeterministic(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX2/FMA on this machine")
+	isa, ok := Best()
+	if !ok {
+		t.Skip("no micro-kernel runs on this machine")
 	}
 	const n = 300
 	a := make([]float32, n*n)
@@ -89,7 +113,7 @@ func TestDeterministic(t *testing.T) {
 		a[i] = float32(math.Sin(float64(i)))
 	}
 	c1, c2 := make([]float32, n*n), make([]float32, n*n)
-	g := New(2)
+	g := New(2, isa)
 	g.Gemm(false, true, n, n, n, 1, a, n, a, n, 0, c1, n)
 	g.Gemm(false, true, n, n, n, 1, a, n, a, n, 0, c2, n)
 	for i := range c1 {
@@ -100,25 +124,34 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	if !Available {
-		t.Skip("no AVX2/FMA on this machine")
-	}
-	const n = 512
-	a, c := make([]float32, n*n), make([]float32, n*n)
-	g := New(2)
-	if allocs := testing.AllocsPerRun(5, func() { g.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) }); allocs != 0 {
-		t.Errorf("%v allocations per product", allocs)
+	for _, isa := range []ISA{AVX2, AVX512} {
+		if !Has(isa) {
+			continue
+		}
+		const n = 512
+		a, c := make([]float32, n*n), make([]float32, n*n)
+		g := New(2, isa)
+		if allocs := testing.AllocsPerRun(5, func() { g.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) }); allocs != 0 {
+			t.Errorf("%v: %v allocations per product", isa, allocs)
+		}
 	}
 }
 
 var sink float32
 
+// benchGemm times the product on each micro-kernel this machine runs.
 func benchGemm(b *testing.B, m, n, k, threads int) {
-	if !Available {
-		b.Skip("no AVX2/FMA")
+	for _, isa := range []ISA{AVX2, AVX512} {
+		b.Run(isa.String(), func(b *testing.B) { benchGemmOn(b, isa, m, n, k, threads) })
+	}
+}
+
+func benchGemmOn(b *testing.B, isa ISA, m, n, k, threads int) {
+	if !Has(isa) {
+		b.Skipf("no %v", isa)
 	}
 	a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
-	g := New(threads)
+	g := New(threads, isa)
 	b.ReportAllocs()
 	for b.Loop() {
 		g.Gemm(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)

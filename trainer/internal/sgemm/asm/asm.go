@@ -1,4 +1,4 @@
-// Command asm generates the AVX2/FMA SGEMM micro-kernel of package sgemm
+// Command asm generates the AVX2/FMA and AVX-512 SGEMM micro-kernels of package sgemm
 // with avo (github.com/mmcloughlin/avo). It is its own module so that avo is
 // a build-time tool only; run it through go generate in package sgemm:
 //
@@ -11,78 +11,110 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The micro-kernel computes a 6x16 tile: C[i][j] += sum_p A[p][i] * B[p][j]
-// for i < 6, j < 16, from packed panels: a holds 6 values per p (one per
-// row of C), b holds 16 per p (one per column). Twelve YMM registers hold the
-// tile (6 rows x 2 x 8 columns), two hold the current row of B and one the
-// broadcast element of A: 15 of the 16 YMM registers.
-const (
-	mr = 6
-	nr = 16
-)
-
+// The AVX2 micro-kernel computes a 6x16 tile: C[i][j] += sum_p A[p][i] *
+// B[p][j] for i < 6, j < 16, from packed panels: a holds 6 values per p
+// (one per row of C), b holds 16 per p (one per column). Twelve YMM
+// registers hold the tile (6 rows x 2 x 8 columns), two hold the current
+// row of B and one the broadcast element of A: 15 of the 16 YMM registers.
+//
+// The AVX-512 micro-kernel computes a 14x32 tile the same way: 28 ZMM
+// registers hold the tile (14 rows x 2 x 16 columns) and two the current
+// row of B; each element of A is broadcast from memory by the FMA itself.
+// 30 of the 32 ZMM registers.
+//
+// Both add the products of each element in the order of p, one FMA at a
+// time, and then add the tile to C: an element of C gets the same bits from
+// either kernel.
 func main() {
-
 	ConstraintExpr("amd64,!purego")
-
-	TEXT("kernel6x16", NOSPLIT, "func(k int, a, b, c *float32, ldc int)")
-	Doc("kernel6x16 adds the product of a packed 6 x k panel of A and a packed",
+	kernel("kernel6x16", 6, 16, YMM, false,
+		"kernel6x16 adds the product of a packed 6 x k panel of A and a packed",
 		"k x 16 panel of B to the 6 x 16 tile of C at c (row stride ldc floats).",
 		"It needs AVX2 and FMA.")
+	kernel("kernel14x32", 14, 32, ZMM, true,
+		"kernel14x32 adds the product of a packed 14 x k panel of A and a packed",
+		"k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).",
+		"It needs AVX-512F.")
+	Generate()
+}
+
+// kernel generates an mr x nr micro-kernel on vector registers made by
+// vec (YMM: 8 floats, ZMM: 16); bcst broadcasts A's elements within the
+// FMA instead of into a register of their own.
+func kernel(name string, mr, nr int, vec func() VecVirtual, bcst bool, doc ...string) {
+	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc int)")
+	Doc(doc...)
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
 	b := Load(Param("b"), GP64())
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 
-	var acc [mr][2]VecVirtual
+	width := 8 // floats per register
+	if bcst {
+		width = 16
+	}
+	nv := nr / width // registers per row of the tile
+	acc := make([][]VecVirtual, mr)
 	for i := range acc {
+		acc[i] = make([]VecVirtual, nv)
 		for j := range acc[i] {
-			acc[i][j] = YMM()
+			acc[i][j] = vec()
 			VXORPS(acc[i][j], acc[i][j], acc[i][j])
 		}
 	}
 
 	// Four iterations of p per loop trip, then single ones.
 	step := func(off int) {
-		b0, b1 := YMM(), YMM()
-		VMOVUPS(Mem{Base: b, Disp: 4 * nr * off}, b0)
-		VMOVUPS(Mem{Base: b, Disp: 4*nr*off + 32}, b1)
+		bv := make([]VecVirtual, nv)
+		for j := range bv {
+			bv[j] = vec()
+			VMOVUPS(Mem{Base: b, Disp: 4 * (nr*off + width*j)}, bv[j])
+		}
 		for i := 0; i < mr; i++ {
-			ai := YMM()
-			VBROADCASTSS(Mem{Base: a, Disp: 4 * (mr*off + i)}, ai)
-			VFMADD231PS(b0, ai, acc[i][0])
-			VFMADD231PS(b1, ai, acc[i][1])
+			ai := Mem{Base: a, Disp: 4 * (mr*off + i)}
+			if bcst {
+				for j := range bv {
+					VFMADD231PS_BCST(ai, bv[j], acc[i][j])
+				}
+				continue
+			}
+			av := vec()
+			VBROADCASTSS(ai, av)
+			for j := range bv {
+				VFMADD231PS(bv[j], av, acc[i][j])
+			}
 		}
 	}
-	Label("loop4")
+	loop4, loop1, store := name+"_loop4", name+"_loop1", name+"_store"
+	Label(loop4)
 	CMPQ(k, U32(4))
-	JL(LabelRef("loop1"))
+	JL(LabelRef(loop1))
 	for u := 0; u < 4; u++ {
 		step(u)
 	}
 	ADDQ(U32(4*4*mr), a)
 	ADDQ(U32(4*4*nr), b)
 	SUBQ(U32(4), k)
-	JMP(LabelRef("loop4"))
+	JMP(LabelRef(loop4))
 
-	Label("loop1")
+	Label(loop1)
 	CMPQ(k, U32(0))
-	JE(LabelRef("store"))
+	JE(LabelRef(store))
 	step(0)
 	ADDQ(U32(4*mr), a)
 	ADDQ(U32(4*nr), b)
 	DECQ(k)
-	JMP(LabelRef("loop1"))
+	JMP(LabelRef(loop1))
 
 	// C += tile, row by row.
-	Label("store")
+	Label(store)
 	SHLQ(U8(2), ldc) // bytes per row
 	for i := 0; i < mr; i++ {
-		for j := 0; j < 2; j++ {
-			t := YMM()
-			VADDPS(Mem{Base: c, Disp: 32 * j}, acc[i][j], t)
-			VMOVUPS(t, Mem{Base: c, Disp: 32 * j})
+		for j := 0; j < nv; j++ {
+			t := vec()
+			VADDPS(Mem{Base: c, Disp: 4 * width * j}, acc[i][j], t)
+			VMOVUPS(t, Mem{Base: c, Disp: 4 * width * j})
 		}
 		if i < mr-1 {
 			ADDQ(ldc, c)
@@ -90,5 +122,4 @@ func main() {
 	}
 	VZEROUPPER()
 	RET()
-	Generate()
 }
