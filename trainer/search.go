@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	goruntime "runtime"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/songc/songc/runlog"
@@ -54,6 +56,17 @@ type Search struct {
 	// CLI's data paths).
 	CheckpointPath, InterruptPath string
 	Args                          []byte
+	// Parallel is how many candidates train at once, each on its own
+	// goroutine (0: GOMAXPROCS). It changes no result: a candidate trains
+	// the same whatever runs beside it.
+	Parallel int
+}
+
+func (s *Search) parallel() int {
+	if s.Parallel > 0 {
+		return s.Parallel
+	}
+	return goruntime.GOMAXPROCS(0)
 }
 
 // SearchProgress reports one candidate at one rung.
@@ -188,51 +201,74 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 	for ; st.Rung < len(rec.Rungs) && !rec.Cut; st.Rung, st.Next = st.Rung+1, 0 {
 		target := rec.Rungs[st.Rung]
 		for st.Next < len(st.Alive) && !rec.Cut {
-			k, i := st.Next, st.Alive[st.Next]
-			if runs[i] == nil {
-				r, err := NewRun(cfgs[i], task)
-				if err != nil {
-					return nil, nil, err
+			// The next candidates train side by side, one goroutine each;
+			// each is the run it would be alone.
+			group := st.Alive[st.Next:min(len(st.Alive), st.Next+s.parallel())]
+			for _, i := range group {
+				if runs[i] == nil {
+					r, err := NewRun(cfgs[i], task)
+					if err != nil {
+						return nil, nil, err
+					}
+					if s.Each != nil {
+						s.Each(r)
+					}
+					runs[i] = r
 				}
-				if s.Each != nil {
-					s.Each(r)
-				}
-				runs[i] = r
 			}
-			// Epoch by epoch, so that the budget cuts the search within an
-			// epoch of its end; a run trained in pieces equals one trained
-			// at once.
-			t0 := time.Now()
-			for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
-				if over() {
-					rec.Cut = true
-					break
-				}
-				if err := r.TrainFor(ctx, 1); err != nil {
+			errs, took, cut := make([]error, len(group)), make([]time.Duration, len(group)), make([]bool, len(group))
+			var wg sync.WaitGroup
+			for g, i := range group {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					// Epoch by epoch, so that the budget cuts the search
+					// within an epoch of its end; a run trained in pieces
+					// equals one trained at once.
+					t0 := time.Now()
+					for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
+						if over() {
+							cut[g] = true
+							break
+						}
+						if errs[g] = r.TrainFor(ctx, 1); errs[g] != nil {
+							break
+						}
+					}
+					took[g] = time.Since(t0)
+				}()
+			}
+			wg.Wait()
+			for g, i := range group {
+				if err := errs[g]; err != nil {
 					if errors.Is(err, ErrInterrupted) {
-						return nil, nil, s.interrupted(save, r)
+						return nil, nil, s.interrupted(save, runs[i])
 					}
 					return nil, nil, err
 				}
 			}
-			c := &rec.Candidates[i]
-			c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
-			c.Seconds += time.Since(t0).Seconds()
-			st.Next++ // saved past this candidate: a resumed search goes on from the next
-			if s.CheckpointPath != "" {
-				if err := save(s.CheckpointPath); err != nil {
-					return nil, nil, err
-				}
-			}
-			if s.Progress != nil {
-				best := st.Alive[0]
-				for _, j := range st.Alive[:k+1] {
-					if b := rec.Candidates[best]; rec.Candidates[j].Score > b.Score || (rec.Candidates[j].Score == b.Score && j < best) {
-						best = j
+			for g, i := range group {
+				k := st.Next
+				rec.Cut = rec.Cut || cut[g]
+				c := &rec.Candidates[i]
+				c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
+				c.Seconds += took[g].Seconds()
+				st.Next++ // saved past this candidate: a resumed search goes on from the next
+				if s.CheckpointPath != "" {
+					if err := save(s.CheckpointPath); err != nil {
+						return nil, nil, err
 					}
 				}
-				s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
-					Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
+				if s.Progress != nil {
+					best := st.Alive[0]
+					for _, j := range st.Alive[:k+1] {
+						if b := rec.Candidates[best]; rec.Candidates[j].Score > b.Score || (rec.Candidates[j].Score == b.Score && j < best) {
+							best = j
+						}
+					}
+					s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
+						Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
+				}
 			}
 		}
 		st.Alive = s.survivors(rec.Candidates, st.Alive, runs)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/songc/songc/runlog"
@@ -228,6 +229,70 @@ func TestSearchInterruptedInFinish(t *testing.T) {
 func resumePlan() trainer.Search {
 	base := fixture.Config()
 	base.Epochs, base.Patience, base.Anneal, base.AnnealTemp, base.Select = 30, 3, 0.2, 0.4, "hard"
+	// One candidate at a time, so that the tests can count steps to an
+	// interruption; TestSearchParallel checks that several give the same.
 	return trainer.Search{Base: base, Sizes: [][2]int{{4, 3}, {8, 4}}, LRs: []float64{0.01, 0.05},
-		WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2}
+		WeightDecays: []float64{0, 0.01}, Eta: 3, FirstRung: 2, Parallel: 1}
+}
+
+// TestSearchParallel: candidates trained two or three at a time give the
+// model bytes, the search record and the progress reports of a search that
+// trains them one at a time, and a search interrupted while two train
+// resumes to the same model.
+func TestSearchParallel(t *testing.T) {
+	task := fixture.Task(t)
+	want := wholeSearch(t, task)
+	var wantSteps []trainer.SearchProgress
+	one := resumePlan()
+	one.Progress = func(p trainer.SearchProgress) {
+		p.Elapsed, p.Candidate.Seconds, p.Best.Seconds = 0, 0, 0
+		wantSteps = append(wantSteps, p)
+	}
+	if _, _, err := one.Run(context.Background(), task); err != nil {
+		t.Fatal(err)
+	}
+	for _, par := range []int{2, 3} {
+		s := resumePlan()
+		s.Parallel = par
+		var steps []trainer.SearchProgress
+		s.Progress = func(p trainer.SearchProgress) {
+			p.Elapsed, p.Candidate.Seconds, p.Best.Seconds = 0, 0, 0
+			steps = append(steps, p)
+		}
+		r, _, err := s.Run(context.Background(), task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := r.Model("test")
+		if !bytes.Equal(want, fixture.Encode(t, m)) {
+			t.Errorf("%d at a time: another model than one at a time", par)
+		}
+		if !reflect.DeepEqual(steps, wantSteps) {
+			t.Errorf("%d at a time: progress %+v, want %+v", par, steps, wantSteps)
+		}
+	}
+	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := resumePlan()
+	cut.Parallel, cut.InterruptPath = 2, ckpt
+	n := 0
+	cut.Progress = func(trainer.SearchProgress) {
+		if n++; n == 5 {
+			cancel()
+		}
+	}
+	if _, _, err := cut.Run(ctx, task); !errors.Is(err, trainer.ErrInterrupted) {
+		t.Fatalf("interrupted search: %v", err)
+	}
+	c, err := trainer.LoadSearchCheckpoint(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := c.Search.Resume(context.Background(), task, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := r.Model("test"); !bytes.Equal(want, fixture.Encode(t, m)) {
+		t.Error("the resumed parallel search gave another model than the uninterrupted one")
+	}
 }

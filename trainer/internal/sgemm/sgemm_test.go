@@ -160,6 +160,7 @@ func benchGemmOn(b *testing.B, isa ISA, m, n, k, threads int) {
 	sink += c[0]
 }
 
+func BenchmarkGemm1024Square2Threads(b *testing.B) { benchGemm(b, 1024, 1024, 1024, 2) }
 func BenchmarkGemm2048Square1Thread(b *testing.B)  { benchGemm(b, 2048, 2048, 2048, 1) }
 func BenchmarkGemm2048Square2Threads(b *testing.B) { benchGemm(b, 2048, 2048, 2048, 2) }
 
