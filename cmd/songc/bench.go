@@ -83,6 +83,9 @@ func (c *BenchCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stdout, "peak gflops       %.2f (2048^3 GEMM, same kernel); %.1f%% of it\n", out.PeakGFlops, out.PercentPeak)
 		if out.TheoryGFlops > 0 {
 			fmt.Fprintf(g.Stdout, "theoretical       %.2f (%s); the kernel's peak is %.1f%% of it\n", out.TheoryGFlops, out.Theory, 100*out.PeakGFlops/out.TheoryGFlops)
+			if out.PeakGFlops > out.TheoryGFlops {
+				fmt.Fprintln(g.Stdout, "                  (above 100%: the cores run faster than the clock /proc/cpuinfo reports, boosted)")
+			}
 		} else {
 			fmt.Fprintf(g.Stdout, "theoretical       unknown (%s)\n", out.Theory)
 		}
