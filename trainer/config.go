@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -69,10 +70,9 @@ func CheckConfig(c *Config) error {
 	switch {
 	case c.Nodes > runtime.MaxNodes || c.Steps > runtime.MaxSteps:
 		return fmt.Errorf("--nodes and --steps must be at most %d", runtime.MaxNodes)
-	case c.Kernel == "avx512" && (!HasPacked("avx512") || c.Precision == "f64"):
-		return fmt.Errorf("--kernel avx512 needs a CPU with AVX-512F and --precision f32")
-	case c.Kernel == "avx2" && (!HasPacked("avx2") || c.Precision == "f64"):
-		return fmt.Errorf("--kernel avx2 needs a CPU with AVX2 and FMA and --precision f32")
+	case slices.Contains(PackedKernels, c.Kernel) && (!HasPacked(c.Kernel) || c.Precision == "f64"):
+		needs := map[string]string{"avx512": "AVX-512F", "avx2": "AVX2 and FMA"}[c.Kernel]
+		return fmt.Errorf("--kernel %s needs a CPU with %s and --precision f32", c.Kernel, needs)
 	}
 	return nil
 }

@@ -67,7 +67,13 @@ type Packed struct{ g *sgemm.GEMM }
 
 // PackedKernels are the names of the packed kernels, widest first: the
 // instruction sets of their micro-kernels.
-var PackedKernels = []string{"avx512", "avx2"}
+var PackedKernels = func() []string {
+	var names []string
+	for _, isa := range sgemm.ISAs {
+		names = append(names, isa.String())
+	}
+	return names
+}()
 
 // NewPacked returns the packed kernel on the micro-kernel named isa
 // ("avx512" or "avx2"), with its own buffers and workers, or nil when this
@@ -86,7 +92,7 @@ func HasPacked(isa string) bool {
 }
 
 func packedISA(name string) (sgemm.ISA, bool) {
-	for _, i := range []sgemm.ISA{sgemm.AVX512, sgemm.AVX2} {
+	for _, i := range sgemm.ISAs {
 		if i.String() == name && sgemm.Has(i) {
 			return i, true
 		}
@@ -106,10 +112,8 @@ func (k *Packed) Gemm(tA, tB bool, m, n, kk int, alpha float32, a []float32, lda
 // this machine: the packed kernel on the widest micro-kernel the CPU runs
 // (AVX-512, then AVX2 with FMA), gonum otherwise.
 func DefaultKernel32() Kernel[float32] {
-	for _, isa := range PackedKernels {
-		if k := NewPacked(isa); k != nil {
-			return k
-		}
+	if isa, ok := sgemm.Best(); ok {
+		return &Packed{sgemm.New(goruntime.GOMAXPROCS(0), isa)}
 	}
 	return Gonum32{}
 }
@@ -149,24 +153,22 @@ func NewKernel32(name string) (Kernel[float32], error) {
 		return DefaultKernel32(), nil
 	case "gonum":
 		return Gonum32{}, nil
-	case "avx512", "avx2":
-		if p := NewPacked(name); p != nil {
-			return p, nil
-		}
-		return nil, fmt.Errorf("kernel %s: this CPU cannot run it", name)
 	}
-	return nil, fmt.Errorf("unknown kernel %q", name)
+	if !slices.Contains(PackedKernels, name) {
+		return nil, fmt.Errorf("unknown kernel %q", name)
+	}
+	if p := NewPacked(name); p != nil {
+		return p, nil
+	}
+	return nil, fmt.Errorf("kernel %s: this CPU cannot run it", name)
 }
 
-// Lanes returns how many float32 values fit in the widest vector register
-// of the packed kernels this machine runs (16 with AVX-512, 8 with AVX2),
-// or 0 when it runs none.
-func Lanes() int {
-	switch {
-	case HasPacked("avx512"):
-		return 16
-	case HasPacked("avx2"):
-		return 8
+// Widest returns the name of the widest packed kernel this machine runs
+// and how many float32 values its vector registers hold (16 for avx512, 8
+// for avx2), or "" and 0 when it runs none.
+func Widest() (name string, lanes int) {
+	if isa, ok := sgemm.Best(); ok {
+		return isa.String(), isa.Lanes()
 	}
-	return 0
+	return "", 0
 }

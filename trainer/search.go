@@ -216,29 +216,7 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 					runs[i] = r
 				}
 			}
-			errs, took, cut := make([]error, len(group)), make([]time.Duration, len(group)), make([]bool, len(group))
-			var wg sync.WaitGroup
-			for g, i := range group {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					// Epoch by epoch, so that the budget cuts the search
-					// within an epoch of its end; a run trained in pieces
-					// equals one trained at once.
-					t0 := time.Now()
-					for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
-						if over() {
-							cut[g] = true
-							break
-						}
-						if errs[g] = r.TrainFor(ctx, 1); errs[g] != nil {
-							break
-						}
-					}
-					took[g] = time.Since(t0)
-				}()
-			}
-			wg.Wait()
+			errs, took, cut := trainSideBySide(ctx, runs, group, target, over)
 			for g, i := range group {
 				if err := errs[g]; err != nil {
 					if errors.Is(err, ErrInterrupted) {
@@ -260,14 +238,8 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 					}
 				}
 				if s.Progress != nil {
-					best := st.Alive[0]
-					for _, j := range st.Alive[:k+1] {
-						if b := rec.Candidates[best]; rec.Candidates[j].Score > b.Score || (rec.Candidates[j].Score == b.Score && j < best) {
-							best = j
-						}
-					}
 					s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
-						Candidate: *c, Best: rec.Candidates[best], Elapsed: time.Since(start)})
+						Candidate: *c, Best: rec.Candidates[leader(rec.Candidates, st.Alive[:k+1])], Elapsed: time.Since(start)})
 				}
 			}
 		}
@@ -299,6 +271,47 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	return r, rec, nil
+}
+
+// leader returns the candidate of ids with the best score, ties to the
+// lower index.
+func leader(cands []runlog.Candidate, ids []int) int {
+	best := ids[0]
+	for _, j := range ids {
+		if c, b := cands[j], cands[best]; c.Score > b.Score || (c.Score == b.Score && j < best) {
+			best = j
+		}
+	}
+	return best
+}
+
+// trainSideBySide trains the runs of group, one goroutine each, to target
+// epochs (or their end), epoch by epoch so that the budget (over) cuts
+// them within an epoch of its end; a run trained in pieces equals one
+// trained at once. It returns each run's error, wall time and whether the
+// budget cut it.
+func trainSideBySide(ctx context.Context, runs []*Run, group []int, target int, over func() bool) (errs []error, took []time.Duration, cut []bool) {
+	errs, took, cut = make([]error, len(group)), make([]time.Duration, len(group)), make([]bool, len(group))
+	var wg sync.WaitGroup
+	for g, i := range group {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t0 := time.Now()
+			for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
+				if over() {
+					cut[g] = true
+					break
+				}
+				if errs[g] = r.TrainFor(ctx, 1); errs[g] != nil {
+					break
+				}
+			}
+			took[g] = time.Since(t0)
+		}()
+	}
+	wg.Wait()
+	return errs, took, cut
 }
 
 // finish trains the chosen run to its end within the budget counted from

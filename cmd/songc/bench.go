@@ -100,7 +100,7 @@ func (c *BenchCmd) Run(g *Globals) error {
 // them; some have one for 512-bit vectors). It returns 0 and the reason
 // when a figure is unknown.
 func theoreticalGFlops() (float64, string) {
-	lanes := trainer.Lanes()
+	isa, lanes := trainer.Widest()
 	if lanes == 0 {
 		return 0, "no vector kernel runs on this machine"
 	}
@@ -109,10 +109,6 @@ func theoreticalGFlops() (float64, string) {
 		return 0, err.Error()
 	}
 	threads := goruntime.GOMAXPROCS(0)
-	isa := "AVX2"
-	if lanes == 16 {
-		isa = "AVX-512"
-	}
 	gf := float64(threads) * mhz / 1000 * 2 * float64(lanes) * 2
 	return gf, fmt.Sprintf("%d threads x %.0f MHz x 2 FMA units x %d float32 lanes (%s) x 2 flops", threads, mhz, lanes, isa)
 }

@@ -61,16 +61,27 @@ func Has(isa ISA) bool {
 	return false
 }
 
+// ISAs are the instruction sets of the micro-kernels, widest first.
+var ISAs = []ISA{AVX512, AVX2}
+
 // Best returns the widest instruction set this machine runs, and false
 // when it runs none (then the caller falls back to gonum).
 func Best() (ISA, bool) {
-	switch {
-	case AvailableAVX512:
-		return AVX512, true
-	case Available:
-		return AVX2, true
+	for _, isa := range ISAs {
+		if Has(isa) {
+			return isa, true
+		}
 	}
 	return AVX2, false
+}
+
+// Lanes returns how many float32 values one of isa's vector registers
+// holds.
+func (i ISA) Lanes() int {
+	if i == AVX512 {
+		return 16
+	}
+	return 8
 }
 
 // GEMM is a float32 matrix multiply with its packing buffers and worker
