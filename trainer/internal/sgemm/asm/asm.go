@@ -27,11 +27,11 @@ import (
 // either kernel.
 func main() {
 	ConstraintExpr("amd64,!purego")
-	kernel("kernel6x16", 6, 16, YMM, false,
+	kernel("kernel6x16", 6, 16, YMM, 8, false,
 		"kernel6x16 adds the product of a packed 6 x k panel of A and a packed",
 		"k x 16 panel of B to the 6 x 16 tile of C at c (row stride ldc floats).",
 		"It needs AVX2 and FMA.")
-	kernel("kernel14x32", 14, 32, ZMM, true,
+	kernel("kernel14x32", 14, 32, ZMM, 16, true,
 		"kernel14x32 adds the product of a packed 14 x k panel of A and a packed",
 		"k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).",
 		"It needs AVX-512F.")
@@ -39,9 +39,9 @@ func main() {
 }
 
 // kernel generates an mr x nr micro-kernel on vector registers made by
-// vec (YMM: 8 floats, ZMM: 16); bcst broadcasts A's elements within the
-// FMA instead of into a register of their own.
-func kernel(name string, mr, nr int, vec func() VecVirtual, bcst bool, doc ...string) {
+// vec, of width floats each; bcst broadcasts A's elements within the FMA
+// instead of into a register of their own.
+func kernel(name string, mr, nr int, vec func() VecVirtual, width int, bcst bool, doc ...string) {
 	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc int)")
 	Doc(doc...)
 	k := Load(Param("k"), GP64())
@@ -50,10 +50,6 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, bcst bool, doc ...st
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 
-	width := 8 // floats per register
-	if bcst {
-		width = 16
-	}
 	nv := nr / width // registers per row of the tile
 	acc := make([][]VecVirtual, mr)
 	for i := range acc {
