@@ -296,3 +296,86 @@ func TestSearchParallel(t *testing.T) {
 		t.Error("the resumed parallel search gave another model than the uninterrupted one")
 	}
 }
+
+// TestSearchRepeats: with Repeats 3, each of the last rung's 3 candidates
+// is also trained with seeds Seed+1 and Seed+2 (8 + 3x3 = 17 steps); its
+// score is the mean of its 3 runs' best scores, each that of its recipe
+// and seed trained alone to the rung; the others record one score. The
+// chosen model is its own seed's run, and a search interrupted among the
+// repeats resumes to the same model and record.
+func TestSearchRepeats(t *testing.T) {
+	task := fixture.Task(t)
+	plan := func() trainer.Search {
+		s := resumePlan()
+		s.Repeats = 3
+		return s
+	}
+	s := plan()
+	steps := 0
+	s.Progress = func(trainer.SearchProgress) { steps++ }
+	r, rec, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steps != 17 || rec.Repeats != 3 {
+		t.Fatalf("%d steps, repeats %d; want 17, 3", steps, rec.Repeats)
+	}
+	m, _ := r.Model("test") // sets the chosen candidate's own score to its run's end
+	cfgs := s.Candidates()
+	finalists := 0
+	for i, c := range rec.Candidates {
+		if len(c.Scores) == 0 {
+			continue
+		}
+		finalists++
+		if len(c.Scores) != 3 {
+			t.Fatalf("candidate %d: scores %v, want 3", i, c.Scores)
+		}
+		for f, got := range c.Scores {
+			if f == 0 && i == rec.Chosen {
+				if got != r.BestScore() {
+					t.Errorf("chosen candidate's own score %v, its run's %v", got, r.BestScore())
+				}
+				continue
+			}
+			cfg := cfgs[i]
+			cfg.Seed += uint64(f)
+			alone, err := trainer.NewRun(cfg, task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := alone.TrainFor(context.Background(), rec.Rungs[1]); err != nil {
+				t.Fatal(err)
+			}
+			if want := alone.BestScore(); got != want {
+				t.Errorf("candidate %d, seed +%d: score %v, alone %v", i, f, got, want)
+			}
+		}
+		if mean := (c.Scores[0] + c.Scores[1] + c.Scores[2]) / 3; c.Score != mean {
+			t.Errorf("candidate %d: score %v, the mean of %v is %v", i, c.Score, c.Scores, mean)
+		}
+	}
+	if finalists != 3 || len(rec.Candidates[rec.Chosen].Scores) != 3 {
+		t.Errorf("%d candidates repeated (the chosen one %v), want the last rung's 3", finalists, rec.Candidates[rec.Chosen].Scores)
+	}
+	alone, mAlone := fixture.Train(t, cfgs[rec.Chosen], task)
+	stripped := func(m *runtime.Model) []byte { c := *m; c.Training = nil; return fixture.Encode(t, &c) }
+	if !bytes.Equal(stripped(m), stripped(mAlone)) || alone.EpochsDone() != r.EpochsDone() {
+		t.Error("the chosen run differs from its recipe trained alone with its own seed")
+	}
+
+	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cut := plan()
+	cut.InterruptPath = ckpt
+	n := 0
+	cut.Progress = func(trainer.SearchProgress) {
+		if n++; n == 12 {
+			cancel()
+		}
+	}
+	if _, _, err := cut.Run(ctx, task); !errors.Is(err, trainer.ErrInterrupted) {
+		t.Fatalf("interrupted search: %v", err)
+	}
+	resumeAndCompare(t, task, ckpt, fixture.Encode(t, m), 17-12)
+}
