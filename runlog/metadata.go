@@ -79,9 +79,6 @@ type Search struct {
 	Rungs      []int       `json:"rungs"` // epochs at which the candidates were cut
 	Candidates []Candidate `json:"candidates"`
 	Chosen     int         `json:"chosen"` // index into Candidates
-	// Repeats is how many runs, each with its own seed and validation
-	// split, scored each candidate of the last rung (0: one).
-	Repeats int `json:"repeats,omitempty"`
 	// Budget is the time budget in seconds; Cut says whether it stopped
 	// the search before its plan was done (the model then depends on the
 	// machine's speed too).
@@ -96,10 +93,6 @@ type Candidate struct {
 	LR          float64 `json:"lr"`
 	WeightDecay float64 `json:"weight_decay,omitempty"`
 	Epochs      int     `json:"epochs"`    // epochs trained
-	Score       float64 `json:"val_score"` // best validation score over those epochs; a finalist's: the mean of Scores
-	// Scores are a finalist's runs' best validation scores when the
-	// search repeated them (Search.Repeats): its own run's first, then
-	// those with seeds Seed+1, Seed+2, ..., each on its own split.
-	Scores  []float64 `json:"val_scores,omitempty"`
-	Seconds float64   `json:"-"` // wall time, for progress and the log only
+	Score       float64 `json:"val_score"` // best validation score over those epochs
+	Seconds     float64 `json:"-"`         // wall time, for progress and the log only
 }

@@ -155,7 +155,7 @@ func restoreRun(cfg Config, task *Task, args []byte, st runState, path string) (
 const searchMagic = "songc-search/1\n"
 
 // searchState is where a search stands: the rung in progress and the
-// position in its queue (Search.queue) of the next run to train, the record so far, the
+// position in Alive of the next candidate to train, the record so far, the
 // state of every candidate that has a run, and the wall time spent.
 type searchState struct {
 	Rung, Next int
@@ -182,11 +182,10 @@ type searchPlan struct {
 	Eta          int
 	FirstRung    int
 	Budget       time.Duration
-	Repeats      int
 }
 
 func (s *Search) saveCheckpoint(path string, st *searchState) error {
-	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget, s.Repeats}, Args: s.Args, State: *st}
+	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget}, Args: s.Args, State: *st}
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, searchMagic, f) })
 }
 
@@ -220,7 +219,7 @@ func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
 	}
 	p := sf.Plan
 	c := &SearchCheckpoint{Path: path, Args: sf.Args, state: sf.State,
-		Search: Search{Base: p.Base, Sizes: p.Sizes, LRs: p.LRs, WeightDecays: p.WeightDecays, Eta: p.Eta, FirstRung: p.FirstRung, Budget: p.Budget, Repeats: p.Repeats}}
+		Search: Search{Base: p.Base, Sizes: p.Sizes, LRs: p.LRs, WeightDecays: p.WeightDecays, Eta: p.Eta, FirstRung: p.FirstRung, Budget: p.Budget}}
 	if err := c.Search.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid search: %v", path, err)
 	}
@@ -239,10 +238,8 @@ func (c *SearchCheckpoint) check() error {
 		return fmt.Errorf("%d candidates recorded, the plan has %d", len(st.Record.Candidates), n)
 	case !slices.Equal(st.Record.Rungs, c.Search.Rungs()):
 		return fmt.Errorf("rungs %v, the plan's are %v", st.Record.Rungs, c.Search.Rungs())
-	case st.Rung < 0 || st.Rung > len(st.Record.Rungs) || len(st.Alive) == 0:
-		return fmt.Errorf("position rung %d is out of range", st.Rung)
-	case st.Next < 0 || st.Next > len(c.Search.queue(st.Alive, st.Rung, len(st.Record.Rungs))):
-		return fmt.Errorf("position rung %d, run %d is out of range", st.Rung, st.Next)
+	case st.Rung < 0 || st.Rung > len(st.Record.Rungs) || len(st.Alive) == 0 || st.Next < 0 || st.Next > len(st.Alive):
+		return fmt.Errorf("position rung %d, candidate %d of %d is out of range", st.Rung, st.Next, len(st.Alive))
 	case st.Record.Chosen < 0 || st.Record.Chosen >= n:
 		return fmt.Errorf("chosen candidate %d is out of range", st.Record.Chosen)
 	}
@@ -253,9 +250,9 @@ func (c *SearchCheckpoint) check() error {
 		}
 		seen[i] = true
 	}
-	for j := range st.Runs {
-		if j < 0 || j >= n*c.Search.repeats() {
-			return fmt.Errorf("run %d is out of range", j)
+	for i := range st.Runs {
+		if i < 0 || i >= n {
+			return fmt.Errorf("candidate %d is out of range", i)
 		}
 	}
 	return nil

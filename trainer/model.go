@@ -19,10 +19,6 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 		// The chosen candidate is this run: its record is the run's.
 		c := &s.Candidates[s.Chosen]
 		c.Epochs, c.Score = r.state.Epoch, r.state.BestVal
-		if len(c.Scores) > 0 { // a finalist: its score is its runs' mean
-			c.Scores[0] = c.Score
-			c.Score = mean(c.Scores)
-		}
 	}
 	meta := runlog.Metadata{Songc: version, Config: r.Config.Canonical(), Kernel: r.kernel,
 		TrainRows: len(r.trainIdx), ValRows: len(r.valIdx), DataSHA256: r.state.Fingerprint,

@@ -60,15 +60,7 @@ type Search struct {
 	// goroutine (0: GOMAXPROCS). It changes no result: a candidate trains
 	// the same whatever runs beside it.
 	Parallel int
-	// Repeats is how many runs score each finalist, the candidates of the
-	// last rung: its own and Repeats-1 more of the same recipe with seeds
-	// Seed+1, Seed+2, ..., each with its own validation split and initial
-	// graph. A finalist's score is the mean of its runs' scores; the
-	// chosen one's own run is the model. 0 or 1: its own run alone.
-	Repeats int
 }
-
-func (s *Search) repeats() int { return max(1, s.Repeats) }
 
 func (s *Search) parallel() int {
 	if s.Parallel > 0 {
@@ -80,9 +72,8 @@ func (s *Search) parallel() int {
 // SearchProgress reports one candidate at one rung.
 type SearchProgress struct {
 	Rung, Rungs int // 0-based rung, and how many there are
-	Index, Of   int // the run's position in the rung's queue (Search.queue), and its length
+	Index, Of   int // candidate index among Of
 	Alive       int // candidates in this rung
-	Repeat      int // which of a finalist's runs (0: its own)
 	Candidate   runlog.Candidate
 	Best        runlog.Candidate // best so far in this rung
 	Elapsed     time.Duration
@@ -110,20 +101,7 @@ func DefaultSearch(task *Task, base Config) Search {
 		WeightDecays: []float64{0, 0.01},
 		Eta:          3,
 		FirstRung:    perEpoch(500, 3, 30),
-		Repeats:      DefaultRepeats(task.Train.Rows - rows),
 	}
-}
-
-// DefaultRepeats is how many runs score each of the auto recipe's
-// finalists when a run validates on valRows rows: enough that their
-// scores together rest on about 250 rows (a standard error of up to 3
-// points), at most 5. A finalist's score on one split of 60 rows has a
-// standard error of up to 6 points, as much as the finalists differ by.
-func DefaultRepeats(valRows int) int {
-	if valRows <= 0 {
-		return 1
-	}
-	return min(5, (250+valRows-1)/valRows)
 }
 
 // DefaultValShare is the validation share of the auto recipe for a
@@ -201,91 +179,74 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	cfgs := s.Candidates()
-	n := len(cfgs)
-	jobs := s.jobs(cfgs)
-	st, runs, err := s.start(task, jobs, ck)
+	st, runs, err := s.start(task, cfgs, ck)
 	if err != nil {
 		return nil, nil, err
 	}
 	rec := &st.Record
 	start := time.Now().Add(-st.Spent)
 	over := func() bool { return s.Budget > 0 && time.Since(start) > s.Budget }
-	// save writes the search's state, the runs' at their last epoch
-	// boundary, to path.
+	// save writes the search's state, the candidates' at their last
+	// epoch boundary, to path.
 	save := func(path string) error {
 		st.Spent = time.Since(start)
 		st.Runs = make(map[int]runState)
-		for j, r := range runs {
+		for i, r := range runs {
 			if r != nil {
-				st.Runs[j] = r.state
+				st.Runs[i] = r.state
 			}
 		}
 		return s.saveCheckpoint(path, &st)
 	}
 	for ; st.Rung < len(rec.Rungs) && !rec.Cut; st.Rung, st.Next = st.Rung+1, 0 {
 		target := rec.Rungs[st.Rung]
-		queue := s.queue(st.Alive, st.Rung, len(rec.Rungs))
-		for st.Next < len(queue) && !rec.Cut {
-			// The next runs train side by side, one goroutine each; each
-			// is the run it would be alone.
-			group := queue[st.Next:min(len(queue), st.Next+s.parallel())]
-			for _, j := range group {
-				if runs[j] == nil {
-					r, err := NewRun(jobs[j], task)
+		for st.Next < len(st.Alive) && !rec.Cut {
+			// The next candidates train side by side, one goroutine each;
+			// each is the run it would be alone.
+			group := st.Alive[st.Next:min(len(st.Alive), st.Next+s.parallel())]
+			for _, i := range group {
+				if runs[i] == nil {
+					r, err := NewRun(cfgs[i], task)
 					if err != nil {
 						return nil, nil, err
 					}
 					if s.Each != nil {
 						s.Each(r)
 					}
-					runs[j] = r
+					runs[i] = r
 				}
 			}
 			errs, took, cut := trainSideBySide(ctx, runs, group, target, over)
-			for g, j := range group {
+			for g, i := range group {
 				if err := errs[g]; err != nil {
 					if errors.Is(err, ErrInterrupted) {
-						return nil, nil, s.interrupted(save, runs[j])
+						return nil, nil, s.interrupted(save, runs[i])
 					}
 					return nil, nil, err
 				}
 			}
-			for g, j := range group {
-				k, i := st.Next, j%n
+			for g, i := range group {
+				k := st.Next
 				rec.Cut = rec.Cut || cut[g]
 				c := &rec.Candidates[i]
-				score := runs[j].BestScore()
-				if j == i {
-					c.Epochs = runs[j].EpochsDone()
-				}
-				if len(queue) > len(st.Alive) { // a finalist, scored by its repeated runs
-					c.Scores = append(c.Scores, score)
-					score = mean(c.Scores)
-				}
-				c.Score = score
+				c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
 				c.Seconds += took[g].Seconds()
-				st.Next++ // saved past this run: a resumed search goes on from the next
+				st.Next++ // saved past this candidate: a resumed search goes on from the next
 				if s.CheckpointPath != "" {
 					if err := save(s.CheckpointPath); err != nil {
 						return nil, nil, err
 					}
 				}
 				if s.Progress != nil {
-					done := make([]int, 0, k+1)
-					for _, d := range queue[:k+1] {
-						if !slices.Contains(done, d%n) {
-							done = append(done, d%n)
-						}
-					}
-					s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(queue), Alive: len(st.Alive),
-						Repeat: j / n, Candidate: *c, Best: rec.Candidates[leader(rec.Candidates, done)], Elapsed: time.Since(start)})
+					s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
+						Candidate: *c, Best: rec.Candidates[leader(rec.Candidates, st.Alive[:k+1])], Elapsed: time.Since(start)})
 				}
 			}
 		}
 		st.Alive = s.survivors(rec.Candidates, st.Alive, runs)
-		for j := range runs { // the cut candidates' and the repeats' memory goes back
-			if runs[j] != nil && !slices.Contains(st.Alive, j) {
-				runs[j] = nil
+		for i := range runs { // the cut candidates' memory goes back
+			if runs[i] != nil && !slices.Contains(st.Alive, i) {
+				runs[i] = nil
 			}
 		}
 		if rec.Cut {
@@ -310,44 +271,6 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	return r, rec, nil
-}
-
-// jobs returns the configurations of the search's runs: the candidates',
-// then, for each repeat f = 1, 2, ..., theirs with seed Seed+f. Run j is
-// candidate j%len(cfgs)'s repeat j/len(cfgs).
-func (s *Search) jobs(cfgs []Config) []Config {
-	out := slices.Clone(cfgs)
-	for f := 1; f < s.repeats(); f++ {
-		for _, c := range cfgs {
-			c.Seed += uint64(f)
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// queue returns the runs that train in rung of rungs, in order: the alive
-// candidates', and in the last rung, their repeats' after them.
-func (s *Search) queue(alive []int, rung, rungs int) []int {
-	if rung < rungs-1 || s.repeats() == 1 {
-		return alive
-	}
-	n := len(s.Candidates())
-	out := slices.Clone(alive)
-	for f := 1; f < s.repeats(); f++ {
-		for _, i := range alive {
-			out = append(out, i+f*n)
-		}
-	}
-	return out
-}
-
-func mean(x []float64) float64 {
-	var sum float64
-	for _, v := range x {
-		sum += v
-	}
-	return sum / float64(len(x))
 }
 
 // leader returns the candidate of ids with the best score, ties to the
@@ -413,25 +336,21 @@ func (s *Search) finish(ctx context.Context, r *Run, c *runlog.Candidate, start 
 	return nil
 }
 
-// start returns the search's state and its runs (cfgs are the jobs):
-// restored from ck, or new when ck is nil.
+// start returns the search's state and its candidates' runs: restored
+// from ck, or new when ck is nil.
 func (s *Search) start(task *Task, cfgs []Config, ck *SearchCheckpoint) (searchState, []*Run, error) {
 	st := searchState{}
 	runs := make([]*Run, len(cfgs))
-	n := len(s.Candidates())
 	if ck == nil {
 		by := s.Base.Select // what BestScore measures
 		if by == "" {
 			by = "soft"
 		}
-		st.Record = runlog.Search{By: by, Rungs: s.Rungs(), Candidates: make([]runlog.Candidate, n), Budget: s.Budget.Seconds()}
-		if s.repeats() > 1 {
-			st.Record.Repeats = s.repeats()
-		}
-		for i, c := range cfgs[:n] {
+		st.Record = runlog.Search{By: by, Rungs: s.Rungs(), Candidates: make([]runlog.Candidate, len(cfgs)), Budget: s.Budget.Seconds()}
+		for i, c := range cfgs {
 			st.Record.Candidates[i] = runlog.Candidate{Nodes: c.Nodes, Steps: c.Steps, LR: c.LR, WeightDecay: c.WeightDecay}
 		}
-		st.Alive = make([]int, n)
+		st.Alive = make([]int, len(cfgs))
 		for i := range st.Alive {
 			st.Alive[i] = i
 		}
@@ -480,8 +399,7 @@ func (s *Search) interrupted(save func(string) error, r *Run) error {
 // rule of Breiman et al. (Classification and Regression Trees, 1984,
 // section 3.4.3). A maximum over many noisy scores overstates the best;
 // on a few dozen validation rows candidates a standard error apart are
-// not told apart, and the simpler one is kept. A finalist scored by
-// repeated runs counts the validation rows of all of them.
+// not told apart, and the simpler one is kept.
 func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) []int {
 	ranked := make([]int, 0, len(alive))
 	for _, i := range alive {
@@ -504,7 +422,7 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 		return ranked[:min(keep, len(ranked))]
 	}
 	best := cands[ranked[0]].Score
-	n := float64(max(1, runs[ranked[0]].ValRows()) * max(1, len(cands[ranked[0]].Scores)))
+	n := float64(max(1, runs[ranked[0]].ValRows()))
 	se := math.Sqrt(max(0, best*(1-best)) / n)
 	first := ranked[0]
 	for _, i := range ranked {

@@ -461,20 +461,12 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if ck != nil {
 			resumed = " (resuming " + ck.Path + ")"
 		}
-		finalists := ""
-		if s.Repeats > 1 {
-			finalists = fmt.Sprintf(", finalists scored on %d seeds and splits", s.Repeats)
-		}
-		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v%s, budget %s%s\n",
-			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), finalists, s.Budget, resumed)
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v, budget %s%s\n",
+			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), s.Budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
-			val := fmt.Sprintf("val %6.2f%%", 100*cd.Score)
-			if len(cd.Scores) > 1 {
-				val = fmt.Sprintf("val %6.2f%% (mean of %d splits)", 100*cd.Score, len(cd.Scores))
-			}
-			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  %s   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
-				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, val,
+			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
+				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
 				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
 		}
 	}
@@ -629,12 +621,8 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		if s.Cut {
 			cut = "; the time budget cut the search short"
 		}
-		val := fmt.Sprintf("validation %.2f%%", 100*c.Score)
-		if len(c.Scores) > 1 {
-			val = fmt.Sprintf("validation %.2f%%, the mean over %d seeds and splits", 100*c.Score, len(c.Scores))
-		}
-		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s)%s\n",
-			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), val, cut)
+		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (validation %.2f%%)%s\n",
+			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), 100*c.Score, cut)
 	}
 	if _, val := r.Split(); len(val) > 0 {
 		k, err := runtime.New(m)
