@@ -80,6 +80,7 @@ const (
 type CPU[T Float] struct {
 	shape Shape
 	k     Kernel[T]
+	pk    PackingKernel[T] // k, when it packs operands for several products
 	maxB  int
 
 	p, g   []T // flat parameters and gradient (Shape layout)
@@ -87,7 +88,7 @@ type CPU[T Float] struct {
 	step   int
 
 	m  []T // S x 2n: [M1 | M0], column softmax of the logits (+ noise)
-	mt []T // 2n x S: M transposed, for the backward products
+	mt []T // 2n x S: M transposed, for the backward products (without pk)
 	nx []T // S x B: one step's output
 	xb []T // B x d batch input
 	sg []T // n x B sigmoids s
@@ -135,6 +136,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
 		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B),
 	}
+	e.pk, _ = k.(PackingKernel[T])
 	return e, nil
 }
 

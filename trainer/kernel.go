@@ -33,6 +33,20 @@ type Kernel[T Float] interface {
 	Gemm(transA, transB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 }
 
+// PackingKernel is a Kernel that packs a left operand once for several
+// products: the transition matrix that every step of a batch multiplies.
+// CPU engines use it when their kernel has it; the products have the bits
+// of Gemm with the same operands.
+type PackingKernel[T Float] interface {
+	Kernel[T]
+	// PackA packs alpha*op(A) (m x k; A transposed when transA) into slot
+	// 0 or 1, replacing what the slot held.
+	PackA(slot int, transA bool, m, k int, alpha T, a []T, lda int)
+	// GemmA computes C = A*op(B) + beta*C with slot's packed A (m x k) and
+	// op(B) k x n.
+	GemmA(slot int, transB bool, n int, b []T, ldb int, beta T, c []T, ldc int)
+}
+
 func trans(t bool) blas.Transpose {
 	if t {
 		return blas.Trans
@@ -63,7 +77,10 @@ func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda in
 // AVX-512 or its AVX2/FMA micro-kernel. Both give the same bits: an element
 // of a product is summed in the same order by either, so a run trains the
 // same model on either. Use NewPacked.
-type Packed struct{ g *sgemm.GEMM }
+type Packed struct {
+	g     *sgemm.GEMM
+	slots [2]sgemm.PackedA // PackA's operands
+}
 
 // PackedKernels are the names of the packed kernels, widest first: the
 // instruction sets of their micro-kernels.
@@ -80,7 +97,7 @@ var PackedKernels = func() []string {
 // machine cannot run it.
 func NewPacked(isa string) *Packed {
 	if i, ok := packedISA(isa); ok {
-		return &Packed{sgemm.New(goruntime.GOMAXPROCS(0), i)}
+		return &Packed{g: sgemm.New(goruntime.GOMAXPROCS(0), i)}
 	}
 	return nil
 }
@@ -108,12 +125,22 @@ func (k *Packed) Gemm(tA, tB bool, m, n, kk int, alpha float32, a []float32, lda
 	k.g.Gemm(tA, tB, m, n, kk, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
+// PackA implements PackingKernel.
+func (k *Packed) PackA(slot int, tA bool, m, kk int, alpha float32, a []float32, lda int) {
+	k.g.Pack(&k.slots[slot], tA, m, kk, alpha, a, lda)
+}
+
+// GemmA implements PackingKernel.
+func (k *Packed) GemmA(slot int, tB bool, n int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	k.g.GemmPacked(&k.slots[slot], tB, n, b, ldb, beta, c, ldc)
+}
+
 // DefaultKernel32 returns a new instance of the fastest float32 kernel on
 // this machine: the packed kernel on the widest micro-kernel the CPU runs
 // (AVX-512, then AVX2 with FMA), gonum otherwise.
 func DefaultKernel32() Kernel[float32] {
 	if isa, ok := sgemm.Best(); ok {
-		return &Packed{sgemm.New(goruntime.GOMAXPROCS(0), isa)}
+		return &Packed{g: sgemm.New(goruntime.GOMAXPROCS(0), isa)}
 	}
 	return Gonum32{}
 }

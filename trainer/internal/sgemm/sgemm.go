@@ -100,7 +100,10 @@ type state struct {
 	start   []chan struct{} // one per worker goroutine (workers 1..threads-1)
 	wg      sync.WaitGroup
 
-	// The current product, read by the workers.
+	// The current product, read by the workers. pre, when set, is op(A)
+	// packed whole (PackedA), with mpad rows.
+	pre    []float32
+	mpad   int
 	transA bool
 	m, k   int
 	alpha  float32
@@ -166,6 +169,16 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 	if m == 0 || n == 0 {
 		return
 	}
+	scale(m, n, beta, c, ldc)
+	if k == 0 || alpha == 0 {
+		return
+	}
+	g.transA, g.m, g.k, g.alpha, g.a, g.lda = transA, m, k, alpha, a, lda
+	g.run(n, b, ldb, transB, c, ldc)
+}
+
+// scale sets C (m x n) to beta*C.
+func scale(m, n int, beta float32, c []float32, ldc int) {
 	switch beta {
 	case 1:
 	case 0:
@@ -180,10 +193,12 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 			}
 		}
 	}
-	if k == 0 || alpha == 0 {
-		return
-	}
-	g.transA, g.m, g.k, g.alpha, g.a, g.lda, g.c, g.ldc = transA, m, k, alpha, a, lda, c, ldc
+}
+
+// run adds the current product's op(A) (set in g) times op(B) to C.
+func (g *GEMM) run(n int, b []float32, ldb int, transB bool, c []float32, ldc int) {
+	m, k := g.m, g.k
+	g.c, g.ldc = c, ldc
 	threads := g.threads
 	if m*n*k < parallelMin || m <= g.mr {
 		threads = 1
@@ -207,7 +222,57 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 			g.wg.Wait()
 		}
 	}
-	g.a, g.c = nil, nil
+	g.a, g.c, g.pre = nil, nil, nil
+}
+
+// PackedA is a left operand alpha*op(A) packed once by GEMM.Pack for
+// several products by GEMM.GemmPacked: the transition matrix that every
+// step of a batch multiplies, say. Its buffer is reused by the next Pack
+// into it.
+type PackedA struct {
+	isa  ISA
+	m, k int
+	mpad int // m rounded up to whole mr-row panels
+	data []float32
+}
+
+// Pack packs alpha*op(A) (m x k; A transposed when transA) into dst, in
+// the layout the micro-kernel reads: for each block of kc columns, every
+// mr-row panel in turn. It allocates only when dst's buffer is too small.
+func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []float32, lda int) {
+	check(transA, m, k, a, lda, "a")
+	mpad := (m + g.mr - 1) / g.mr * g.mr
+	if need := mpad * k; cap(dst.data) < need {
+		dst.data = make([]float32, need)
+	} else {
+		dst.data = dst.data[:need]
+	}
+	dst.isa, dst.m, dst.k, dst.mpad = g.isa, m, k, mpad
+	for p0 := 0; p0 < k; p0 += kc {
+		packA(dst.data[p0*mpad:], a, lda, transA, alpha, g.mr, 0, m, p0, min(kc, k-p0))
+	}
+}
+
+// GemmPacked computes C = A*op(B) + beta*C with A packed by Pack (m x k,
+// alpha and any transposition applied): the same bits as Gemm with A's
+// operands, without packing A again. It panics when a was packed for
+// another micro-kernel or on shapes that do not fit.
+func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if a.isa != g.isa || len(a.data) != a.mpad*a.k {
+		panic("sgemm: an operand packed for another micro-kernel, or never packed")
+	}
+	m, k := a.m, a.k
+	check(transB, k, n, b, ldb, "b")
+	check(false, m, n, c, ldc, "c")
+	if m == 0 || n == 0 {
+		return
+	}
+	scale(m, n, beta, c, ldc)
+	if k == 0 {
+		return
+	}
+	g.m, g.k, g.pre, g.mpad = m, k, a.data, a.mpad
+	g.run(n, b, ldb, transB, c, ldc)
 }
 
 // work runs the M blocks w, w+threads, ... of the current K and N block.
@@ -222,13 +287,18 @@ func (g *state) work(w, threads int) {
 	hi := min(g.m, panels*(w+1)/threads*mr)
 	for i0 := lo; i0 < hi; i0 += mc {
 		mb := min(mc, hi-i0)
-		packA(wk.packA, g.a, g.lda, g.transA, g.alpha, mr, i0, mb, g.p0, g.kb)
+		pa := wk.packA
+		if g.pre != nil { // packed whole: this block's panels are in place
+			pa = g.pre[g.p0*g.mpad+i0*g.kb:]
+		} else {
+			packA(pa, g.a, g.lda, g.transA, g.alpha, mr, i0, mb, g.p0, g.kb)
+		}
 		for jr := 0; jr < g.nb; jr += nr {
 			nrb := min(nr, g.nb-jr)
 			bp := g.packB[jr*g.kb:]
 			for ir := 0; ir < mb; ir += mr {
 				mrb := min(mr, mb-ir)
-				ap := wk.packA[ir*g.kb:]
+				ap := pa[ir*g.kb:]
 				ci := (i0+ir)*g.ldc + g.j0 + jr
 				if mrb == mr && nrb == nr {
 					g.fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc)

@@ -20,7 +20,9 @@ func tr(t bool) blas.Transpose {
 // (1, 7, 33, 527 and block edges), both transposes, alpha and beta values,
 // and leading dimensions larger than the rows.
 // Every micro-kernel this machine runs passes it, and gives the same bits
-// as the AVX2 one.
+// as the AVX2 one; and GemmPacked, with A packed by Pack (one PackedA
+// reused across the trials, so its buffer grows and shrinks), gives the
+// bits of Gemm.
 func TestAgainstGonum(t *testing.T) {
 	for _, isa := range []ISA{AVX2, AVX512} {
 		t.Run(isa.String(), func(t *testing.T) { testAgainstGonum(t, isa) })
@@ -34,6 +36,7 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	sizes := []int{1, 2, 5, 6, 7, 13, 14, 15, 16, 17, 28, 31, 32, 33, 97, 257, 527}
 	g1, g2 := New(1, isa), New(2, isa)
+	var pa PackedA
 	var ref *GEMM
 	if isa != AVX2 && Has(AVX2) {
 		ref = New(2, AVX2)
@@ -75,6 +78,15 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 		for _, g := range []*GEMM{g1, g2} {
 			got := append([]float32(nil), c0...)
 			g.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
+			packed := append([]float32(nil), c0...)
+			g.Pack(&pa, tA, m, k, alpha, a, lda)
+			g.GemmPacked(&pa, tB, n, b, ldb, beta, packed, ldc)
+			for i, x := range got {
+				if math.Float32bits(x) != math.Float32bits(packed[i]) {
+					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v with A packed whole, %v without",
+						trial, m, n, k, tA, tB, alpha, beta, g.threads, i, packed[i], x)
+				}
+			}
 			for i, x := range same {
 				if math.Float32bits(x) != math.Float32bits(got[i]) {
 					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v, the AVX2 kernel's %v",
@@ -133,6 +145,14 @@ func TestZeroAllocs(t *testing.T) {
 		g := New(2, isa)
 		if allocs := testing.AllocsPerRun(5, func() { g.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) }); allocs != 0 {
 			t.Errorf("%v: %v allocations per product", isa, allocs)
+		}
+		var pa PackedA
+		g.Pack(&pa, true, n, n, 1, a, n)
+		if allocs := testing.AllocsPerRun(5, func() {
+			g.Pack(&pa, false, n, n/2, 1, a, n)
+			g.GemmPacked(&pa, false, n, a, n, 0, c, n)
+		}); allocs != 0 {
+			t.Errorf("%v: %v allocations per packed product", isa, allocs)
 		}
 	}
 }
