@@ -324,24 +324,11 @@ func packA(dst, a []float32, lda int, trans bool, alpha float32, mr, i0, mb, p0,
 	for ir := 0; ir < mb; ir += mr {
 		panel := dst[ir*kb : ir*kb+mr*kb]
 		rows := min(mr, mb-ir)
-		for i := 0; i < mr; i++ {
-			if i >= rows {
-				for p := 0; p < kb; p++ {
-					panel[p*mr+i] = 0
-				}
-				continue
-			}
-			r := i0 + ir + i
-			if trans { // A is k x m: element (r, p) at a[p*lda + r]
-				for p := 0; p < kb; p++ {
-					panel[p*mr+i] = alpha * a[(p0+p)*lda+r]
-				}
-			} else {
-				src := a[r*lda+p0 : r*lda+p0+kb]
-				for p, v := range src {
-					panel[p*mr+i] = alpha * v
-				}
-			}
+		r0 := i0 + ir
+		if trans { // A is k x m: row p of the panel is a[(p0+p)*lda + r0 ...]
+			gather(panel, mr, a[p0*lda+r0:], lda, rows, kb, alpha)
+		} else {
+			scatter(panel, mr, a[r0*lda+p0:], lda, rows, kb, alpha)
 		}
 	}
 }
@@ -353,27 +340,62 @@ func packB(dst, b []float32, ldb int, trans bool, nr, p0, kb, j0, nb int) {
 	for jr := 0; jr < nb; jr += nr {
 		panel := dst[jr*kb : jr*kb+nr*kb]
 		cols := min(nr, nb-jr)
-		if !trans {
-			for p := 0; p < kb; p++ {
-				src := b[(p0+p)*ldb+j0+jr : (p0+p)*ldb+j0+jr+cols]
-				out := panel[p*nr : p*nr+nr]
-				copy(out, src)
-				clear(out[cols:])
+		if trans { // B is n x k: element (p, j) at b[j*ldb + p]
+			scatter(panel, nr, b[(j0+jr)*ldb+p0:], ldb, cols, kb, 1)
+		} else {
+			gather(panel, nr, b[p0*ldb+j0+jr:], ldb, cols, kb, 1)
+		}
+	}
+}
+
+// gather sets panel[p*w+i] = alpha*src[p*ld+i] for p < kb, i < n, and to
+// zero for n <= i < w: rows of the source are rows of the panel.
+func gather(panel []float32, w int, src []float32, ld, n, kb int, alpha float32) {
+	for p := 0; p < kb; p++ {
+		out := panel[p*w : p*w+w]
+		in := src[p*ld : p*ld+n]
+		if alpha == 1 {
+			copy(out, in)
+		} else {
+			for i, v := range in {
+				out[i] = alpha * v
+			}
+		}
+		clear(out[n:])
+	}
+}
+
+// scatter sets panel[p*w+i] = alpha*src[i*ld+p] for p < kb, i < n, and to
+// zero for n <= i < w: rows of the source are columns of the panel. Four
+// source rows at a time, so that each p writes four adjacent values.
+func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32) {
+	panel = panel[:w*kb]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		s0 := src[i*ld : i*ld+kb]
+		s1 := src[(i+1)*ld : (i+1)*ld+kb]
+		s2 := src[(i+2)*ld : (i+2)*ld+kb]
+		s3 := src[(i+3)*ld : (i+3)*ld+kb]
+		if alpha == 1 {
+			for p, v := range s0 {
+				o := panel[p*w+i : p*w+i+4 : p*w+i+4]
+				o[0], o[1], o[2], o[3] = v, s1[p], s2[p], s3[p]
 			}
 			continue
 		}
-		// B is n x k: element (p, j) at b[j*ldb + p].
-		for j := 0; j < nr; j++ {
-			if j >= cols {
-				for p := 0; p < kb; p++ {
-					panel[p*nr+j] = 0
-				}
-				continue
-			}
-			src := b[(j0+jr+j)*ldb+p0 : (j0+jr+j)*ldb+p0+kb]
-			for p, v := range src {
-				panel[p*nr+j] = v
-			}
+		for p, v := range s0 {
+			o := panel[p*w+i : p*w+i+4 : p*w+i+4]
+			o[0], o[1], o[2], o[3] = alpha*v, alpha*s1[p], alpha*s2[p], alpha*s3[p]
+		}
+	}
+	for ; i < n; i++ {
+		for p, v := range src[i*ld : i*ld+kb] {
+			panel[p*w+i] = alpha * v
+		}
+	}
+	for ; i < w; i++ {
+		for p := 0; p < kb; p++ {
+			panel[p*w+i] = 0
 		}
 	}
 }
