@@ -29,11 +29,13 @@ type BenchResult struct {
 	Classes         int       `json:"classes"`
 	Precision       string    `json:"precision"`
 	Kernel          string    `json:"kernel"`
+	Graphs          int       `json:"graphs"` // K, trained on the same batches in one call
 	Batches         int       `json:"timed_batches"`
-	SecondsPerBatch float64   `json:"seconds_per_batch"` // median
+	SecondsPerBatch float64   `json:"seconds_per_batch"` // median, all K graphs' steps
+	SecondsPerGraph float64   `json:"seconds_per_graph"` // SecondsPerBatch / K
 	Seconds         []float64 `json:"seconds"`           // every timed batch
-	FlopsPerBatch   float64   `json:"flops_per_batch"`
-	GFlops          float64   `json:"gflops"` // FlopsPerBatch / SecondsPerBatch / 1e9
+	FlopsPerBatch   float64   `json:"flops_per_batch"`   // one graph's
+	GFlops          float64   `json:"gflops"`            // K FlopsPerBatch / SecondsPerBatch / 1e9
 	AllocsPerBatch  float64   `json:"allocs_per_batch"`
 }
 
@@ -41,39 +43,70 @@ type BenchResult struct {
 // Adam update) of engine e on random data: one warm-up batch, then batches
 // timed batches; the result is their median.
 func Bench(e Engine, kernel string, batches int, seed uint64) (BenchResult, error) {
-	if batches < 1 {
-		return BenchResult{}, fmt.Errorf("bench: need at least one timed batch")
+	x, y, noise := benchBatch(e.Shape(), e.MaxBatch(), seed, e)
+	return bench(e.Shape(), e.MaxBatch(), e.Precision(), kernel, 1, batches, func() { e.TrainStep(x, y, noise, 1e-3) })
+}
+
+// BenchGraphs is Bench for K graphs trained in one call per batch
+// (Graphs.TrainSteps), each from its own initial parameters and with its
+// own noise.
+func BenchGraphs(g *Graphs, batches int, seed uint64) (BenchResult, error) {
+	K, e := g.Len(), g.Graph(0)
+	noise := make([][]float64, K)
+	var x []float64
+	var y []int
+	for k := range K {
+		x, y, noise[k] = benchBatch(e.Shape(), e.MaxBatch(), seed+uint64(k), g.Graph(k))
 	}
-	s, B := e.Shape(), e.MaxBatch()
+	lr := make([]float64, K)
+	for k := range lr {
+		lr[k] = 1e-3
+	}
+	out := make([]LossParts, K)
+	return bench(e.Shape(), e.MaxBatch(), e.Precision(), g.Kernel(), K, batches, func() { g.TrainSteps(out, x, y, noise, lr) })
+}
+
+// benchBatch sets e's parameters to a random initial graph and returns a
+// batch of random rows and labels and Gumbel noise.
+func benchBatch(s Shape, B int, seed uint64, e Engine) (x []float64, y []int, noise []float64) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	p := NewParams(s)
 	p.Init(rng)
 	e.SetParams(p.Flat)
-	x := make([]float64, B*s.Features)
+	x = make([]float64, B*s.Features)
 	for i := range x {
 		x[i] = rng.NormFloat64()
 	}
-	y := make([]int, B)
+	y = make([]int, B)
 	for i := range y {
 		y[i] = rng.IntN(s.Classes)
 	}
-	noise := make([]float64, 2*s.States()*s.Nodes)
+	noise = make([]float64, 2*s.States()*s.Nodes)
 	gumbel(noise, rng)
-	e.TrainStep(x, y, noise, 1e-3) // warm-up
+	return x, y, noise
+}
+
+// bench times step, which trains graphs graphs one batch of B rows.
+func bench(s Shape, B int, precision, kernel string, graphs, batches int, step func()) (BenchResult, error) {
+	if batches < 1 {
+		return BenchResult{}, fmt.Errorf("bench: need at least one timed batch")
+	}
+	step() // warm-up
 	res := BenchResult{Shape: s, Nodes: s.Nodes, Steps: s.Steps, Batch: B, Features: s.Features, Classes: s.Classes,
-		Precision: e.Precision(), Kernel: kernel, Batches: batches, FlopsPerBatch: FlopsPerBatch(s, B)}
+		Precision: precision, Kernel: kernel, Graphs: graphs, Batches: batches, FlopsPerBatch: FlopsPerBatch(s, B)}
 	res.Seconds = make([]float64, 0, batches) // no allocation inside the timed loop
 	mallocs := readMallocs()
 	for b := 0; b < batches; b++ {
 		t0 := time.Now()
-		e.TrainStep(x, y, noise, 1e-3)
+		step()
 		res.Seconds = append(res.Seconds, time.Since(t0).Seconds())
 	}
 	res.AllocsPerBatch = float64(readMallocs()-mallocs) / float64(batches)
 	sorted := slices.Clone(res.Seconds)
 	slices.Sort(sorted)
 	res.SecondsPerBatch = sorted[len(sorted)/2]
-	res.GFlops = res.FlopsPerBatch / res.SecondsPerBatch / 1e9
+	res.SecondsPerGraph = res.SecondsPerBatch / float64(graphs)
+	res.GFlops = float64(graphs) * res.FlopsPerBatch / res.SecondsPerBatch / 1e9
 	return res, nil
 }
 

@@ -139,10 +139,8 @@ func (k *Packed) GemmA(slot int, tB bool, n int, b []float32, ldb int, beta floa
 // this machine: the packed kernel on the widest micro-kernel the CPU runs
 // (AVX-512, then AVX2 with FMA), gonum otherwise.
 func DefaultKernel32() Kernel[float32] {
-	if isa, ok := sgemm.Best(); ok {
-		return &Packed{g: sgemm.New(goruntime.GOMAXPROCS(0), isa)}
-	}
-	return Gonum32{}
+	k, _ := newKernel32("auto", goruntime.GOMAXPROCS(0)) // "auto" cannot fail
+	return k
 }
 
 // DefaultKernel64 returns the float64 kernel (gonum).
@@ -156,6 +154,12 @@ func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, er
 	if err := checkMemory(s, batch, 0); err != nil {
 		return nil, "", err
 	}
+	return newEngineThreads(s, precision, kernel, batch, goruntime.GOMAXPROCS(0))
+}
+
+// newEngineThreads is NewEngine without the memory check, its packed
+// kernel on threads goroutines.
+func newEngineThreads(s Shape, precision, kernel string, batch, threads int) (Engine, string, error) {
 	if precision == "f64" {
 		if slices.Contains(PackedKernels, kernel) {
 			return nil, "", fmt.Errorf("kernel %s is float32 only", kernel)
@@ -164,7 +168,7 @@ func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, er
 		e, err := NewCPU[float64](s, k, batch)
 		return e, k.Name(), err
 	}
-	k, err := NewKernel32(kernel)
+	k, err := newKernel32(kernel, threads)
 	if err != nil {
 		return nil, "", err
 	}
@@ -175,17 +179,25 @@ func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, er
 // NewKernel32 returns the float32 kernel named name: "auto" (or "": the
 // fastest on this machine), "gonum", "avx512" or "avx2".
 func NewKernel32(name string) (Kernel[float32], error) {
+	return newKernel32(name, goruntime.GOMAXPROCS(0))
+}
+
+// newKernel32 is NewKernel32 with a packed kernel on threads goroutines.
+func newKernel32(name string, threads int) (Kernel[float32], error) {
 	switch name {
 	case "", "auto":
-		return DefaultKernel32(), nil
+		if isa, ok := sgemm.Best(); ok {
+			return &Packed{g: sgemm.New(threads, isa)}, nil
+		}
+		return Gonum32{}, nil
 	case "gonum":
 		return Gonum32{}, nil
 	}
 	if !slices.Contains(PackedKernels, name) {
 		return nil, fmt.Errorf("unknown kernel %q", name)
 	}
-	if p := NewPacked(name); p != nil {
-		return p, nil
+	if i, ok := packedISA(name); ok {
+		return &Packed{g: sgemm.New(threads, i)}, nil
 	}
 	return nil, fmt.Errorf("kernel %s: this CPU cannot run it", name)
 }

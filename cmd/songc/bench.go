@@ -22,7 +22,9 @@ type BenchCmd struct {
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
 	Kernel    string `enum:"auto,gonum,avx512,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
+	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch (as a restart or a search trains them); seconds are also given per graph."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
+	Table     bool   `help:"Time the sizes the default recipe searches instead (16/8, 32/10, 64/20 and 128/30; batches of 64 and 128; 1 and 4 graphs) on --features and --classes, beside the kernel's peak, as one table."`
 	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel (the kernel's peak, for the '% of peak' figure) and compute the machine's theoretical peak from its CPU features and clock."`
 	JSON      bool   `name:"json" help:"Print the result as JSON."`
 }
@@ -36,7 +38,9 @@ GFLOP/s. The defaults are the paper's largest Letter model.
 Examples:
   songc bench           # 511 nodes, 50 steps, batch 128, Letter's shape
   songc bench --nodes 64 --steps 20 --json
-  songc bench --nodes 255 --steps 50 --features 784 --classes 10 --peak`
+  songc bench --nodes 255 --steps 50 --features 784 --classes 10 --peak
+  songc bench --nodes 64 --steps 20 --batch 64 --graphs 4
+  songc bench --table`
 }
 
 func (c *BenchCmd) Run(g *Globals) error {
@@ -44,14 +48,16 @@ func (c *BenchCmd) Run(g *Globals) error {
 	if err := s.Validate(); err != nil {
 		return usageError{err}
 	}
-	if c.Batch < 1 || c.Batches < 1 {
-		return usagef("--batch and --batches must be at least 1")
+	if c.Batch < 1 || c.Batches < 1 || c.Graphs < 1 {
+		return usagef("--batch, --batches and --graphs must be at least 1")
 	}
-	e, kernel, err := trainer.NewEngine(s, c.Precision, c.Kernel, c.Batch)
-	if err != nil {
-		return err
+	if c.Table {
+		if c.Nodes != 511 || c.Steps != 50 || c.Batch != 128 || c.Graphs != 1 {
+			return usagef("--table times its own sizes, batches and graph counts: drop --nodes, --steps, --batch and --graphs")
+		}
+		return c.table(g)
 	}
-	res, err := trainer.Bench(e, kernel, c.Batches, 1)
+	res, err := benchShape(s, c.Precision, c.Kernel, c.Batch, c.Graphs, c.Batches)
 	if err != nil {
 		return err
 	}
@@ -76,9 +82,15 @@ func (c *BenchCmd) Run(g *Globals) error {
 		return enc.Encode(out)
 	}
 	fmt.Fprintf(g.Stdout, "%d nodes, %d steps, batch %d, %d features, %d classes, %s, kernel %s\n",
-		c.Nodes, c.Steps, c.Batch, c.Features, c.Classes, c.Precision, kernel)
-	fmt.Fprintf(g.Stdout, "seconds_per_batch %.6f (median of %d)\nflops_per_batch   %.4g\ngflops            %.2f\nallocs_per_batch  %.1f\n",
-		res.SecondsPerBatch, res.Batches, res.FlopsPerBatch, res.GFlops, res.AllocsPerBatch)
+		c.Nodes, c.Steps, c.Batch, c.Features, c.Classes, c.Precision, res.Kernel)
+	if c.Graphs > 1 {
+		fmt.Fprintf(g.Stdout, "graphs            %d, one call per batch\nseconds_per_batch %.6f (median of %d, all graphs)\nseconds_per_graph %.6f\n",
+			c.Graphs, res.SecondsPerBatch, res.Batches, res.SecondsPerGraph)
+	} else {
+		fmt.Fprintf(g.Stdout, "seconds_per_batch %.6f (median of %d)\n", res.SecondsPerBatch, res.Batches)
+	}
+	fmt.Fprintf(g.Stdout, "flops_per_batch   %.4g (one graph)\ngflops            %.2f\nallocs_per_batch  %.1f\n",
+		res.FlopsPerBatch, res.GFlops, res.AllocsPerBatch)
 	if c.Peak {
 		fmt.Fprintf(g.Stdout, "peak gflops       %.2f (2048^3 GEMM, same kernel); %.1f%% of it\n", out.PeakGFlops, out.PercentPeak)
 		if out.TheoryGFlops > 0 {
@@ -89,6 +101,78 @@ func (c *BenchCmd) Run(g *Globals) error {
 		} else {
 			fmt.Fprintf(g.Stdout, "theoretical       unknown (%s)\n", out.Theory)
 		}
+	}
+	return nil
+}
+
+// benchShape times batches training steps of graphs graphs of shape s.
+func benchShape(s trainer.Shape, precision, kernel string, batch, graphs, batches int) (trainer.BenchResult, error) {
+	if graphs == 1 {
+		e, name, err := trainer.NewEngine(s, precision, kernel, batch)
+		if err != nil {
+			return trainer.BenchResult{}, err
+		}
+		return trainer.Bench(e, name, batches, 1)
+	}
+	shapes := make([]trainer.Shape, graphs)
+	for k := range shapes {
+		shapes[k] = s
+	}
+	gs, _, err := trainer.NewGraphs(shapes, precision, kernel, batch)
+	if err != nil {
+		return trainer.BenchResult{}, err
+	}
+	return trainer.BenchGraphs(gs, batches, 1)
+}
+
+// table times the default recipe's graph sizes at batches of 64 and 128
+// with 1 and 4 graphs, and prints them beside the kernel's peak.
+func (c *BenchCmd) table(g *Globals) error {
+	peak, err := peakGFlops(c.Precision, c.Kernel)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		trainer.BenchResult
+		PercentPeak float64 `json:"percent_of_peak"`
+		// Throughput is graphs x batches per second; Speedup is it over
+		// that of 1 graph of the same size and batch.
+		Throughput float64 `json:"graph_batches_per_second"`
+		Speedup    float64 `json:"speedup_over_one_graph"`
+	}
+	var rows []row
+	for _, size := range [][2]int{{16, 8}, {32, 10}, {64, 20}, {128, 30}} {
+		for _, batch := range []int{64, 128} {
+			one := 0.0
+			for _, k := range []int{1, 4} {
+				s := trainer.Shape{Nodes: size[0], Steps: size[1], Features: c.Features, Classes: c.Classes}
+				res, err := benchShape(s, c.Precision, c.Kernel, batch, k, c.Batches)
+				if err != nil {
+					return err
+				}
+				r := row{BenchResult: res, PercentPeak: 100 * res.GFlops / peak, Throughput: float64(k) / res.SecondsPerBatch}
+				if k == 1 {
+					one = r.Throughput
+				}
+				r.Speedup = r.Throughput / one
+				rows = append(rows, r)
+			}
+		}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			PeakGFlops float64 `json:"peak_gflops"`
+			Rows       []row   `json:"rows"`
+		}{peak, rows})
+	}
+	fmt.Fprintf(g.Stdout, "%d features, %d classes, %s, kernel %s; peak %.1f GFLOP/s (2048^3 GEMM, same kernel); medians of %d batches\n",
+		c.Features, c.Classes, c.Precision, rows[0].Kernel, peak, c.Batches)
+	fmt.Fprintf(g.Stdout, "%-6s %5s %6s %10s %10s %8s %9s %16s %6s\n", "graph", "batch", "graphs", "s/batch", "s/graph", "GFLOP/s", "% of peak", "graph-batches/s", "vs 1")
+	for _, r := range rows {
+		fmt.Fprintf(g.Stdout, "%-6s %5d %6d %10.6f %10.6f %8.1f %9.1f %16.0f %6.2f\n", fmt.Sprintf("%d/%d", r.Nodes, r.Steps), r.Batch, r.Graphs,
+			r.SecondsPerBatch, r.SecondsPerGraph, r.GFlops, r.PercentPeak, r.Throughput, r.Speedup)
 	}
 	return nil
 }

@@ -23,8 +23,50 @@ func TestBench(t *testing.T) {
 		t.Errorf("bench --json: %v: %s", err, out)
 	}
 	code, _, errs = songc(t, context.Background(), "bench", "--batch", "0")
-	if code != 2 || !strings.Contains(errs, "--batch and --batches must be at least 1") || !strings.Contains(errs, "Run 'songc bench --help' for usage.") {
+	if code != 2 || !strings.Contains(errs, "--batch, --batches and --graphs must be at least 1") || !strings.Contains(errs, "Run 'songc bench --help' for usage.") {
 		t.Errorf("bench --batch 0: exit %d: %s", code, errs)
+	}
+	code, out, errs = songc(t, context.Background(), "bench", "--nodes", "4", "--steps", "2", "--batch", "8", "--features", "3", "--classes", "2", "--batches", "3", "--graphs", "3", "--json")
+	var k struct {
+		Graphs          int     `json:"graphs"`
+		SecondsPerBatch float64 `json:"seconds_per_batch"`
+		SecondsPerGraph float64 `json:"seconds_per_graph"`
+		Allocs          float64 `json:"allocs_per_batch"`
+	}
+	if err := json.Unmarshal([]byte(out), &k); code != 0 || err != nil || k.Graphs != 3 || !(k.SecondsPerBatch > 0) || k.SecondsPerGraph != k.SecondsPerBatch/3 {
+		t.Errorf("bench --graphs 3: exit %d, %v: %s%s", code, err, out, errs)
+	}
+	code, _, errs = songc(t, context.Background(), "bench", "--table", "--nodes", "5")
+	if code != 2 || !strings.Contains(errs, "drop --nodes") {
+		t.Errorf("bench --table --nodes 5: exit %d: %s", code, errs)
+	}
+}
+
+// TestBenchTable: --table times the four sizes at two batches and one and
+// four graphs, each row against the kernel's peak, one graph's speed-up 1.
+func TestBenchTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times a 2048^3 product and 16 shapes")
+	}
+	code, out, errs := songc(t, context.Background(), "bench", "--table", "--batches", "1", "--json")
+	if code != 0 {
+		t.Fatalf("bench --table: exit %d: %s", code, errs)
+	}
+	var tab struct {
+		Peak float64 `json:"peak_gflops"`
+		Rows []struct {
+			Nodes, Steps, Batch, Graphs int
+			Percent                     float64 `json:"percent_of_peak"`
+			Speedup                     float64 `json:"speedup_over_one_graph"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &tab); err != nil || len(tab.Rows) != 16 || !(tab.Peak > 0) {
+		t.Fatalf("bench --table --json: %v: %s", err, out)
+	}
+	for i, r := range tab.Rows {
+		if r.Graphs != []int{1, 4}[i%2] || r.Batch != []int{64, 128}[i/2%2] || !(r.Percent > 0) || (r.Graphs == 1 && r.Speedup != 1) {
+			t.Errorf("row %d: %+v", i, r)
+		}
 	}
 }
 

@@ -1,0 +1,131 @@
+package trainer
+
+import (
+	"fmt"
+	goruntime "runtime"
+	"sync"
+)
+
+// Graphs trains K graphs of one size (nodes, steps, classes, features) on
+// the same batches, one call per batch: restarts, seeds, learning rates
+// and regularisation strengths of one recipe side by side. Each graph has
+// its own engine (parameters, Adam state, temperature, straight-through
+// mode) and its own learning rate, weight decay and node regularisation,
+// and trains with the bits it would have alone: a graph's step is its own
+// engine's TrainStep, whichever goroutine runs it.
+//
+// The graphs' steps run on up to GOMAXPROCS persistent goroutines, graph k
+// on worker k mod workers. Small graphs, whose products are too small to
+// split between cores, thereby keep every core busy; each graph's kernel
+// gets the cores left per worker. Graphs is not safe for concurrent use;
+// its workers stop when it becomes unreachable.
+type Graphs struct{ *graphsState }
+
+// graphsState is what the workers see (no reference to the Graphs, so
+// that its cleanup can stop them).
+type graphsState struct {
+	engines []Engine
+	kernel  string
+	start   []chan struct{} // workers 1..len-1; worker 0 is the caller
+	wg      sync.WaitGroup
+
+	// The current batch, read by the workers.
+	x     []float64
+	y     []int
+	noise [][]float64
+	lr    []float64
+	out   []LossParts
+}
+
+// NewGraphs returns an engine for len(shapes) graphs, graph k of shape
+// shapes[k], in precision "f32" or "f64" on the named kernel (as
+// NewEngine), for batches of at most batch rows, and the kernel's name.
+// The shapes must agree in nodes, steps, classes and features; they may
+// differ in weight decay and node regularisation.
+func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, string, error) {
+	if len(shapes) == 0 {
+		return nil, "", fmt.Errorf("graphs: no graph")
+	}
+	for k, s := range shapes {
+		if err := s.Validate(); err != nil {
+			return nil, "", fmt.Errorf("graph %d: %v", k, err)
+		}
+		if a := shapes[0]; s.Nodes != a.Nodes || s.Steps != a.Steps || s.Classes != a.Classes || s.Features != a.Features {
+			return nil, "", fmt.Errorf("graph %d is %d nodes, %d steps, %d classes, %d features; graph 0 is %d, %d, %d, %d",
+				k, s.Nodes, s.Steps, s.Classes, s.Features, a.Nodes, a.Steps, a.Classes, a.Features)
+		}
+	}
+	if need := float64(len(shapes)) * TrainingBytes(shapes[0], batch, 0); need > float64(MemoryCap) {
+		return nil, "", fmt.Errorf("training %d graphs of %d nodes, %d steps needs about %s of memory, more than the %s songc may use here",
+			len(shapes), shapes[0].Nodes, shapes[0].Steps, bytesString(need), bytesString(float64(MemoryCap)))
+	}
+	procs := goruntime.GOMAXPROCS(0)
+	workers := min(len(shapes), procs)
+	threads := max(1, procs/workers) // each graph's kernel
+	st := &graphsState{engines: make([]Engine, len(shapes)), start: make([]chan struct{}, workers),
+		out: make([]LossParts, len(shapes))}
+	for k, s := range shapes {
+		e, name, err := newEngineThreads(s, precision, kernel, batch, threads)
+		if err != nil {
+			return nil, "", err
+		}
+		st.engines[k], st.kernel = e, name
+	}
+	for w := 1; w < workers; w++ {
+		st.start[w] = make(chan struct{})
+		go st.loop(w)
+	}
+	g := &Graphs{st}
+	goruntime.AddCleanup(g, func(st *graphsState) {
+		for _, ch := range st.start[1:] {
+			close(ch)
+		}
+	}, st)
+	return g, st.kernel, nil
+}
+
+// Len returns K, the number of graphs.
+func (g *Graphs) Len() int { return len(g.engines) }
+
+// Graph returns graph k's engine: its parameters, optimiser state,
+// temperature, straight-through mode and Predict. Its TrainStep trains
+// it alone.
+func (g *Graphs) Graph(k int) Engine { return g.engines[k] }
+
+// Kernel returns the name of the graphs' kernel.
+func (g *Graphs) Kernel() string { return g.kernel }
+
+// TrainSteps runs one training step of every graph on the batch x, y
+// (TrainStep's arguments): graph k with noise[k] (nil: plain softmax) and
+// learning rate lr[k]. Graph k's loss parts go to out[k].
+func (g *Graphs) TrainSteps(out []LossParts, x []float64, y []int, noise [][]float64, lr []float64) {
+	K := len(g.engines)
+	if len(out) != K || len(noise) != K || len(lr) != K {
+		panic(fmt.Sprintf("trainer: TrainSteps of %d graphs got %d results, %d noises, %d rates", K, len(out), len(noise), len(lr)))
+	}
+	g.x, g.y, g.noise, g.lr = x, y, noise, lr
+	workers := len(g.start)
+	g.wg.Add(workers - 1)
+	for w := 1; w < workers; w++ {
+		g.start[w] <- struct{}{}
+	}
+	g.work(0)
+	g.wg.Wait()
+	copy(out, g.out)
+	g.x, g.y, g.noise, g.lr = nil, nil, nil, nil
+}
+
+// loop is worker w's goroutine: its graphs' steps, once per signal.
+func (st *graphsState) loop(w int) {
+	for range st.start[w] {
+		st.work(w)
+		st.wg.Done()
+	}
+}
+
+// work trains graphs w, w+workers, ... one step on the current batch.
+func (st *graphsState) work(w int) {
+	for k := w; k < len(st.engines); k += len(st.start) {
+		st.out[k] = st.engines[k].TrainStep(st.x, st.y, st.noise[k], st.lr[k])
+	}
+}
