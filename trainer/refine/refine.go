@@ -316,20 +316,62 @@ func (g *refiner) margins(j int) {
 // walk returns the class of row r's hard walk, with node f's branch forced
 // to side fs when f >= 0. It moves by runtime's routing rule on the
 // margins kept in z.
-func (g *refiner) walk(r, f, fs int) int {
+func (g *refiner) walk(r, f, fs int) int { return g.walkOn(&g.routes, r, 0, 0, f, fs) }
+
+// walkOn is walk on the routes rt from node at step t0: the rest of a
+// walk that is at node after t0 steps.
+func (g *refiner) walkOn(rt *runtime.Routes, r, node, t0, f, fs int) int {
 	z := g.z[r*g.n : (r+1)*g.n]
-	node := 0
-	for t := 0; ; t++ {
+	for t := t0; ; t++ {
 		s := runtime.Side(z[node])
 		if node == f {
 			s = fs
 		}
-		next, _ := g.routes.Next(node, t, s)
+		next, _ := rt.Next(node, t, s)
 		if next >= g.n {
 			return next - g.n
 		}
 		node = next
 	}
+}
+
+// eachState returns, for every state c but skip, score(rt) on a copy rt of
+// the routes that set(rt, c) has changed: the candidates of a child or of
+// an inserted node's right child, scored on up to GOMAXPROCS goroutines,
+// each with its own copy. The scores are those of a loop over c on the
+// routes themselves.
+func (g *refiner) eachState(skip int, set func(rt *runtime.Routes, c int), score func(rt *runtime.Routes) int) []int {
+	states := g.n + g.c
+	scores := make([]int, states)
+	workers := min(states, goruntime.GOMAXPROCS(0))
+	copies := make([]runtime.Routes, workers)
+	for w := range copies {
+		copies[w] = runtime.Routes{Nodes: g.routes.Nodes, Steps: g.routes.Steps}
+		for s := range 2 {
+			copies[w].Child[s], copies[w].Exit[s] = slices.Clone(g.routes.Child[s]), slices.Clone(g.routes.Exit[s])
+		}
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rt := &copies[w]
+			for c := w; c < states; c += workers {
+				if c == skip {
+					continue
+				}
+				set(rt, c)
+				scores[c] = score(rt)
+				for s := range 2 {
+					copy(rt.Child[s], g.routes.Child[s])
+					copy(rt.Exit[s], g.routes.Exit[s])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return scores
 }
 
 // trace is walk without forcing that also records the hops in g.hops.
@@ -591,13 +633,15 @@ func softplus(a float64) float64 {
 }
 
 // edgeRows returns the fit rows whose walk takes edge (j, s) at least once,
-// and how many of them the walk gets right.
-func (g *refiner) edgeRows(j, s int) (rows []int, correct int) {
+// the step at which each first takes it, and how many of them the walk
+// gets right. A change of the edge's child leaves each walk as it is up
+// to that step, so the candidates are scored from there (walkOn).
+func (g *refiner) edgeRows(j, s int) (rows, steps []int, correct int) {
 	for _, r := range g.fit {
 		c := g.trace(r)
-		for _, h := range g.hops {
+		for t, h := range g.hops {
 			if h.node == j && h.side == s {
-				rows = append(rows, r)
+				rows, steps = append(rows, r), append(steps, t)
 				if c == g.y[r] {
 					correct++
 				}
@@ -605,50 +649,49 @@ func (g *refiner) edgeRows(j, s int) (rows []int, correct int) {
 			}
 		}
 	}
-	return rows, correct
+	return rows, steps, correct
 }
 
 // refitChild tries every state as the child of (j, s) on the rows whose
 // walk takes that edge and keeps the best when it is strictly better.
 func (g *refiner) refitChild(j, s int) bool {
-	rows, bestN := g.edgeRows(j, s)
+	rows, steps, bestN := g.edgeRows(j, s)
 	if len(rows) == 0 {
 		return false
 	}
-	cur, curExit := g.routes.Child[s][j], g.routes.Exit[s][j]
-	best := cur
-	for c := range g.n + g.c {
-		if c == cur {
-			continue
-		}
-		g.setChild(j, s, c, cur)
+	cur := g.routes.Child[s][j]
+	scores := g.eachState(cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
 		k := 0
-		for _, r := range rows {
-			if g.walk(r, -1, 0) == g.y[r] {
+		for i, r := range rows {
+			if g.walkOn(rt, r, j, steps[i], -1, 0) == g.y[r] { // the walk up to the edge is unchanged
 				k++
 			}
 		}
-		if k > bestN {
+		return k
+	})
+	best := cur
+	for c, k := range scores {
+		if c != cur && k > bestN {
 			best, bestN = c, k
 		}
-		g.routes.Child[s][j], g.routes.Exit[s][j] = cur, curExit
 	}
 	if best == cur {
 		return false
 	}
-	g.setChild(j, s, best, cur)
+	setChild(&g.routes, j, s, best, cur)
 	return true
 }
 
-// setChild makes c the child of (j, s) in place of old, with the exit the
-// logits will encode: c itself when it is a leaf, the old leaf when the old
-// child was one (it stays its column's top leaf), else unchanged.
-func (g *refiner) setChild(j, s, c, old int) {
-	g.routes.Child[s][j] = c
-	if c >= g.n {
-		g.routes.Exit[s][j] = c
-	} else if old >= g.n {
-		g.routes.Exit[s][j] = old
+// setChild makes c the child of (j, s) in rt in place of old, with the
+// exit the logits will encode: c itself when it is a leaf, the old leaf
+// when the old child was one (it stays its column's top leaf), else
+// unchanged.
+func setChild(rt *runtime.Routes, j, s, c, old int) {
+	rt.Child[s][j] = c
+	if c >= rt.Nodes {
+		rt.Exit[s][j] = c
+	} else if old >= rt.Nodes {
+		rt.Exit[s][j] = old
 	}
 }
 
@@ -748,7 +791,7 @@ func (g *refiner) unused() []int {
 // the best such insertion if it gains at least minGain rows; the refiner is
 // left as it was.
 func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insertion, bool) {
-	rows, base := g.edgeRows(j, s)
+	rows, steps, base := g.edgeRows(j, s)
 	if len(rows) == 0 {
 		return insertion{}, false
 	}
@@ -766,19 +809,20 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	// the most the filter could do.
 	const tries = 3
 	type cand struct{ c, oracle int }
-	var top []cand
-	for c := range g.n + g.c {
-		if c == u {
-			continue
-		}
-		g.setInserted(u, c, e0)
+	oracle := g.eachState(u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
 		k := 0
 		for i, r := range rows {
-			if left[i] || g.walk(r, u, 1) == g.y[r] {
+			if left[i] || g.walkOn(rt, r, j, steps[i], u, 1) == g.y[r] {
 				k++
 			}
 		}
-		top = append(top, cand{c, k})
+		return k
+	})
+	var top []cand
+	for c, k := range oracle {
+		if c != u {
+			top = append(top, cand{c, k})
+		}
 	}
 	sort.SliceStable(top, func(a, b int) bool { return top[a].oracle > top[b].oracle })
 	best := insertion{j: j, s: s, u: u, gain: minGain - 1}
@@ -787,7 +831,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		if t.oracle-base <= best.gain {
 			break // the filter cannot beat what is found
 		}
-		g.setInserted(u, t.c, e0)
+		setInserted(&g.routes, u, t.c, e0)
 		g.care, g.target = g.care[:0], g.target[:0]
 		right := make([]bool, len(rows))
 		for i, r := range rows {
@@ -824,12 +868,13 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	return best, found
 }
 
-// setInserted sets the routes of node u when inserted on an edge whose old
-// exit leaf is e0: right child c, exits the old one (or c, a leaf).
-func (g *refiner) setInserted(u, c, e0 int) {
-	g.routes.Child[1][u], g.routes.Exit[1][u] = c, e0
-	if c >= g.n {
-		g.routes.Exit[1][u] = c
+// setInserted sets the routes in rt of node u when inserted on an edge
+// whose old exit leaf is e0: right child c, exits the old one (or c, a
+// leaf).
+func setInserted(rt *runtime.Routes, u, c, e0 int) {
+	rt.Child[1][u], rt.Exit[1][u] = c, e0
+	if c >= rt.Nodes {
+		rt.Exit[1][u] = c
 	}
 }
 
@@ -838,7 +883,7 @@ func (g *refiner) insert(in insertion) {
 	c0, e0 := g.routes.Child[in.s][in.j], g.routes.Exit[in.s][in.j]
 	g.routes.Child[in.s][in.j] = in.u
 	g.routes.Child[0][in.u], g.routes.Exit[0][in.u] = c0, e0
-	g.setInserted(in.u, in.other, e0)
+	setInserted(&g.routes, in.u, in.other, e0)
 	d := g.d
 	copy(g.w[in.u*d:(in.u+1)*d], in.theta[:d])
 	g.b[in.u] = in.theta[d]
