@@ -104,22 +104,9 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 		clear(e.dn[i*NB+(N-1)*B : i*NB+N*B]) // p_N is not used by the loss
 	}
 	clear(e.gs[:n*B])
-	if e.pk != nil { // M^T (2n x S) packed once for the N products
-		e.pk.PackA(1, true, 2*n, S, 1, e.m, 2*n)
-	} else {
-		for r := 0; r < S; r++ { // mt = M^T, once per batch
-			for j, v := range e.m[r*2*n : (r+1)*2*n] {
-				e.mt[j*S+r] = v
-			}
-		}
-	}
+	e.k.PackA(1, true, 2*n, S, 1, e.m, 2*n) // M^T (2n x S), once for the N products
 	for t := N - 1; t >= 0; t-- {
-		// dU_t = M^T dn_t (2n x B).
-		if e.pk != nil {
-			e.pk.GemmA(1, false, B, e.dn[t*B:], NB, 0, e.du, B)
-		} else {
-			e.k.Gemm(false, false, 2*n, B, S, 1, e.mt, S, e.dn[t*B:], NB, 0, e.du, B)
-		}
+		e.k.GemmA(1, false, B, e.dn[t*B:], NB, 0, e.du, B) // dU_t = M^T dn_t (2n x B)
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {
 			du1 := e.du[i*B : (i+1)*B]

@@ -79,8 +79,7 @@ const (
 // one 2n x (N B) matrix, so that the gradient of M is one GEMM over all steps.
 type CPU[T Float] struct {
 	shape Shape
-	k     Kernel[T]
-	pk    PackingKernel[T] // k, when it packs operands for several products
+	k     PackingKernel[T]
 	maxB  int
 
 	p, g   []T // flat parameters and gradient (Shape layout)
@@ -88,7 +87,6 @@ type CPU[T Float] struct {
 	step   int
 
 	m  []T // S x 2n: [M1 | M0], column softmax of the logits (+ noise)
-	mt []T // 2n x S: M transposed, for the backward products (without pk)
 	nx []T // S x B: one step's output
 	xb []T // B x d batch input
 	sg []T // n x B sigmoids s
@@ -128,15 +126,14 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 	}
 	n, c, S, d, N, B := s.Nodes, s.Classes, s.States(), s.Features, s.Steps, maxBatch
 	np := s.NumParams()
-	e := &CPU[T]{shape: s, k: k, maxB: B,
+	e := &CPU[T]{shape: s, k: packing(k), maxB: B,
 		p: make([]T, np), g: make([]T, np), am: make([]T, np), av: make([]T, np),
-		m: make([]T, S*2*n), mt: make([]T, S*2*n), nx: make([]T, S*B), xb: make([]T, B*d), sg: make([]T, n*B),
+		m: make([]T, S*2*n), nx: make([]T, S*B), xb: make([]T, B*d), sg: make([]T, n*B),
 		ps: make([]T, (N+1)*n*B), u: make([]T, 2*n*N*B), q: make([]T, c*B), dq: make([]T, c*B),
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
 		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B),
 	}
-	e.pk, _ = k.(PackingKernel[T])
 	return e, nil
 }
 

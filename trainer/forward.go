@@ -116,9 +116,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 	}
 	NB := N * B
 	tiny := sqrtMinNormal[T]()
-	if e.pk != nil { // M packed once for the N products
-		e.pk.PackA(0, false, S, 2*n, 1, e.m, 2*n)
-	}
+	e.k.PackA(0, false, S, 2*n, 1, e.m, 2*n) // M, once for the N products
 	for t := 0; t < N; t++ {
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {
@@ -138,11 +136,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		}
 		// One product per step: next = [M1 | M0] U_t (S x B). Its internal
 		// rows are p_{t+1}; its leaf rows accumulate into q.
-		if e.pk != nil {
-			e.pk.GemmA(0, false, B, e.u[t*B:], NB, 0, e.nx, B)
-		} else {
-			e.k.Gemm(false, false, S, B, 2*n, 1, e.m, 2*n, e.u[t*B:], NB, 0, e.nx, B)
-		}
+		e.k.GemmA(0, false, B, e.u[t*B:], NB, 0, e.nx, B)
 		copy(e.ps[(t+1)*n*B:(t+2)*n*B], e.nx[:n*B])
 		if t == 0 {
 			copy(e.q[:c*B], e.nx[n*B:])

@@ -35,16 +35,67 @@ type Kernel[T Float] interface {
 
 // PackingKernel is a Kernel that packs a left operand once for several
 // products: the transition matrix that every step of a batch multiplies.
-// CPU engines use it when their kernel has it; the products have the bits
-// of Gemm with the same operands.
+// The products have the bits of Gemm with the same operands. A CPU engine
+// runs on any Kernel through this interface: one that does not pack gets
+// packing's adapter.
 type PackingKernel[T Float] interface {
 	Kernel[T]
 	// PackA packs alpha*op(A) (m x k; A transposed when transA) into slot
-	// 0 or 1, replacing what the slot held.
+	// 0 or 1, replacing what the slot held. A must not change while the
+	// slot is used.
 	PackA(slot int, transA bool, m, k int, alpha T, a []T, lda int)
 	// GemmA computes C = A*op(B) + beta*C with slot's packed A (m x k) and
 	// op(B) k x n.
 	GemmA(slot int, transB bool, n int, b []T, ldb int, beta T, c []T, ldc int)
+}
+
+// packing returns k as a PackingKernel: k itself when it packs; otherwise
+// an adapter whose PackA keeps the operand (a transposed copy of it when
+// transA, so that the products read it row by row) and whose GemmA is
+// k.Gemm on it.
+func packing[T Float](k Kernel[T]) PackingKernel[T] {
+	if pk, ok := k.(PackingKernel[T]); ok {
+		return pk
+	}
+	return &keeping[T]{Kernel: k}
+}
+
+// keeping is packing's adapter.
+type keeping[T Float] struct {
+	Kernel[T]
+	slots [2]kept[T]
+}
+
+// kept is a slot of keeping: op(A) as an m x k row-major matrix.
+type kept[T Float] struct {
+	m, k  int
+	alpha T
+	a     []T
+	lda   int
+	trans []T // the transposed copy, reused
+}
+
+func (p *keeping[T]) PackA(slot int, transA bool, m, k int, alpha T, a []T, lda int) {
+	s := &p.slots[slot]
+	s.m, s.k, s.alpha, s.a, s.lda = m, k, alpha, a, lda
+	if !transA {
+		return
+	}
+	if cap(s.trans) < m*k {
+		s.trans = make([]T, m*k)
+	}
+	s.trans = s.trans[:m*k]
+	for r := 0; r < k; r++ { // row r of A (k x m) is column r of op(A)
+		for j, v := range a[r*lda : r*lda+m] {
+			s.trans[j*k+r] = v
+		}
+	}
+	s.a, s.lda = s.trans, k
+}
+
+func (p *keeping[T]) GemmA(slot int, transB bool, n int, b []T, ldb int, beta T, c []T, ldc int) {
+	s := &p.slots[slot]
+	p.Gemm(false, transB, s.m, n, s.k, s.alpha, s.a, s.lda, b, ldb, beta, c, ldc)
 }
 
 func trans(t bool) blas.Transpose {
