@@ -49,14 +49,14 @@ func Bench(e Engine, kernel string, batches int, seed uint64) (BenchResult, erro
 
 // BenchGraphs is Bench for K graphs trained in one call per batch
 // (Graphs.TrainSteps), each from its own initial parameters and with its
-// own noise.
+// own noise, on graph 0's batch.
 func BenchGraphs(g *Graphs, batches int, seed uint64) (BenchResult, error) {
 	K, e := g.Len(), g.Graph(0)
 	noise := make([][]float64, K)
-	var x []float64
-	var y []int
-	for k := range K {
-		x, y, noise[k] = benchBatch(e.Shape(), e.MaxBatch(), seed+uint64(k), g.Graph(k))
+	x, y, noise0 := benchBatch(e.Shape(), e.MaxBatch(), seed, e)
+	noise[0] = noise0
+	for k := 1; k < K; k++ {
+		_, _, noise[k] = benchBatch(e.Shape(), e.MaxBatch(), seed+uint64(k), g.Graph(k))
 	}
 	lr := make([]float64, K)
 	for k := range lr {

@@ -148,10 +148,12 @@ var PackedKernels = func() []string {
 // machine cannot run it.
 func NewPacked(isa string) *Packed {
 	if i, ok := packedISA(isa); ok {
-		return &Packed{g: sgemm.New(goruntime.GOMAXPROCS(0), i)}
+		return newPacked(goruntime.GOMAXPROCS(0), i)
 	}
 	return nil
 }
+
+func newPacked(threads int, isa sgemm.ISA) *Packed { return &Packed{g: sgemm.New(threads, isa)} }
 
 // HasPacked reports whether this machine runs the packed kernel named isa.
 func HasPacked(isa string) bool {
@@ -238,7 +240,7 @@ func newKernel32(name string, threads int) (Kernel[float32], error) {
 	switch name {
 	case "", "auto":
 		if isa, ok := sgemm.Best(); ok {
-			return &Packed{g: sgemm.New(threads, isa)}, nil
+			return newPacked(threads, isa), nil
 		}
 		return Gonum32{}, nil
 	case "gonum":
@@ -248,7 +250,7 @@ func newKernel32(name string, threads int) (Kernel[float32], error) {
 		return nil, fmt.Errorf("unknown kernel %q", name)
 	}
 	if i, ok := packedISA(name); ok {
-		return &Packed{g: sgemm.New(threads, i)}, nil
+		return newPacked(threads, i), nil
 	}
 	return nil, fmt.Errorf("kernel %s: this CPU cannot run it", name)
 }
