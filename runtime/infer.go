@@ -129,13 +129,7 @@ func (k *Classifier) Exit(i int, right bool) int {
 }
 
 // Routes returns a copy of the binary graph the hard walk follows.
-func (k *Classifier) Routes() Routes {
-	r := k.routes
-	for s := range 2 {
-		r.Child[s], r.Exit[s] = slices.Clone(r.Child[s]), slices.Clone(r.Exit[s])
-	}
-	return r
-}
+func (k *Classifier) Routes() Routes { return k.routes.Clone() }
 
 // M0 and M1 return the column-softmax transition matrices, (n+c) x n
 // row-major. The slices are the classifier's own: callers must not change
@@ -191,6 +185,14 @@ func Margin(w []float64, b float64, x []float64) float64 {
 type Routes struct {
 	Nodes, Steps int
 	Child, Exit  [2][]int
+}
+
+// Clone returns a copy of r that shares no memory with it.
+func (r Routes) Clone() Routes {
+	for s := range 2 {
+		r.Child[s], r.Exit[s] = slices.Clone(r.Child[s]), slices.Clone(r.Exit[s])
+	}
+	return r
 }
 
 // Side is the routing rule's decision: 1 (right) when margin > 0, else 0

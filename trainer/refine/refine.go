@@ -344,33 +344,20 @@ func (g *refiner) eachState(skip int, set func(rt *runtime.Routes, c int), score
 	states := g.n + g.c
 	scores := make([]int, states)
 	workers := min(states, goruntime.GOMAXPROCS(0))
-	copies := make([]runtime.Routes, workers)
-	for w := range copies {
-		copies[w] = runtime.Routes{Nodes: g.routes.Nodes, Steps: g.routes.Steps}
-		for s := range 2 {
-			copies[w].Child[s], copies[w].Exit[s] = slices.Clone(g.routes.Child[s]), slices.Clone(g.routes.Exit[s])
-		}
-	}
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rt := &copies[w]
-			for c := w; c < states; c += workers {
-				if c == skip {
-					continue
-				}
-				set(rt, c)
-				scores[c] = score(rt)
-				for s := range 2 {
-					copy(rt.Child[s], g.routes.Child[s])
-					copy(rt.Exit[s], g.routes.Exit[s])
-				}
+	parallelFor(workers, func(w int) {
+		rt := g.routes.Clone()
+		for c := w; c < states; c += workers {
+			if c == skip {
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			set(&rt, c)
+			scores[c] = score(&rt)
+			for s := range 2 {
+				copy(rt.Child[s], g.routes.Child[s])
+				copy(rt.Exit[s], g.routes.Exit[s])
+			}
+		}
+	})
 	return scores
 }
 
