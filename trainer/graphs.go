@@ -3,7 +3,8 @@ package trainer
 import (
 	"fmt"
 	goruntime "runtime"
-	"sync"
+
+	"github.com/songc/songc/trainer/internal/workers"
 )
 
 // Graphs trains K graphs of one size (nodes, steps, classes, features) on
@@ -26,8 +27,7 @@ type Graphs struct{ *graphsState }
 type graphsState struct {
 	engines []Engine
 	kernel  string
-	start   []chan struct{} // workers 1..len-1; worker 0 is the caller
-	wg      sync.WaitGroup
+	pool    *workers.Pool // runs work
 
 	// The current batch, read by the workers.
 	x     []float64
@@ -60,10 +60,9 @@ func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, st
 			len(shapes), shapes[0].Nodes, shapes[0].Steps, bytesString(need), bytesString(float64(MemoryCap)))
 	}
 	procs := goruntime.GOMAXPROCS(0)
-	workers := min(len(shapes), procs)
-	threads := max(1, procs/workers) // each graph's kernel
-	st := &graphsState{engines: make([]Engine, len(shapes)), start: make([]chan struct{}, workers),
-		out: make([]LossParts, len(shapes))}
+	nw := min(len(shapes), procs)
+	threads := max(1, procs/nw) // each graph's kernel
+	st := &graphsState{engines: make([]Engine, len(shapes)), out: make([]LossParts, len(shapes))}
 	for k, s := range shapes {
 		e, name, err := newEngineThreads(s, precision, kernel, batch, threads)
 		if err != nil {
@@ -71,16 +70,9 @@ func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, st
 		}
 		st.engines[k], st.kernel = e, name
 	}
-	for w := 1; w < workers; w++ {
-		st.start[w] = make(chan struct{})
-		go st.loop(w)
-	}
+	st.pool = workers.New(nw, st.work)
 	g := &Graphs{st}
-	goruntime.AddCleanup(g, func(st *graphsState) {
-		for _, ch := range st.start[1:] {
-			close(ch)
-		}
-	}, st)
+	goruntime.AddCleanup(g, (*workers.Pool).Stop, st.pool)
 	return g, st.kernel, nil
 }
 
@@ -104,28 +96,14 @@ func (g *Graphs) TrainSteps(out []LossParts, x []float64, y []int, noise [][]flo
 		panic(fmt.Sprintf("trainer: TrainSteps of %d graphs got %d results, %d noises, %d rates", K, len(out), len(noise), len(lr)))
 	}
 	g.x, g.y, g.noise, g.lr = x, y, noise, lr
-	workers := len(g.start)
-	g.wg.Add(workers - 1)
-	for w := 1; w < workers; w++ {
-		g.start[w] <- struct{}{}
-	}
-	g.work(0)
-	g.wg.Wait()
+	g.pool.Run(g.pool.Size())
 	copy(out, g.out)
 	g.x, g.y, g.noise, g.lr = nil, nil, nil, nil
 }
 
-// loop is worker w's goroutine: its graphs' steps, once per signal.
-func (st *graphsState) loop(w int) {
-	for range st.start[w] {
-		st.work(w)
-		st.wg.Done()
-	}
-}
-
 // work trains graphs w, w+workers, ... one step on the current batch.
-func (st *graphsState) work(w int) {
-	for k := w; k < len(st.engines); k += len(st.start) {
+func (st *graphsState) work(w, workers int) {
+	for k := w; k < len(st.engines); k += workers {
 		st.out[k] = st.engines[k].TrainStep(st.x, st.y, st.noise[k], st.lr[k])
 	}
 }

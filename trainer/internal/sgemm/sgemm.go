@@ -3,7 +3,8 @@ package sgemm
 import (
 	"fmt"
 	"runtime"
-	"sync"
+
+	"github.com/songc/songc/trainer/internal/workers"
 )
 
 // Blocking, in the GotoBLAS/BLIS scheme: a kc x nc block of B is packed once
@@ -90,15 +91,14 @@ func (i ISA) Lanes() int {
 type GEMM struct{ *state }
 
 // state is what the workers see; it holds no reference to the GEMM, so that
-// the GEMM can be collected and its cleanup stop them.
+// the GEMM can be collected and its cleanup stop the pool.
 type state struct {
 	micro
 	isa     ISA
 	threads int
 	packB   []float32
 	workers []worker
-	start   []chan struct{} // one per worker goroutine (workers 1..threads-1)
-	wg      sync.WaitGroup
+	pool    *workers.Pool // runs work
 
 	// The current product, read by the workers. pre, when set, is op(A)
 	// packed whole (PackedA), with mpad rows.
@@ -113,7 +113,6 @@ type state struct {
 	ldc    int
 	p0, kb int // current K block
 	j0, nb int // current N block
-	active int // goroutines working on the current block
 }
 
 type worker struct {
@@ -128,34 +127,18 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{micro: micros[isa], isa: isa, threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads),
-		start: make([]chan struct{}, threads)}
+	s := &state{micro: micros[isa], isa: isa, threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
 	for i := range s.workers {
 		s.workers[i].packA = make([]float32, s.mc*kc)
 	}
-	for w := 1; w < threads; w++ {
-		s.start[w] = make(chan struct{})
-		go s.loop(w)
-	}
+	s.pool = workers.New(threads, s.work)
 	g := &GEMM{s}
-	runtime.AddCleanup(g, func(s *state) {
-		for _, ch := range s.start[1:] {
-			close(ch)
-		}
-	}, s)
+	runtime.AddCleanup(g, (*workers.Pool).Stop, s.pool)
 	return g
 }
 
 // ISA returns the instruction set of g's micro-kernel.
 func (g *GEMM) ISA() ISA { return g.isa }
-
-// loop is worker w's goroutine: one block of work per signal.
-func (s *state) loop(w int) {
-	for range s.start[w] {
-		s.work(w, s.active)
-		s.wg.Done()
-	}
-}
 
 // Gemm computes C = alpha*op(A)*op(B) + beta*C for row-major matrices:
 // op(A) is m x k, op(B) is k x n, C is m x n, with leading dimensions lda,
@@ -209,17 +192,7 @@ func (g *GEMM) run(n int, b []float32, ldb int, transB bool, c []float32, ldc in
 			kb := min(kc, k-p0)
 			packB(g.packB, b, ldb, transB, g.nr, p0, kb, j0, nb)
 			g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
-			if threads == 1 {
-				g.work(0, 1)
-				continue
-			}
-			g.active = threads
-			g.wg.Add(threads - 1)
-			for w := 1; w < threads; w++ {
-				g.start[w] <- struct{}{}
-			}
-			g.work(0, threads)
-			g.wg.Wait()
+			g.pool.Run(threads)
 		}
 	}
 	g.a, g.c, g.pre = nil, nil, nil

@@ -1,0 +1,42 @@
+package workers
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestRun: each Run calls f once for each of its active workers, with
+// their count, allocates nothing, and Stop ends the pool's goroutines.
+func TestRun(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var calls [3]atomic.Int64
+	var bad atomic.Bool
+	var active int
+	p := New(3, func(w, a int) {
+		calls[w].Add(1)
+		if a != active {
+			bad.Store(true)
+		}
+	})
+	for _, active = range []int{3, 1, 2, 3} {
+		p.Run(active)
+	}
+	if bad.Load() {
+		t.Error("a worker saw another active count than its Run's")
+	}
+	if got := [3]int64{calls[0].Load(), calls[1].Load(), calls[2].Load()}; got != [3]int64{4, 3, 2} {
+		t.Errorf("calls per worker %v, want [4 3 2]", got)
+	}
+	active = 3
+	if a := testing.AllocsPerRun(10, func() { p.Run(3) }); a != 0 {
+		t.Errorf("%v allocations per Run", a)
+	}
+	p.Stop()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
+		}
+	}
+}
