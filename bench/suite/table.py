@@ -29,7 +29,7 @@ def main():
     base = load(os.path.join(out, "baselines.json")) or {}
     rows, means = [], {k: [] for k in ["auto", "paper", "fast", "cart", "xgboost", "logreg"]}
     cost = predict_cost(out)
-    print("| set | rows | features | classes | majority | **auto** compiled | soft | fidelity | forced | time | chosen | paper | fast | CART (leaves) | XGBoost | logistic | ns / prediction: songc, CART, XGBoost |")
+    print("| set | rows | features | classes | majority | **auto** compiled | soft | fidelity | forced | time | chosen | `--preset paper` | fast | CART (leaves) | XGBoost | logistic | ns / prediction: songc, CART, XGBoost |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|")
     for name in SETS:
         info = load(os.path.join(out, "data", name + ".json")) or {}
