@@ -51,31 +51,31 @@ func (e *CPU[T]) transitions(noise []float64) {
 	}
 	fill(e.p[l1o:l1o+S*n], l1o, noise, 0)
 	fill(e.p[l0o:l0o+S*n], l0o, noise, n)
-	if !e.straight {
-		return
-	}
-	// One-hot columns at the argmax of the logits (+ noise), the first of
-	// equal ones, as the runtime chooses children.
-	copy(e.msoft, e.m)
-	for half, off := range [2]int{l1o, l0o} {
-		for i := 0; i < n; i++ {
-			best, bv := 0, math.Inf(-1)
-			for r := 0; r < S; r++ {
-				v := float64(e.p[off+r*n+i])
-				if noise != nil {
-					v += noise[off+r*n+i]
+	if e.straight {
+		// One-hot columns at the argmax of the logits (+ noise), the first of
+		// equal ones, as the runtime chooses children.
+		copy(e.msoft, e.m)
+		for half, off := range [2]int{l1o, l0o} {
+			for i := 0; i < n; i++ {
+				best, bv := 0, math.Inf(-1)
+				for r := 0; r < S; r++ {
+					v := float64(e.p[off+r*n+i])
+					if noise != nil {
+						v += noise[off+r*n+i]
+					}
+					if v > bv {
+						best, bv = r, v
+					}
 				}
-				if v > bv {
-					best, bv = r, v
+				col := half*n + i
+				for r := 0; r < S; r++ {
+					e.m[r*2*n+col] = 0
 				}
+				e.m[best*2*n+col] = 1
 			}
-			col := half*n + i
-			for r := 0; r < S; r++ {
-				e.m[r*2*n+col] = 0
-			}
-			e.m[best*2*n+col] = 1
 		}
 	}
+	e.k.PackA(0, false, S, 2*n, 1, e.m, 2*n) // for the N products of every forward pass
 }
 
 // forward runs the N steps on the B rows of x and leaves q (c x B) filled.
@@ -116,7 +116,6 @@ func (e *CPU[T]) forward(x []float64, B int) {
 	}
 	NB := N * B
 	tiny := sqrtMinNormal[T]()
-	e.k.PackA(0, false, S, 2*n, 1, e.m, 2*n) // M, once for the N products
 	for t := 0; t < N; t++ {
 		pt := e.ps[t*n*B : (t+1)*n*B]
 		for i := 0; i < n; i++ {

@@ -29,7 +29,7 @@ type graphsState struct {
 	kernel  string
 	pool    *workers.Pool // runs work
 
-	// The current batch, read by the workers.
+	// The current batch, read by the workers, and where their losses go.
 	x     []float64
 	y     []int
 	noise [][]float64
@@ -39,41 +39,40 @@ type graphsState struct {
 
 // NewGraphs returns an engine for len(shapes) graphs, graph k of shape
 // shapes[k], in precision "f32" or "f64" on the named kernel (as
-// NewEngine), for batches of at most batch rows, and the kernel's name.
+// NewEngine), for batches of at most batch rows; Kernel names the kernel.
 // The shapes must agree in nodes, steps, classes and features; they may
 // differ in weight decay and node regularisation.
-func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, string, error) {
+func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, error) {
 	if len(shapes) == 0 {
-		return nil, "", fmt.Errorf("graphs: no graph")
+		return nil, fmt.Errorf("graphs: no graph")
 	}
 	for k, s := range shapes {
 		if err := s.Validate(); err != nil {
-			return nil, "", fmt.Errorf("graph %d: %v", k, err)
+			return nil, fmt.Errorf("graph %d: %v", k, err)
 		}
 		if a := shapes[0]; s.Nodes != a.Nodes || s.Steps != a.Steps || s.Classes != a.Classes || s.Features != a.Features {
-			return nil, "", fmt.Errorf("graph %d is %d nodes, %d steps, %d classes, %d features; graph 0 is %d, %d, %d, %d",
+			return nil, fmt.Errorf("graph %d is %d nodes, %d steps, %d classes, %d features; graph 0 is %d, %d, %d, %d",
 				k, s.Nodes, s.Steps, s.Classes, s.Features, a.Nodes, a.Steps, a.Classes, a.Features)
 		}
 	}
-	if need := float64(len(shapes)) * TrainingBytes(shapes[0], batch, 0); need > float64(MemoryCap) {
-		return nil, "", fmt.Errorf("training %d graphs of %d nodes, %d steps needs about %s of memory, more than the %s songc may use here",
-			len(shapes), shapes[0].Nodes, shapes[0].Steps, bytesString(need), bytesString(float64(MemoryCap)))
+	if err := checkMemory(shapes[0], batch, 0, len(shapes)); err != nil {
+		return nil, err
 	}
 	procs := goruntime.GOMAXPROCS(0)
 	nw := min(len(shapes), procs)
 	threads := max(1, procs/nw) // each graph's kernel
-	st := &graphsState{engines: make([]Engine, len(shapes)), out: make([]LossParts, len(shapes))}
+	st := &graphsState{engines: make([]Engine, len(shapes))}
 	for k, s := range shapes {
 		e, name, err := newEngineThreads(s, precision, kernel, batch, threads)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		st.engines[k], st.kernel = e, name
 	}
 	st.pool = workers.New(nw, st.work)
 	g := &Graphs{st}
 	goruntime.AddCleanup(g, (*workers.Pool).Stop, st.pool)
-	return g, st.kernel, nil
+	return g, nil
 }
 
 // Len returns K, the number of graphs.
@@ -95,15 +94,14 @@ func (g *Graphs) TrainSteps(out []LossParts, x []float64, y []int, noise [][]flo
 	if len(out) != K || len(noise) != K || len(lr) != K {
 		panic(fmt.Sprintf("trainer: TrainSteps of %d graphs got %d results, %d noises, %d rates", K, len(out), len(noise), len(lr)))
 	}
-	g.x, g.y, g.noise, g.lr = x, y, noise, lr
+	g.x, g.y, g.noise, g.lr, g.out = x, y, noise, lr, out
 	g.pool.Run(g.pool.Size())
-	copy(out, g.out)
-	g.x, g.y, g.noise, g.lr = nil, nil, nil, nil
+	g.x, g.y, g.noise, g.lr, g.out = nil, nil, nil, nil, nil
 }
 
-// work trains graphs w, w+workers, ... one step on the current batch.
-func (st *graphsState) work(w, workers int) {
-	for k := w; k < len(st.engines); k += workers {
+// work trains graphs w, w+active, ... one step on the current batch.
+func (st *graphsState) work(w, active int) {
+	for k := w; k < len(st.engines); k += active {
 		st.out[k] = st.engines[k].TrainStep(st.x, st.y, st.noise[k], st.lr[k])
 	}
 }

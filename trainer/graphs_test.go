@@ -36,7 +36,7 @@ func TestGraphsTrainAlone(t *testing.T) {
 					shapes[k].NodeRegGamma, shapes[k].NodeRegLambda = 1.5, 0.1
 				}
 			}
-			g, _, err := trainer.NewGraphs(shapes, c.precision, c.kernel, B)
+			g, err := trainer.NewGraphs(shapes, c.precision, c.kernel, B)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,15 +108,15 @@ func TestGraphsShapes(t *testing.T) {
 	a := trainer.Shape{Nodes: 5, Classes: 3, Steps: 3, Features: 7}
 	b := a
 	b.Steps = 4
-	if _, _, err := trainer.NewGraphs([]trainer.Shape{a, b}, "f32", "auto", 8); err == nil {
+	if _, err := trainer.NewGraphs([]trainer.Shape{a, b}, "f32", "auto", 8); err == nil {
 		t.Error("graphs of 3 and 4 steps accepted")
 	}
-	if _, _, err := trainer.NewGraphs(nil, "f32", "auto", 8); err == nil {
+	if _, err := trainer.NewGraphs(nil, "f32", "auto", 8); err == nil {
 		t.Error("no graph accepted")
 	}
 	b = a
 	b.WeightDecay = 0.01
-	if _, _, err := trainer.NewGraphs([]trainer.Shape{a, b}, "f32", "auto", 8); err != nil {
+	if _, err := trainer.NewGraphs([]trainer.Shape{a, b}, "f32", "auto", 8); err != nil {
 		t.Errorf("graphs with different weight decay: %v", err)
 	}
 }
@@ -124,7 +124,7 @@ func TestGraphsShapes(t *testing.T) {
 // TestGraphsAllocs: a batch of four graphs allocates nothing.
 func TestGraphsAllocs(t *testing.T) {
 	s := trainer.Shape{Nodes: 6, Classes: 3, Steps: 3, Features: 4}
-	g, _, err := trainer.NewGraphs([]trainer.Shape{s, s, s, s}, "f32", "auto", 8)
+	g, err := trainer.NewGraphs([]trainer.Shape{s, s, s, s}, "f32", "auto", 8)
 	if err != nil {
 		t.Fatal(err)
 	}

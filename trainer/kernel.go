@@ -124,10 +124,11 @@ func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda in
 }
 
 // Packed is the float32 kernel on songc's packed SGEMM
-// (trainer/internal/sgemm), on all of GOMAXPROCS's threads, with its
-// AVX-512 or its AVX2/FMA micro-kernel. Both give the same bits: an element
-// of a product is summed in the same order by either, so a run trains the
-// same model on either. Use NewPacked.
+// (trainer/internal/sgemm), with its AVX-512 or its AVX2/FMA
+// micro-kernel, on GOMAXPROCS's threads (fewer for each of several graphs
+// trained side by side: NewGraphs). Both micro-kernels give the same bits:
+// an element of a product is summed in the same order by either, so a run
+// trains the same model on either. NewKernel32 makes one by name.
 type Packed struct {
 	g     *sgemm.GEMM
 	slots [2]sgemm.PackedA // PackA's operands
@@ -142,16 +143,6 @@ var PackedKernels = func() []string {
 	}
 	return names
 }()
-
-// NewPacked returns the packed kernel on the micro-kernel named isa
-// ("avx512" or "avx2"), with its own buffers and workers, or nil when this
-// machine cannot run it.
-func NewPacked(isa string) *Packed {
-	if i, ok := packedISA(isa); ok {
-		return newPacked(goruntime.GOMAXPROCS(0), i)
-	}
-	return nil
-}
 
 func newPacked(threads int, isa sgemm.ISA) *Packed { return &Packed{g: sgemm.New(threads, isa)} }
 
@@ -204,7 +195,7 @@ func DefaultKernel64() Kernel[float64] { return Gonum64{} }
 // "avx512" or "avx2" (the last two float32 only), and the name of the
 // kernel it runs on.
 func NewEngine(s Shape, precision, kernel string, batch int) (Engine, string, error) {
-	if err := checkMemory(s, batch, 0); err != nil {
+	if err := checkMemory(s, batch, 0, 1); err != nil {
 		return nil, "", err
 	}
 	return newEngineThreads(s, precision, kernel, batch, goruntime.GOMAXPROCS(0))

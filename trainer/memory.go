@@ -22,12 +22,16 @@ func TrainingBytes(s Shape, batch, rows int) float64 {
 	return params + work + data
 }
 
-// checkMemory refuses a shape whose TrainingBytes exceed MemoryCap, with
-// the estimate.
-func checkMemory(s Shape, batch, rows int) error {
-	if need := TrainingBytes(s, batch, rows); need > float64(MemoryCap) {
-		return fmt.Errorf("training %d nodes, %d steps on %d features and %d classes needs about %s of memory, more than the %s songc may use here; use fewer --nodes or --steps",
-			s.Nodes, s.Steps, s.Features, s.Classes, bytesString(need), bytesString(float64(MemoryCap)))
+// checkMemory refuses graphs graphs of a shape whose TrainingBytes
+// exceed MemoryCap together, with the estimate.
+func checkMemory(s Shape, batch, rows, graphs int) error {
+	if need := float64(graphs) * TrainingBytes(s, batch, rows); need > float64(MemoryCap) {
+		what := ""
+		if graphs > 1 {
+			what = fmt.Sprintf("%d graphs of ", graphs)
+		}
+		return fmt.Errorf("training %s%d nodes, %d steps on %d features and %d classes needs about %s of memory, more than the %s songc may use here; use fewer --nodes or --steps",
+			what, s.Nodes, s.Steps, s.Features, s.Classes, bytesString(need), bytesString(float64(MemoryCap)))
 	}
 	return nil
 }

@@ -101,7 +101,13 @@ func TestReferenceCasesPacked(t *testing.T) {
 			if !HasPacked(name) {
 				t.Skipf("this machine cannot run the %s kernel: it is never used here", name)
 			}
-			testReference(t, func(s Shape, b int) (Engine, error) { return NewCPU[float32](s, NewPacked(name), b) }, 1e-4, 1e-2)
+			testReference(t, func(s Shape, b int) (Engine, error) {
+				k, err := NewKernel32(name)
+				if err != nil {
+					return nil, err
+				}
+				return NewCPU[float32](s, k, b)
+			}, 1e-4, 1e-2)
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	goruntime "runtime"
 	"time"
 
 	"github.com/songc/songc/runlog"
@@ -151,11 +152,11 @@ func (r *Run) setup() error {
 		}
 	}
 	batch := min(cfg.Batch, len(r.trainIdx))
-	if err := checkMemory(r.shape, batch, task.Train.Rows); err != nil {
+	if err := checkMemory(r.shape, batch, task.Train.Rows, 1); err != nil {
 		return err
 	}
 	var err error
-	if r.engine, r.kernel, err = NewEngine(r.shape, cfg.Precision, cfg.Kernel, batch); err != nil {
+	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, goruntime.GOMAXPROCS(0)); err != nil {
 		return err
 	}
 	r.shuffle, r.shufSrc = newRand(cfg.Seed, graphStream(streamShuffle, cfg.Restart))
@@ -198,7 +199,7 @@ func (r *Run) snapshot() error {
 }
 
 // accuracy returns the soft accuracy of the current engine parameters on
-// rows idx of ds (labels y), using buffers x and q.
+// rows idx of ds (labels y).
 func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
 	if len(idx) == 0 {
 		return 0

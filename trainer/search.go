@@ -390,8 +390,8 @@ func (s *Search) interrupted(save func(string) error, r *Run) error {
 }
 
 // survivors returns the best 1/Eta of alive (at least one) by score, ties
-// to the lower index; candidates that trained no epoch are dropped unless
-// none did.
+// to the lower index; candidates that have no run yet (the budget ran out
+// before their turn) are dropped unless none has one.
 //
 // The last cut, to one candidate, takes the first in the plan's order
 // (smaller graphs, lower rates) whose score is within one standard error

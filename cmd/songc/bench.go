@@ -118,7 +118,7 @@ func benchShape(s trainer.Shape, precision, kernel string, batch, graphs, batche
 	for k := range shapes {
 		shapes[k] = s
 	}
-	gs, _, err := trainer.NewGraphs(shapes, precision, kernel, batch)
+	gs, err := trainer.NewGraphs(shapes, precision, kernel, batch)
 	if err != nil {
 		return trainer.BenchResult{}, err
 	}

@@ -790,7 +790,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	g.routes.Child[0][u], g.routes.Exit[0][u] = c0, e0
 	left := make([]bool, len(rows))
 	for i, r := range rows {
-		left[i] = g.walk(r, u, 0) == g.y[r]
+		left[i] = g.walkOn(&g.routes, r, j, steps[i], u, 0) == g.y[r]
 	}
 	// The right child with the most rows that either branch gets right:
 	// the most the filter could do.
@@ -822,7 +822,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		g.care, g.target = g.care[:0], g.target[:0]
 		right := make([]bool, len(rows))
 		for i, r := range rows {
-			right[i] = g.walk(r, u, 1) == g.y[r]
+			right[i] = g.walkOn(&g.routes, r, j, steps[i], u, 1) == g.y[r]
 			if left[i] != right[i] {
 				g.care = append(g.care, r)
 				g.target = append(g.target, b2f(right[i]))

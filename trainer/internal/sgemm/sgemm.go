@@ -95,7 +95,6 @@ type GEMM struct{ *state }
 type state struct {
 	micro
 	isa     ISA
-	threads int
 	packB   []float32
 	workers []worker
 	pool    *workers.Pool // runs work
@@ -127,7 +126,7 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{micro: micros[isa], isa: isa, threads: threads, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
+	s := &state{micro: micros[isa], isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
 	for i := range s.workers {
 		s.workers[i].packA = make([]float32, s.mc*kc)
 	}
@@ -182,7 +181,7 @@ func scale(m, n int, beta float32, c []float32, ldc int) {
 func (g *GEMM) run(n int, b []float32, ldb int, transB bool, c []float32, ldc int) {
 	m, k := g.m, g.k
 	g.c, g.ldc = c, ldc
-	threads := g.threads
+	threads := g.pool.Size()
 	if m*n*k < parallelMin || m <= g.mr {
 		threads = 1
 	}
@@ -203,10 +202,11 @@ func (g *GEMM) run(n int, b []float32, ldb int, transB bool, c []float32, ldc in
 // step of a batch multiplies, say. Its buffer is reused by the next Pack
 // into it.
 type PackedA struct {
-	isa  ISA
-	m, k int
-	mpad int // m rounded up to whole mr-row panels
-	data []float32
+	packed bool
+	isa    ISA
+	m, k   int
+	mpad   int // m rounded up to whole mr-row panels
+	data   []float32
 }
 
 // Pack packs alpha*op(A) (m x k; A transposed when transA) into dst, in
@@ -220,7 +220,7 @@ func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []floa
 	} else {
 		dst.data = dst.data[:need]
 	}
-	dst.isa, dst.m, dst.k, dst.mpad = g.isa, m, k, mpad
+	dst.packed, dst.isa, dst.m, dst.k, dst.mpad = true, g.isa, m, k, mpad
 	for p0 := 0; p0 < k; p0 += kc {
 		packA(dst.data[p0*mpad:], a, lda, transA, alpha, g.mr, 0, m, p0, min(kc, k-p0))
 	}
@@ -231,7 +231,7 @@ func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []floa
 // operands, without packing A again. It panics when a was packed for
 // another micro-kernel or on shapes that do not fit.
 func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if a.isa != g.isa || len(a.data) != a.mpad*a.k {
+	if !a.packed || a.isa != g.isa {
 		panic("sgemm: an operand packed for another micro-kernel, or never packed")
 	}
 	m, k := a.m, a.k

@@ -24,7 +24,7 @@ func tr(t bool) blas.Transpose {
 // reused across the trials, so its buffer grows and shrinks), gives the
 // bits of Gemm.
 func TestAgainstGonum(t *testing.T) {
-	for _, isa := range []ISA{AVX2, AVX512} {
+	for _, isa := range ISAs {
 		t.Run(isa.String(), func(t *testing.T) { testAgainstGonum(t, isa) })
 	}
 }
@@ -84,13 +84,13 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 			for i, x := range got {
 				if math.Float32bits(x) != math.Float32bits(packed[i]) {
 					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v with A packed whole, %v without",
-						trial, m, n, k, tA, tB, alpha, beta, g.threads, i, packed[i], x)
+						trial, m, n, k, tA, tB, alpha, beta, g.pool.Size(), i, packed[i], x)
 				}
 			}
 			for i, x := range same {
 				if math.Float32bits(x) != math.Float32bits(got[i]) {
 					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v, the AVX2 kernel's %v",
-						trial, m, n, k, tA, tB, alpha, beta, g.threads, i, got[i], x)
+						trial, m, n, k, tA, tB, alpha, beta, g.pool.Size(), i, got[i], x)
 				}
 			}
 			for i := 0; i < m; i++ {
@@ -105,7 +105,7 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 					// float32 sums of k products of unit normals: error ~ eps * sqrt(k) * |terms|
 					if d := math.Abs(float64(w - x)); d > 1e-4*math.Sqrt(float64(k))*(1+math.Abs(float64(w))) {
 						t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): C[%d][%d] = %v, gonum %v",
-							trial, m, n, k, tA, tB, alpha, beta, g.threads, i, j, x, w)
+							trial, m, n, k, tA, tB, alpha, beta, g.pool.Size(), i, j, x, w)
 					}
 				}
 			}
@@ -136,7 +136,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	for _, isa := range []ISA{AVX2, AVX512} {
+	for _, isa := range ISAs {
 		if !Has(isa) {
 			continue
 		}
@@ -161,7 +161,7 @@ var sink float32
 
 // benchGemm times the product on each micro-kernel this machine runs.
 func benchGemm(b *testing.B, m, n, k, threads int) {
-	for _, isa := range []ISA{AVX2, AVX512} {
+	for _, isa := range ISAs {
 		b.Run(isa.String(), func(b *testing.B) { benchGemmOn(b, isa, m, n, k, threads) })
 	}
 }
@@ -188,3 +188,24 @@ func BenchmarkGemm2048Square2Threads(b *testing.B) { benchGemm(b, 2048, 2048, 20
 // forward step (n x 2n)(2n x B) and the gradient of [M1|M0] over 50 steps.
 func BenchmarkGemmStep511Nodes128Batch(b *testing.B)         { benchGemm(b, 511, 128, 1022, 2) }
 func BenchmarkGemmGradM511Nodes50Steps128Batch(b *testing.B) { benchGemm(b, 537, 1022, 6400, 2) }
+
+// TestGemmPackedRefuses: an operand never packed, or packed for another
+// micro-kernel, is refused with a panic.
+func TestGemmPackedRefuses(t *testing.T) {
+	isa, ok := Best()
+	if !ok {
+		t.Skip("no micro-kernel runs on this machine")
+	}
+	g := New(1, isa)
+	c := make([]float32, 4)
+	for name, a := range map[string]*PackedA{"never packed": {}, "another micro-kernel": {packed: true, isa: isa + 1, m: 2, k: 2}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			g.GemmPacked(a, false, 2, c, 2, 0, c, 2)
+		}()
+	}
+}
