@@ -70,18 +70,8 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	// The outputs are checked before the data, which may be large, is read.
 	flags := []string{"--dot", "--svg", "--png"}
 	outputs := map[string]string{"--dot": c.DOT, "--svg": c.SVG, "--png": c.PNG}
-	if err := checkDistinct(flags, outputs); err != nil {
+	if err := checkOutputs(flags, outputs, true); err != nil {
 		return err
-	}
-	for _, f := range flags {
-		if p := outputs[f]; p != "" {
-			if err := makeFolderFor(p); err != nil {
-				return err
-			}
-			if err := checkWritable(p); err != nil {
-				return err
-			}
-		}
 	}
 	if c.Plots != "" {
 		if err := os.MkdirAll(c.Plots, 0o755); err != nil {
@@ -149,10 +139,7 @@ func writeBytes(path string, b []byte) error {
 	if err := makeFolderFor(path); err != nil {
 		return err
 	}
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
+	return writeFile(path, b)
 }
 
 func hasDot() bool {

@@ -22,7 +22,7 @@ type BenchCmd struct {
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
 	Kernel    string `enum:"auto,gonum,avx512,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
-	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch (as a restart or a search trains them); seconds are also given per graph."`
+	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch; seconds are also given per graph."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
 	Table     bool   `help:"Time the sizes the default recipe searches instead (16/8, 32/10, 64/20 and 128/30; batches of 64 and 128; 1 and 4 graphs) on --features and --classes, beside the kernel's peak, as one table."`
 	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel (the kernel's peak, for the '% of peak' figure) and compute the machine's theoretical peak from its CPU features and clock."`

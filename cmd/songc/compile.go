@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,20 +105,14 @@ func (c *CompileCmd) Run(g *Globals) error {
 		}
 		testSrc = b.Bytes()
 	}
-	write := func(path string, src []byte) error {
-		return runtime.WriteFileAtomic(path, func(w io.Writer) error {
-			_, err := w.Write(src)
-			return err
-		})
-	}
-	if err := write(c.Output, src); err != nil {
+	if err := writeFile(c.Output, src); err != nil {
 		return err
 	}
 	k := plan.Classifier
 	fmt.Fprintf(g.Stdout, "wrote %s: package %s, %d of %d nodes reachable and emitted, %s layout, %d bytes\n",
 		c.Output, plan.Package, len(plan.Nodes), k.NumNodes(), plan.Layout, len(src))
 	if testSrc != nil {
-		if err := write(testPath, testSrc); err != nil {
+		if err := writeFile(testPath, testSrc); err != nil {
 			return err
 		}
 		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: cd %s && go test -bench .)\n", testPath, filepath.Dir(c.Output))

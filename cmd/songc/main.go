@@ -184,7 +184,7 @@ func stopGrace(cmd string) time.Duration {
 
 // runStoppable runs work and returns its error, or, once ctx is done
 // (Ctrl-C, SIGTERM) and work has not returned within the command's grace
-// (half a second, so that every command stops within a second),
+// (stopGrace),
 // an error wrapping context.Canceled: the process then exits with 130
 // while work, abandoned, may be reading a large file. Outputs are written
 // to a temporary file and renamed, so an abandoned write leaves no partial

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/songc/songc/runtime"
@@ -106,11 +105,7 @@ func (c *SelectCmd) Run(g *Globals) error {
 		}
 		out.Candidates = append(out.Candidates, item)
 	}
-	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
-		_, err := w.Write(raws[best])
-		return err
-	})
-	if err != nil {
+	if err := writeFile(c.Output, raws[best]); err != nil {
 		return err
 	}
 	if c.JSON {

@@ -208,15 +208,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
 		flags, outputs[interrupt] = append(flags, interrupt), args.Output+".ckpt"
 	}
-	if err := checkDistinct(flags, outputs); err != nil {
+	if err := checkOutputs(flags, outputs, false); err != nil {
 		return err
-	}
-	for _, flag := range flags {
-		if p := outputs[flag]; p != "" {
-			if err := checkWritable(p); err != nil {
-				return err
-			}
-		}
 	}
 
 	train, test, err := loadTrainData(args)
@@ -515,6 +508,38 @@ func checkNotClobbered(path string) error {
 func checkWritable(path string) error {
 	_, err := runtime.CheckOutput(path)
 	return err
+}
+
+// checkOutputs checks a command's outputs before its work starts, in the
+// order of flags: no two at the same path (checkDistinct), each writable
+// (checkWritable), with its folder made first when makeFolders is set.
+func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) error {
+	if err := checkDistinct(flags, outputs); err != nil {
+		return err
+	}
+	for _, flag := range flags {
+		p := outputs[flag]
+		if p == "" {
+			continue
+		}
+		if makeFolders {
+			if err := makeFolderFor(p); err != nil {
+				return err
+			}
+		}
+		if err := checkWritable(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFile writes b to path atomically (runtime.WriteFileAtomic).
+func writeFile(path string, b []byte) error {
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // checkDistinct refuses two outputs of one command at the same path,
