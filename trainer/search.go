@@ -96,13 +96,17 @@ func DefaultSearch(task *Task, base Config) Search {
 	base.Epochs = max(120, 10*base.Patience)
 	return Search{
 		Base:         base,
-		Sizes:        [][2]int{{16, 8}, {32, 10}, {64, 20}, {128, 30}},
+		Sizes:        slices.Clone(DefaultSizes),
 		LRs:          []float64{0.01, 0.03, 0.1},
 		WeightDecays: []float64{0, 0.01},
 		Eta:          3,
 		FirstRung:    perEpoch(500, 3, 30),
 	}
 }
+
+// DefaultSizes are the graph sizes (nodes, steps) the default recipe
+// searches, smallest first.
+var DefaultSizes = [][2]int{{16, 8}, {32, 10}, {64, 20}, {128, 30}}
 
 // DefaultValShare is the validation share of the auto recipe for a
 // training file of rows rows: enough rows to tell candidates apart, about

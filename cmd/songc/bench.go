@@ -24,7 +24,7 @@ type BenchCmd struct {
 	Kernel    string `enum:"auto,gonum,avx512,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
 	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch; seconds are also given per graph."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
-	Table     bool   `help:"Time the sizes the default recipe searches instead (16/8, 32/10, 64/20 and 128/30; batches of 64 and 128; 1 and 4 graphs) on --features and --classes, beside the kernel's peak, as one table."`
+	Table     bool   `help:"Time the graph sizes the default recipe searches instead (${sizes}), at batches of 64 and 128 and with 1 and 4 graphs, on --features and --classes, beside the kernel's peak, as one table."`
 	Peak      bool   `help:"Also time a 2048x2048x2048 GEMM with the same kernel (the kernel's peak, for the '% of peak' figure) and compute the machine's theoretical peak from its CPU features and clock."`
 	JSON      bool   `name:"json" help:"Print the result as JSON."`
 }
@@ -141,7 +141,7 @@ func (c *BenchCmd) table(g *Globals) error {
 		Speedup    float64 `json:"speedup_over_one_graph"`
 	}
 	var rows []row
-	for _, size := range [][2]int{{16, 8}, {32, 10}, {64, 20}, {128, 30}} {
+	for _, size := range trainer.DefaultSizes {
 		for _, batch := range []int{64, 128} {
 			one := 0.0
 			for _, k := range []int{1, 4} {

@@ -140,6 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
+		kong.Vars{"sizes": sizeList(trainer.DefaultSizes)},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
@@ -320,4 +321,16 @@ func (VersionCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "songc %s (%s)\n", version, mod)
 	return nil
+}
+
+// sizeList writes graph sizes as "16/8, 32/10 and 64/20".
+func sizeList(sizes [][2]int) string {
+	var parts []string
+	for _, s := range sizes {
+		parts = append(parts, fmt.Sprintf("%d/%d", s[0], s[1]))
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
