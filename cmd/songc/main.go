@@ -55,7 +55,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"The label column of CSV files: last, first, its number, or its name (eval and predict find the model's by name)."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default), first, a number from 1, or a header name (eval, predict: the model's)."`
 }
 
 // options returns how to read a file of rows for model m: encoded by its

@@ -26,10 +26,10 @@ type TrainCmd struct {
 	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"Steps of the walk from the root to a leaf (auto: searched; other recipes: 20)."`
+	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row's walk may take (auto: searched; other recipes: 20)."`
 	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows: with auto the most a candidate may train (it stops when validation stops improving); otherwise the preset's."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc tries graph sizes, learning rates and weight decays, keeping the best on the validation rows. paper: the authors' (slow). fast, quick: fixed recipes. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time the auto recipe may spend searching (default ${default}; e.g. 90s, 1h; 0: no limit); the best model so far then finishes, in up to a quarter more, and is refined."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc tries graph sizes, learning rates and weight decays, keeping the simplest of the best on the validation rows. paper: the authors' (slow; below their published accuracy). fast, quick: fixed recipes. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Search time of the auto recipe (default ${default}; 0: none); its best model then takes up to a quarter more to finish."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json, which is never replaced unless -o names it)."`
