@@ -23,8 +23,9 @@ type Task struct {
 	yTrain     []int
 	yTest      []int
 
-	mu       sync.Mutex
-	prepared map[prepKey]*prepared
+	mu          sync.Mutex
+	prepared    map[prepKey]*prepared
+	fingerprint string // Fingerprint's, once computed
 }
 
 // prepKey names what a run's split and preprocessing depend on.
@@ -128,8 +129,18 @@ func (t *Task) Schema() *runtime.Schema {
 func (t *Task) TrainTargets() []int { return t.yTrain }
 func (t *Task) TestTargets() []int  { return t.yTest }
 
-// Fingerprint is a SHA-256 of the training rows and labels.
+// Fingerprint is a SHA-256 of the training rows and labels, computed once
+// per task (every run of a search checks it).
 func (t *Task) Fingerprint() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fingerprint == "" {
+		t.fingerprint = t.hash()
+	}
+	return t.fingerprint
+}
+
+func (t *Task) hash() string {
 	h := sha256.New()
 	var b [8]byte
 	for _, v := range t.Train.X {
