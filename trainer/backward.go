@@ -45,22 +45,26 @@ func (e *CPU[T]) TrainStep(x []float64, y []int, noise []float64, lr float64) Lo
 	// minNormal become 0. The change to an update is then at most
 	// (1-beta1)*sqrtMinNormal/adamEps times the step size (about 1e-12 in
 	// float32), far below the resolution of any parameter that matters.
-	tinyG, tinyM := sqrtMinNormal[T](), minNormal[T]()
+	//
+	// The tests compare magnitudes (math.Abs is one AND) rather than
+	// x < tiny && x > -tiny: the sign of a gradient or parameter is a coin
+	// toss, and a branch on it is mispredicted half the time.
+	tinyG, tinyM := float64(sqrtMinNormal[T]()), float64(minNormal[T]())
 	for i, g := range e.g {
-		if g < tinyG && g > -tinyG {
+		if math.Abs(float64(g)) < tinyG {
 			g = 0
 		}
 		m := e.am[i] + (1-b1)*(g-e.am[i])
-		if m < tinyM && m > -tinyM {
+		if math.Abs(float64(m)) < tinyM {
 			m = 0
 		}
 		v := b2*e.av[i] + (1-b2)*g*g
-		if v < tinyM {
+		if float64(v) < tinyM {
 			v = 0
 		}
 		e.am[i], e.av[i] = m, v
 		p := e.p[i] - stepSize*m/(T(math.Sqrt(float64(v)))*ibc2+eps)
-		if p < tinyM && p > -tinyM {
+		if math.Abs(float64(p)) < tinyM {
 			p = 0 // a weight-decayed filter entry, in the GEMMs next
 		}
 		e.p[i] = p
@@ -94,7 +98,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// n..S-1 are dq (the same for every step, since q sums the steps).
 	NB := N * B
 	gamma := s.NodeRegGamma
-	tiny := sqrtMinNormal[T]()
+	tiny := float64(sqrtMinNormal[T]())
 	for t := 0; t < N; t++ {
 		for k := 0; k < c; k++ {
 			copy(e.dn[(n+k)*NB+t*B:(n+k)*NB+t*B+B], e.dq[k*B:(k+1)*B])
@@ -127,7 +131,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 				gsi[j] += pi[j] * (du1[j] - du0[j])
 				if gp != nil {
 					g := sv*du1[j] + (1-sv)*du0[j]
-					if g < tiny && g > -tiny { // no subnormals into the GEMMs
+					if math.Abs(float64(g)) < tiny { // no subnormals into the GEMMs
 						g = 0
 					}
 					gp[j] = g

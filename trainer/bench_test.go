@@ -120,3 +120,14 @@ func isSubnormal32(v float64) int {
 	}
 	return 0
 }
+
+// The smallest size the default recipe searches, on Letter's shape at the
+// fast preset's batch.
+func BenchmarkStep16Nodes8Steps64Batch(b *testing.B) {
+	benchStep(b, Shape{Nodes: 16, Classes: 26, Steps: 8, Features: 16}, 64)
+}
+
+// Connect-4's smallest paper graph, 8/10, at the fast preset's batch.
+func BenchmarkStep8Nodes10Steps64Batch126Features(b *testing.B) {
+	benchStep(b, Shape{Nodes: 8, Classes: 3, Steps: 10, Features: 126}, 64)
+}

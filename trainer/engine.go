@@ -98,6 +98,9 @@ type CPU[T Float] struct {
 	du []T // 2n x B
 	gs []T // n x B: gradient w.r.t. s (then w.r.t. the pre-activation)
 	gm []T // S x 2n
+	// col holds one column of scaled logits while transitions takes its
+	// softmax.
+	col []float64
 	// invTau is 1/temperature: softmax((L+g)/tau) and sigmoid(a/tau).
 	// It is 1 unless the training anneals toward hard decisions.
 	invTau float64
@@ -132,7 +135,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 		ps: make([]T, (N+1)*n*B), u: make([]T, 2*n*N*B), q: make([]T, c*B), dq: make([]T, c*B),
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
-		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B),
+		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B), col: make([]float64, S),
 	}
 	return e, nil
 }

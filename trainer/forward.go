@@ -15,24 +15,24 @@ func (e *CPU[T]) transitions(noise []float64) {
 	n, S := s.Nodes, s.States()
 	l0o, l1o, _, _, _ := s.offsets()
 	tiny := sqrtMinNormal[T]()
+	col := e.col // one column's scaled logits
 	fill := func(logits []T, off int, noise []float64, col0 int) {
 		for i := 0; i < n; i++ {
 			mx := math.Inf(-1)
-			for r := 0; r < S; r++ {
+			for r := range col {
 				v := float64(logits[r*n+i])
 				if noise != nil {
 					v += noise[off+r*n+i]
 				}
 				v *= e.invTau
-				mx = math.Max(mx, v)
+				col[r] = v
+				if v > mx { // math.Max, for the numbers logits are
+					mx = v
+				}
 			}
 			var sum float64
-			for r := 0; r < S; r++ {
-				v := float64(logits[r*n+i])
-				if noise != nil {
-					v += noise[off+r*n+i]
-				}
-				ev := math.Exp(v*e.invTau - mx)
+			for r, v := range col {
+				ev := math.Exp(v - mx)
 				e.m[r*2*n+col0+i] = T(ev)
 				sum += ev
 			}
@@ -200,7 +200,14 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 			if y[j] == k {
 				w, yk = 1, 1
 			}
-			bce -= w * (yk*math.Max(math.Log(qc), -100) + (1-yk)*math.Max(math.Log(1-qc), -100))
+			// The authors' w * (y log q + (1-y) log(1-q)), each log
+			// floored at -100. The clamp keeps both logs above
+			// log(1e-5), and y is 0 or 1, so one log gives the same sum.
+			if yk == 1 {
+				bce -= w * math.Log(qc)
+			} else {
+				bce -= w * math.Log(1-qc)
+			}
 			rowMass += qc
 		}
 		mass += rowMass
@@ -235,7 +242,11 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 			if y[j] == k {
 				w, yk = 1, 1
 			}
-			g := w * scale * (qc - yk) / math.Max((1-qc)*qc, 1e-12)
+			den := (1 - qc) * qc
+			if den < 1e-12 { // math.Max(den, 1e-12): den is positive
+				den = 1e-12
+			}
+			g := w * scale * (qc - yk) / den
 			e.dq[k*B+j] = T(g + dLeaf)
 		}
 	}
