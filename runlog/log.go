@@ -31,10 +31,14 @@ type EpochRecord struct {
 	// HardTestAcc is the hard walk (the compiled classifier) on the test
 	// rows: reported for the curves, never used to select.
 	HardTestAcc float64 `json:"hard_test_accuracy,omitempty"`
-	TrainAcc    float64 `json:"train_accuracy"` // on an evenly spaced sample of at most 5000 training rows
-	Seconds     float64 `json:"seconds"`
-	Best        bool    `json:"best,omitempty"`
-	Batches     int     `json:"batches"`
+	// TrainAcc is the running accuracy on the training rows: each batch's
+	// rows whose largest leaf mass was at their class in the step that
+	// trained on them (with its noise and temperature, before its update).
+	// It costs nothing beyond the steps.
+	TrainAcc float64 `json:"train_accuracy"`
+	Seconds  float64 `json:"seconds"`
+	Best     bool    `json:"best,omitempty"`
+	Batches  int     `json:"batches"`
 	// Graph holds structure statistics of the binary graph after the
 	// epoch, as JSON (analysis.EpochGraph), when the trainer's caller
 	// measured them.

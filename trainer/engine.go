@@ -12,6 +12,11 @@ type LossParts struct {
 	Node     float64 // node regularisation, before lambda
 	Total    float64
 	LeafMass float64 // mean over the batch of the summed (clamped) leaf mass
+	// Correct counts the rows whose largest leaf mass, in this pass, is
+	// at their class (the first of equal ones): the batch's accuracy as
+	// the step saw it, with its noise, temperature or hard walk, before
+	// the update.
+	Correct int
 }
 
 // Engine runs the numeric work of training: it holds the parameters, the

@@ -192,10 +192,16 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 	// Sums run row by row (each row's mass over the classes, then over the
 	// batch), the order of the authors' q.sum(1).mean().
 	var bce, mass float64
+	correct := 0
 	for j := 0; j < B; j++ {
 		var rowMass float64
+		best, top := 0, e.q[j]
 		for k := 0; k < c; k++ {
-			qc, _ := clampOut(float64(e.q[k*B+j]))
+			qk := e.q[k*B+j]
+			if qk > top {
+				best, top = k, qk
+			}
+			qc, _ := clampOut(float64(qk))
 			w, yk := wOther, 0.0
 			if y[j] == k {
 				w, yk = 1, 1
@@ -211,9 +217,12 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 			rowMass += qc
 		}
 		mass += rowMass
+		if best == y[j] {
+			correct++
+		}
 	}
 	mean := mass / float64(B)
-	lp := LossParts{BCE: bce / float64(B*c), Leaf: -math.Log(mean), LeafMass: mean}
+	lp := LossParts{BCE: bce / float64(B*c), Leaf: -math.Log(mean), LeafMass: mean, Correct: correct}
 	dLeaf := -1 / (mean * float64(B))
 	scale := 1 / float64(B*c)
 	if e.straight {

@@ -24,9 +24,6 @@ type Progress struct {
 	Record         *runlog.EpochRecord // the finished epoch's record
 }
 
-// trainSampleMax bounds the training rows evaluated after each epoch.
-const trainSampleMax = 5000
-
 // ErrInterrupted is returned (wrapped) when the context is cancelled. The
 // state at the start of the current epoch is saved when the run has a
 // checkpoint path (an *InterruptError then says where); without one it is
@@ -62,14 +59,12 @@ type Run struct {
 	x, xTest     *data.Dataset
 	shift, scale []float64
 	trainIdx     []int
-	// trainSample are the training rows whose accuracy is logged.
-	trainSample []int
-	valIdx      []int
-	shuffle     *rand.Rand
-	shufSrc     *rand.PCG
-	noise       *rand.Rand
-	noiseSrc    *rand.PCG
-	state       runState
+	valIdx       []int
+	shuffle      *rand.Rand
+	shufSrc      *rand.PCG
+	noise        *rand.Rand
+	noiseSrc     *rand.PCG
+	state        runState
 	// ws holds TrainFor's buffers: a batch's rows and labels, the Gumbel
 	// noise, the epoch's row order and the test rows' indices.
 	ws struct {
@@ -142,15 +137,6 @@ func (r *Run) setup() error {
 	r.trainIdx, r.valIdx = prep.trainIdx, prep.valIdx
 	r.shift, r.scale = prep.shift, prep.scale
 	r.x, r.xTest = prep.x, prep.xTest
-	// Training accuracy is for the curves only: measure it on an evenly
-	// spaced sample, so that it does not add a third to every epoch.
-	r.trainSample = r.trainIdx
-	if len(r.trainIdx) > trainSampleMax {
-		r.trainSample = make([]int, trainSampleMax)
-		for i := range r.trainSample {
-			r.trainSample[i] = r.trainIdx[i*len(r.trainIdx)/trainSampleMax]
-		}
-	}
 	batch := min(cfg.Batch, len(r.trainIdx))
 	if err := checkMemory(r.shape, batch, task.Train.Rows, 1); err != nil {
 		return err
@@ -289,7 +275,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 		copy(perm, r.trainIdx)
 		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 		var sum LossParts
-		gumbelBatches := 0
+		gumbelBatches, correct := 0, 0
 		lastVal := -1.0
 		if done := len(r.state.Records); done > 0 {
 			lastVal = r.state.Records[done-1].ValAcc
@@ -327,6 +313,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 			sum.Node += lp.Node
 			sum.Total += lp.Total
 			sum.LeafMass += lp.LeafMass
+			correct += lp.Correct
 			if r.Progress != nil {
 				nb := float64(b + 1)
 				el := time.Since(start)
@@ -340,7 +327,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 		fl := float64(L)
 		rec := runlog.EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
 			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L,
-			Straight: straight}
+			Straight: straight, TrainAcc: float64(correct) / float64(nTrain)}
 		r.state.Epoch = e + 1
 		if err := r.endEpoch(&rec, tau, testIdx); err != nil {
 			return err
@@ -369,7 +356,6 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 // and, by the validation rows only, whether it is the best so far, in which
 // case its parameters are kept. r.state.Epoch counts the epoch already.
 func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) error {
-	rec.TrainAcc = r.accuracy(r.x, r.Task.yTrain, r.trainSample)
 	if len(r.valIdx) > 0 {
 		rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
 	}

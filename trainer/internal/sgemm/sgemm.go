@@ -340,9 +340,16 @@ func gather(panel []float32, w int, src []float32, ld, n, kb int, alpha float32)
 
 // scatter sets panel[p*w+i] = alpha*src[i*ld+p] for p < kb, i < n, and to
 // zero for n <= i < w: rows of the source are columns of the panel. Four
-// source rows at a time, so that each p writes four adjacent values.
+// source rows at a time, so that each p writes four adjacent values; the
+// zeros first, each p's together (a column at a time, they were most of
+// the time of packing a narrow operand).
 func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32) {
 	panel = panel[:w*kb]
+	if n < w {
+		for p := 0; p < kb; p++ {
+			clear(panel[p*w+n : p*w+w])
+		}
+	}
 	i := 0
 	for ; i+4 <= n; i += 4 {
 		s0 := src[i*ld : i*ld+kb]
@@ -364,11 +371,6 @@ func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32
 	for ; i < n; i++ {
 		for p, v := range src[i*ld : i*ld+kb] {
 			panel[p*w+i] = alpha * v
-		}
-	}
-	for ; i < w; i++ {
-		for p := 0; p < kb; p++ {
-			panel[p*w+i] = 0
 		}
 	}
 }
