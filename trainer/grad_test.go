@@ -81,3 +81,44 @@ func randomBatch(rng *rand.Rand, s Shape, batch int) (x []float64, y []int, nois
 	gumbel(noise, rng)
 	return x, y, noise
 }
+
+// TestLossCorrect checks LossParts.Correct against the rows of a batch
+// whose predicted leaf masses (Predict, the same forward pass without
+// noise) are largest at their class.
+func TestLossCorrect(t *testing.T) {
+	s := Shape{Nodes: 7, Classes: 4, Steps: 5, Features: 3}
+	rng := rand.New(rand.NewPCG(3, 4))
+	p := NewParams(s)
+	p.Init(rng)
+	for i := range p.W() {
+		p.W()[i] = 3 * rng.NormFloat64()
+	}
+	const batch = 50
+	x, _, _ := randomBatch(rng, s, batch)
+	for _, k := range []Kernel[float32]{DefaultKernel32(), Gonum32{}} {
+		e, err := NewCPU[float32](s, k, batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.SetParams(p.Flat)
+		q := make([]float64, batch*s.Classes)
+		e.Predict(q, x)
+		y := make([]int, batch)
+		for i := range y {
+			y[i] = argmax(q[i*s.Classes : (i+1)*s.Classes])
+		}
+		if got := e.LossGrad(nil, x, y, nil).Correct; got != batch {
+			t.Errorf("%T: labels at the largest masses: %d of %d rows correct", k, got, batch)
+		}
+		want := 0
+		for i := range y {
+			y[i] = (y[i] + i%2) % s.Classes // half the rows moved to another class
+			if i%2 == 0 {
+				want++
+			}
+		}
+		if got := e.LossGrad(nil, x, y, nil).Correct; got != want {
+			t.Errorf("%T: %d rows correct, want %d", k, got, want)
+		}
+	}
+}
