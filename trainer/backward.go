@@ -126,6 +126,19 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 			if t > 0 {
 				gp = e.dn[i*NB+(t-1)*B : i*NB+t*B]
 			}
+			if gp != nil && !reg { // the common case, without its tests per row
+				gp, du1, du0, pi, gsi := gp[:len(si)], du1[:len(si)], du0[:len(si)], pi[:len(si)], gsi[:len(si)]
+				for j, sv := range si {
+					d1, d0 := du1[j], du0[j]
+					gsi[j] += pi[j] * (d1 - d0)
+					g := sv*d1 + (1-sv)*d0
+					if math.Abs(float64(g)) < tiny { // no subnormals into the GEMMs
+						g = 0
+					}
+					gp[j] = g
+				}
+				continue
+			}
 			for j := range si {
 				sv := si[j]
 				gsi[j] += pi[j] * (du1[j] - du0[j])

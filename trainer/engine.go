@@ -106,6 +106,11 @@ type CPU[T Float] struct {
 	// col holds one column of scaled logits while transitions takes its
 	// softmax.
 	col []float64
+	// Per row of a batch, for loss: the leaf mass so far, and the class
+	// with the largest mass and that mass.
+	rowMass []float64
+	best    []int
+	top     []T
 	// invTau is 1/temperature: softmax((L+g)/tau) and sigmoid(a/tau).
 	// It is 1 unless the training anneals toward hard decisions.
 	invTau float64
@@ -141,6 +146,7 @@ func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {
 		dn: make([]T, S*N*B), du: make([]T, 2*n*B), gs: make([]T, n*B), gm: make([]T, S*2*n),
 		nrA: make([]T, N*n), nrB: make([]T, N*n), nrZ: make([]T, N*n),
 		invTau: 1, msoft: make([]T, S*2*n), sgs: make([]T, n*B), col: make([]float64, S),
+		rowMass: make([]float64, B), best: make([]int, B), top: make([]T, B),
 	}
 	return e, nil
 }

@@ -122,6 +122,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 			u1 := e.u[i*NB+t*B : i*NB+t*B+B]
 			u0 := e.u[(n+i)*NB+t*B : (n+i)*NB+t*B+B]
 			si := e.sg[i*B : (i+1)*B]
+			u1, u0 = u1[:len(si)], u0[:len(si)]
 			for j, p := range pt[i*B : (i+1)*B] {
 				a, b := si[j]*p, (1-si[j])*p
 				if a < tiny { // no subnormals into the GEMM (see transitions)
@@ -140,8 +141,10 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		if t == 0 {
 			copy(e.q[:c*B], e.nx[n*B:])
 		} else {
-			for i, v := range e.nx[n*B : S*B] {
-				e.q[i] += v
+			leaf := e.nx[n*B : S*B]
+			q := e.q[:len(leaf)]
+			for i, v := range leaf {
+				q[i] += v
 			}
 		}
 	}
@@ -189,35 +192,39 @@ func (e *CPU[T]) loss(y []int, B int) LossParts {
 	if c > 2 {
 		wOther = 1 / float64(c-1)
 	}
-	// Sums run row by row (each row's mass over the classes, then over the
-	// batch), the order of the authors' q.sum(1).mean().
-	var bce, mass float64
-	correct := 0
-	for j := 0; j < B; j++ {
-		var rowMass float64
-		best, top := 0, e.q[j]
-		for k := 0; k < c; k++ {
-			qk := e.q[k*B+j]
-			if qk > top {
-				best, top = k, qk
+	// The rows' masses sum over the classes, then over the batch, the
+	// order of the authors' q.sum(1).mean() (the leaf term's gradient
+	// depends on it); the classes' rows of q are read in turn, each row's
+	// running mass, largest mass and its class kept per row.
+	rowMass, best, top := e.rowMass[:B], e.best[:B], e.top[:B]
+	clear(rowMass)
+	clear(best)
+	copy(top, e.q[:B])
+	var bce float64
+	for k := 0; k < c; k++ {
+		var bk float64
+		for j, qk := range e.q[k*B : (k+1)*B] {
+			if qk > top[j] {
+				best[j], top[j] = k, qk
 			}
 			qc, _ := clampOut(float64(qk))
-			w, yk := wOther, 0.0
-			if y[j] == k {
-				w, yk = 1, 1
-			}
 			// The authors' w * (y log q + (1-y) log(1-q)), each log
 			// floored at -100. The clamp keeps both logs above
 			// log(1e-5), and y is 0 or 1, so one log gives the same sum.
-			if yk == 1 {
-				bce -= w * math.Log(qc)
+			if y[j] == k {
+				bk -= math.Log(qc)
 			} else {
-				bce -= w * math.Log(1-qc)
+				bk -= wOther * math.Log(1-qc)
 			}
-			rowMass += qc
+			rowMass[j] += qc
 		}
-		mass += rowMass
-		if best == y[j] {
+		bce += bk
+	}
+	var mass float64
+	correct := 0
+	for j, m := range rowMass {
+		mass += m
+		if best[j] == y[j] {
 			correct++
 		}
 	}
