@@ -93,7 +93,9 @@ type GEMM struct{ *state }
 // state is what the workers see; it holds no reference to the GEMM, so that
 // the GEMM can be collected and its cleanup stop the pool.
 type state struct {
-	micro
+	micro         // the current product's: wide, or narrow for at most narrow.nr columns
+	wide    micro // isa's
+	narrow  micro // AVX2's on an AVX-512 machine, else isa's
 	isa     ISA
 	packB   []float32
 	workers []worker
@@ -126,9 +128,16 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{micro: micros[isa], isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
+	s := &state{micro: micros[isa], wide: micros[isa], narrow: micros[isa], isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
+	if isa == AVX512 {
+		// A product with at most 16 columns (the gradient of a small
+		// graph's transition matrix, say) fills half of each 32-column
+		// tile, and packing its operands for 32 columns costs more than
+		// the arithmetic; the 6x16 tile gives the same bits.
+		s.narrow = micros[AVX2]
+	}
 	for i := range s.workers {
-		s.workers[i].packA = make([]float32, s.mc*kc)
+		s.workers[i].packA = make([]float32, max(s.wide.mc, s.narrow.mc)*kc)
 	}
 	s.pool = workers.New(threads, s.work)
 	g := &GEMM{s}
@@ -156,6 +165,10 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 		return
 	}
 	g.transA, g.m, g.k, g.alpha, g.a, g.lda = transA, m, k, alpha, a, lda
+	g.micro = g.wide
+	if n <= g.narrow.nr {
+		g.micro = g.narrow
+	}
 	g.run(n, b, ldb, transB, c, ldc)
 }
 
@@ -214,6 +227,7 @@ type PackedA struct {
 // mr-row panel in turn. It allocates only when dst's buffer is too small.
 func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []float32, lda int) {
 	check(transA, m, k, a, lda, "a")
+	g.micro = g.wide
 	mpad := (m + g.mr - 1) / g.mr * g.mr
 	if need := mpad * k; cap(dst.data) < need {
 		dst.data = make([]float32, need)
@@ -245,6 +259,7 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 		return
 	}
 	g.m, g.k, g.pre, g.mpad = m, k, a.data, a.mpad
+	g.micro = g.wide // a's panels are the wide tile's
 	g.run(n, b, ldb, transB, c, ldc)
 }
 
