@@ -1,10 +1,14 @@
 package trainer
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/songc/songc/internal/shared"
+	"github.com/songc/songc/trainer/data"
 )
 
 // Benchmarks of a full training step (forward, backward, Adam) with the
@@ -130,4 +134,48 @@ func BenchmarkStep16Nodes8Steps64Batch(b *testing.B) {
 // Connect-4's smallest paper graph, 8/10, at the fast preset's batch.
 func BenchmarkStep8Nodes10Steps64Batch126Features(b *testing.B) {
 	benchStep(b, Shape{Nodes: 8, Classes: 3, Steps: 10, Features: 126}, 64)
+}
+
+// Whole epochs (training steps, the validation passes, batch assembly) of
+// --preset fast, for profiles of where an epoch's time goes:
+//
+//	go test ./trainer -run XXX -bench Epoch -benchtime 3x -cpuprofile cpu.out
+//	go tool pprof -top -cum trainer.test cpu.out
+//
+// Connect-4 8/10 reads ../shared (skipped without it); Letter 64/20 is the
+// embedded data.
+func BenchmarkEpochConnect4Nodes8Steps10(b *testing.B) {
+	train, err := data.ReadCSVFile(shared.Path(b, "data/connect4/train.csv.gz"), data.CSVOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEpoch(b, train, nil, 8, 10)
+}
+
+func BenchmarkEpochLetterNodes64Steps20(b *testing.B) {
+	train, test, err := data.Letter()
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchEpoch(b, train, test, 64, 20)
+}
+
+func benchEpoch(b *testing.B, train, test *data.Dataset, nodes, steps int) {
+	task, err := NewTask(train, test)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := PresetConfig("fast")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Nodes, cfg.Steps, cfg.Epochs = nodes, steps, b.N
+	r, err := NewRun(cfg, task)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	if err := r.Train(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 }
