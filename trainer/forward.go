@@ -26,7 +26,7 @@ func (e *CPU[T]) transitions(noise []float64) {
 				}
 				v *= e.invTau
 				col[r] = v
-				if v > mx { // math.Max, for the numbers logits are
+				if v > mx { // math.Max for numbers, without its NaN and -0 cases
 					mx = v
 				}
 			}

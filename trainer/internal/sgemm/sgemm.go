@@ -355,9 +355,9 @@ func gather(panel []float32, w int, src []float32, ld, n, kb int, alpha float32)
 
 // scatter sets panel[p*w+i] = alpha*src[i*ld+p] for p < kb, i < n, and to
 // zero for n <= i < w: rows of the source are columns of the panel. Four
-// source rows at a time, so that each p writes four adjacent values; the
-// zeros first, each p's together (a column at a time, they were most of
-// the time of packing a narrow operand).
+// source rows at a time, so that each p writes four adjacent values. The
+// zeros go first, each p's in one run: written a column at a time, they
+// would cost more than the values when the operand is narrow.
 func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32) {
 	panel = panel[:w*kb]
 	if n < w {
