@@ -1,15 +1,17 @@
 // Package sgemm is songc's float32 matrix multiply for the CPU: a packed,
-// register-blocked GEMM (the GotoBLAS/BLIS design) whose 6x16 micro-kernel
-// is AVX2/FMA assembly generated with avo (asm/asm.go), run on both cores.
+// register-blocked GEMM (the GotoBLAS/BLIS design) on two micro-kernels in
+// assembly generated with avo (asm/asm.go), a 14x32 AVX-512 tile and a 6x16
+// AVX2/FMA tile, run on up to as many goroutines as it is given.
 //
-// Available reports whether the machine can run it; callers fall back to
-// gonum otherwise (other architectures, CPUs without AVX2 or FMA, or the
-// purego build tag).
+// Has reports whether the machine runs a micro-kernel and Best names the
+// widest it runs; callers fall back to gonum otherwise (other
+// architectures, CPUs without AVX2 or FMA, or the purego build tag).
 //
-// Results are deterministic for a given shape and thread count: every
-// element of C is accumulated by one goroutine in a fixed order (K blocks in
-// order, and within a block the micro-kernel's fixed order). The order
-// differs from gonum's, so the two agree to rounding, not bit for bit.
+// Results are deterministic and the same on either tile and any thread
+// count: every element of C is accumulated by one goroutine, one FMA per k
+// in order within a K block, the blocks in order. An AVX-512 GEMM runs
+// products of at most 16 columns on the 6x16 tile for that reason. The
+// order differs from gonum's, so the two agree to rounding, not bit for bit.
 package sgemm
 
 //go:generate sh -c "cd asm && go run . -pkg sgemm -out ../kernel_amd64.s -stubs ../kernel_amd64.go"

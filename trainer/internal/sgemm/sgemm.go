@@ -93,10 +93,9 @@ type GEMM struct{ *state }
 // state is what the workers see; it holds no reference to the GEMM, so that
 // the GEMM can be collected and its cleanup stop the pool.
 type state struct {
-	micro         // the current product's: wide, or narrow for at most narrow.nr columns
-	wide    micro // isa's
-	narrow  micro // AVX2's on an AVX-512 machine, else isa's
+	micro   // the current product's tile (set by run)
 	isa     ISA
+	narrow  ISA // the tile for products of at most 16 columns (see New)
 	packB   []float32
 	workers []worker
 	pool    *workers.Pool // runs work
@@ -128,16 +127,16 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{micro: micros[isa], wide: micros[isa], narrow: micros[isa], isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
-	if isa == AVX512 {
+	s := &state{isa: isa, narrow: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
+	if isa == AVX512 && Has(AVX2) {
 		// A product with at most 16 columns (the gradient of a small
 		// graph's transition matrix, say) fills half of each 32-column
 		// tile, and packing its operands for 32 columns costs more than
 		// the arithmetic; the 6x16 tile gives the same bits.
-		s.narrow = micros[AVX2]
+		s.narrow = AVX2
 	}
 	for i := range s.workers {
-		s.workers[i].packA = make([]float32, max(s.wide.mc, s.narrow.mc)*kc)
+		s.workers[i].packA = make([]float32, max(micros[isa].mc, micros[s.narrow].mc)*kc)
 	}
 	s.pool = workers.New(threads, s.work)
 	g := &GEMM{s}
@@ -165,11 +164,11 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 		return
 	}
 	g.transA, g.m, g.k, g.alpha, g.a, g.lda = transA, m, k, alpha, a, lda
-	g.micro = g.wide
-	if n <= g.narrow.nr {
-		g.micro = g.narrow
+	tile := micros[g.isa]
+	if n <= micros[g.narrow].nr {
+		tile = micros[g.narrow]
 	}
-	g.run(n, b, ldb, transB, c, ldc)
+	g.run(tile, n, b, ldb, transB, c, ldc)
 }
 
 // scale sets C (m x n) to beta*C.
@@ -190,8 +189,10 @@ func scale(m, n int, beta float32, c []float32, ldc int) {
 	}
 }
 
-// run adds the current product's op(A) (set in g) times op(B) to C.
-func (g *GEMM) run(n int, b []float32, ldb int, transB bool, c []float32, ldc int) {
+// run adds the current product's op(A) (set in g) times op(B) to C on
+// tile's micro-kernel.
+func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []float32, ldc int) {
+	g.micro = tile
 	m, k := g.m, g.k
 	g.c, g.ldc = c, ldc
 	threads := g.pool.Size()
@@ -227,8 +228,8 @@ type PackedA struct {
 // mr-row panel in turn. It allocates only when dst's buffer is too small.
 func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []float32, lda int) {
 	check(transA, m, k, a, lda, "a")
-	g.micro = g.wide
-	mpad := (m + g.mr - 1) / g.mr * g.mr
+	mr := micros[g.isa].mr
+	mpad := (m + mr - 1) / mr * mr
 	if need := mpad * k; cap(dst.data) < need {
 		dst.data = make([]float32, need)
 	} else {
@@ -236,7 +237,7 @@ func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []floa
 	}
 	dst.packed, dst.isa, dst.m, dst.k, dst.mpad = true, g.isa, m, k, mpad
 	for p0 := 0; p0 < k; p0 += kc {
-		packA(dst.data[p0*mpad:], a, lda, transA, alpha, g.mr, 0, m, p0, min(kc, k-p0))
+		packA(dst.data[p0*mpad:], a, lda, transA, alpha, mr, 0, m, p0, min(kc, k-p0))
 	}
 }
 
@@ -259,8 +260,7 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 		return
 	}
 	g.m, g.k, g.pre, g.mpad = m, k, a.data, a.mpad
-	g.micro = g.wide // a's panels are the wide tile's
-	g.run(n, b, ldb, transB, c, ldc)
+	g.run(micros[a.isa], n, b, ldb, transB, c, ldc) // a's panels are its ISA's tile's, whatever n is
 }
 
 // work runs the M blocks w, w+threads, ... of the current K and N block.
