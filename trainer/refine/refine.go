@@ -336,11 +336,12 @@ func (g *refiner) walkOn(rt *runtime.Routes, r, node, t0, f, fs int) int {
 }
 
 // eachState returns, for every state c but skip, score(rt) on a copy rt of
-// the routes that set(rt, c) has changed: the candidates of a child or of
-// an inserted node's right child, scored on up to GOMAXPROCS goroutines,
-// each with its own copy. The scores are those of a loop over c on the
-// routes themselves.
-func (g *refiner) eachState(skip int, set func(rt *runtime.Routes, c int), score func(rt *runtime.Routes) int) []int {
+// the routes whose entries for node set(rt, c) has changed: the candidates
+// of a child or of an inserted node's right child, scored on up to
+// GOMAXPROCS goroutines, each with its own copy. set may change node's
+// children and exits only; they are restored after each candidate. The
+// scores are those of a loop over c on the routes themselves.
+func (g *refiner) eachState(node, skip int, set func(rt *runtime.Routes, c int), score func(rt *runtime.Routes) int) []int {
 	states := g.n + g.c
 	scores := make([]int, states)
 	workers := min(states, goruntime.GOMAXPROCS(0))
@@ -353,8 +354,7 @@ func (g *refiner) eachState(skip int, set func(rt *runtime.Routes, c int), score
 			set(&rt, c)
 			scores[c] = score(&rt)
 			for s := range 2 {
-				copy(rt.Child[s], g.routes.Child[s])
-				copy(rt.Exit[s], g.routes.Exit[s])
+				rt.Child[s][node], rt.Exit[s][node] = g.routes.Child[s][node], g.routes.Exit[s][node]
 			}
 		}
 	})
@@ -647,7 +647,7 @@ func (g *refiner) refitChild(j, s int) bool {
 		return false
 	}
 	cur := g.routes.Child[s][j]
-	scores := g.eachState(cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
+	scores := g.eachState(j, cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
 		k := 0
 		for i, r := range rows {
 			if g.walkOn(rt, r, j, steps[i], -1, 0) == g.y[r] { // the walk up to the edge is unchanged
@@ -796,7 +796,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	// the most the filter could do.
 	const tries = 3
 	type cand struct{ c, oracle int }
-	oracle := g.eachState(u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
+	oracle := g.eachState(u, u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
 		k := 0
 		for i, r := range rows {
 			if left[i] || g.walkOn(rt, r, j, steps[i], u, 1) == g.y[r] {
