@@ -72,6 +72,7 @@ type Run struct {
 		y             []int
 		noise         []float64
 		perm, testIdx []int
+		accX, accQ    []float64 // accuracy's rows and leaf masses
 	}
 }
 
@@ -192,8 +193,10 @@ func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
 	}
 	d, c := ds.Features, r.shape.Classes
 	const chunk = 4096
-	x := make([]float64, min(chunk, len(idx))*d)
-	q := make([]float64, min(chunk, len(idx))*c)
+	if n := min(chunk, len(idx)); len(r.ws.accX) < n*d || len(r.ws.accQ) < n*c { // once per run, or per larger set
+		r.ws.accX, r.ws.accQ = make([]float64, n*d), make([]float64, n*c)
+	}
+	x, q := r.ws.accX, r.ws.accQ
 	correct := 0
 	for s := 0; s < len(idx); s += chunk {
 		rows := idx[s:min(s+chunk, len(idx))]
@@ -352,7 +355,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 }
 
 // endEpoch completes the record of the epoch just trained: accuracies of
-// the soft model (training sample, validation, test) and of the hard walk,
+// the soft model (validation, test) and of the hard walk,
 // and, by the validation rows only, whether it is the best so far, in which
 // case its parameters are kept. r.state.Epoch counts the epoch already.
 func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) error {

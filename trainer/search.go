@@ -229,21 +229,24 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 					return nil, nil, err
 				}
 			}
+			first := st.Next
 			for g, i := range group {
-				k := st.Next
 				rec.Cut = rec.Cut || cut[g]
 				c := &rec.Candidates[i]
 				c.Epochs, c.Score = runs[i].EpochsDone(), runs[i].BestScore()
 				c.Seconds += took[g].Seconds()
-				st.Next++ // saved past this candidate: a resumed search goes on from the next
-				if s.CheckpointPath != "" {
-					if err := save(s.CheckpointPath); err != nil {
-						return nil, nil, err
-					}
+			}
+			st.Next += len(group) // saved past the group: a resumed search goes on from the next
+			if s.CheckpointPath != "" {
+				if err := save(s.CheckpointPath); err != nil {
+					return nil, nil, err
 				}
+			}
+			for g, i := range group {
 				if s.Progress != nil {
+					k := first + g
 					s.Progress(SearchProgress{Rung: st.Rung, Rungs: len(rec.Rungs), Index: k, Of: len(st.Alive), Alive: len(st.Alive),
-						Candidate: *c, Best: rec.Candidates[leader(rec.Candidates, st.Alive[:k+1])], Elapsed: time.Since(start)})
+						Candidate: rec.Candidates[i], Best: rec.Candidates[leader(rec.Candidates, st.Alive[:k+1])], Elapsed: time.Since(start)})
 				}
 			}
 		}
