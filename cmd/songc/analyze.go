@@ -108,7 +108,7 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.DOT != "" {
-		if err := writeBytes(c.DOT, dotSrc); err != nil {
+		if err := writeFile(c.DOT, dotSrc); err != nil {
 			return err
 		}
 	}
@@ -133,21 +133,13 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	return printAnalysis(g.Stdout, k, rep)
 }
 
-// writeBytes writes b to path atomically, creating its folder, as compile
-// does.
-func writeBytes(path string, b []byte) error {
-	if err := makeFolderFor(path); err != nil {
-		return err
-	}
-	return writeFile(path, b)
-}
-
 func hasDot() bool {
 	_, err := exec.LookPath("dot")
 	return err == nil
 }
 
-// renderDot runs Graphviz on src and writes the result atomically.
+// renderDot runs Graphviz on src and writes the result atomically (Run
+// has made the folders of the outputs).
 func renderDot(src []byte, format, path string) error {
 	cmd := exec.Command("dot", "-T"+format)
 	cmd.Stdin = bytes.NewReader(src)
@@ -156,7 +148,7 @@ func renderDot(src []byte, format, path string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("dot -T%s: %v: %s", format, err, strings.TrimSpace(errb.String()))
 	}
-	return writeBytes(path, out.Bytes())
+	return writeFile(path, out.Bytes())
 }
 
 func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport) error {
@@ -229,9 +221,6 @@ func meanDiag(m [][]float64, diag bool) float64 {
 // which covers the epochs before any refining, so structure.png marks the
 // saved model's statistics (rep) beside them.
 func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds *data.Dataset, y []int, rep analyzeReport) error {
-	if err := os.MkdirAll(c.Plots, 0o755); err != nil {
-		return fmt.Errorf("cannot create %s: %v", c.Plots, err)
-	}
 	pics := analysis.Pictures{Dir: c.Plots, About: about, Data: c.Data}
 	if err := pics.Matrices(k); err != nil {
 		return err
