@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Training speed of two commits side by side, on this machine, in one run
-# (docs/RESULTS.md, "Small graphs and epochs against an older commit"):
+# (docs/RESULTS.md, "One graph: steps and epochs against the commit before
+# the speed work"):
 #
 #   - seconds per training step (songc bench, median of 41 batches) of the
 #     default recipe's smallest and middle sizes, 16/8 and 64/20, on
