@@ -134,7 +134,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	parser, err := kong.New(&cli,
 		kong.Name("songc"),
 		kong.Description("songc learns Self-Organizing Neural Graphs (SONG) and runs them.\n\n"+
-			"Quick start: 'songc train' trains on the embedded Letter data and prints its accuracy."),
+			"Quick start: 'songc train' trains on the embedded Letter data and prints its accuracy.\n\n"+
+			"A SONG routes each row from node to node by learned decisions until it reaches a class: "+
+			"the soft model weighs every route, the hard walk (what compiles) follows one. "+
+			"The terms: docs/model.md."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { panic(exitCode(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
