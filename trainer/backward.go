@@ -126,8 +126,15 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 			if t > 0 {
 				gp = e.dn[i*NB+(t-1)*B : i*NB+t*B]
 			}
-			if gp != nil && !reg { // the common case, without its tests per row
-				gp, du1, du0, pi, gsi := gp[:len(si)], du1[:len(si)], du0[:len(si)], pi[:len(si)], gsi[:len(si)]
+			// Each row gets the terms of the walk, then those of the node
+			// regularisation, in that order, one loop for each.
+			gsi, du1, du0, pi = gsi[:len(si)], du1[:len(si)], du0[:len(si)], pi[:len(si)]
+			if gp == nil {
+				for j := range si {
+					gsi[j] += pi[j] * (du1[j] - du0[j])
+				}
+			} else {
+				gp = gp[:len(si)]
 				for j, sv := range si {
 					d1, d0 := du1[j], du0[j]
 					gsi[j] += pi[j] * (d1 - d0)
@@ -137,21 +144,11 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 					}
 					gp[j] = g
 				}
+			}
+			if !reg {
 				continue
 			}
-			for j := range si {
-				sv := si[j]
-				gsi[j] += pi[j] * (du1[j] - du0[j])
-				if gp != nil {
-					g := sv*du1[j] + (1-sv)*du0[j]
-					if math.Abs(float64(g)) < tiny { // no subnormals into the GEMMs
-						g = 0
-					}
-					gp[j] = g
-				}
-				if !reg {
-					continue
-				}
+			for j, sv := range si {
 				z, zok := clampOut(float64(pi[j]))
 				s64 := float64(sv)
 				if gamma == 1 {
