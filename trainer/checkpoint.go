@@ -275,10 +275,9 @@ func (st *runState) check(cfg Config, np int) error {
 		return fmt.Errorf("a non-finite or negative score or temperature")
 	}
 	for _, v := range [][]float64{st.Params, st.BestParams, st.AdamM} {
-		if !slices.ContainsFunc(v, func(x float64) bool { return !finite(x) }) {
-			continue
+		if slices.ContainsFunc(v, func(x float64) bool { return !finite(x) }) {
+			return fmt.Errorf("non-finite parameters or moments")
 		}
-		return fmt.Errorf("non-finite parameters or moments")
 	}
 	if slices.ContainsFunc(st.AdamV, func(x float64) bool { return !finite(x) || x < 0 }) {
 		return fmt.Errorf("negative or non-finite second moments")

@@ -374,22 +374,19 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) erro
 	// Selection on the validation split only; with --val 0 the last
 	// epoch is kept. Ties keep the earlier epoch.
 	rec.HardValAcc, rec.HardValBalanced, rec.HardTestAcc = r.hardAccuracy(tau)
+	hard := rec.HardValAcc // the hard walk's score, which patience watches
+	if r.Config.Select == "balanced" {
+		hard = rec.HardValBalanced
+	}
 	score := rec.ValAcc
-	switch r.Config.Select {
-	case "hard":
-		score = rec.HardValAcc
-	case "balanced":
-		score = rec.HardValBalanced
+	if r.Config.Select == "hard" || r.Config.Select == "balanced" {
+		score = hard
 	}
 	if len(r.valIdx) == 0 {
 		score = float64(r.state.Epoch)
 	}
 	if r.Config.Patience > 0 && r.state.StableEpochs == 0 {
-		watched := rec.HardValAcc
-		if r.Config.Select == "balanced" {
-			watched = rec.HardValBalanced
-		}
-		r.watchPlateau(watched)
+		r.watchPlateau(hard)
 	}
 	if score > r.state.BestVal {
 		r.state.BestVal = score
