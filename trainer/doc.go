@@ -67,10 +67,19 @@
 // # Several graphs, one kept
 //
 // The authors train five graphs and report the best on the test set.
-// Config.Restart trains graph r of a seed: other initial parameters, batch
-// order and noise, the same validation split. Select measures graphs of
-// one seed on that split and returns the best, which is the authors'
+// Config.Restart trains graph r of a seed: other initial parameters and
+// noise, the same validation split and batch order. Select measures graphs
+// of one seed on that split and returns the best, which is the authors'
 // protocol with the choice made on validation rows.
+//
+// # Several graphs, one pass
+//
+// TrainTogether trains runs that see the same batches (restarts of a
+// seed, a search's candidates: any sizes, rates and regularisation) in one
+// pass per batch: the rows are gathered once, and the runs' steps, noise
+// draws and end-of-epoch validation are spread over the cores, each run
+// on a share of them (NewRuns). Every run ends with the bits it has
+// alone. Graphs is the same at the engine level, one step at a time.
 //
 // # The step
 //
@@ -87,7 +96,7 @@
 //
 // Every random stream (initialisation, split, shuffling, noise) is a PCG
 // seeded from Config.Seed with its own stream constant (mixed with
-// Config.Restart for all but the split); checkpoints save
+// Config.Restart for the initialisation and the noise); checkpoints save
 // the stream states, so a resumed run equals an uninterrupted one bit for
 // bit. gonum's GEMMs partition work by output block, so results do not
 // depend on goroutine scheduling.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	goruntime "runtime"
 	"time"
@@ -53,6 +52,10 @@ type Run struct {
 
 	engine Engine
 	kernel string // name of the kernel under the engine
+	// threads is how many goroutines the engine's packed kernel splits a
+	// product between (0: GOMAXPROCS); runs trained side by side get a
+	// share of the cores each.
+	threads int
 	shape  Shape
 	// x and xTest are the training and test rows as the engine sees them
 	// (preprocessed when Config.Standardize is set).
@@ -74,6 +77,7 @@ type Run struct {
 		perm, testIdx []int
 		accX, accQ    []float64 // accuracy's rows and leaf masses
 	}
+	ep epoch // the epoch in progress
 }
 
 // runState is what a checkpoint must hold beyond the config.
@@ -101,11 +105,15 @@ type runState struct {
 }
 
 // NewRun prepares a run from scratch.
-func NewRun(cfg Config, task *Task) (*Run, error) {
+func NewRun(cfg Config, task *Task) (*Run, error) { return newRun(cfg, task, 0) }
+
+// newRun is NewRun with the engine's kernel on threads goroutines (0:
+// GOMAXPROCS).
+func newRun(cfg Config, task *Task, threads int) (*Run, error) {
 	if err := CheckConfig(&cfg); err != nil {
 		return nil, err
 	}
-	r := &Run{Config: cfg, Task: task}
+	r := &Run{Config: cfg, Task: task, threads: threads}
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
@@ -143,10 +151,16 @@ func (r *Run) setup() error {
 		return err
 	}
 	var err error
-	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, goruntime.GOMAXPROCS(0)); err != nil {
+	threads := r.threads
+	if threads <= 0 {
+		threads = goruntime.GOMAXPROCS(0)
+	}
+	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, threads); err != nil {
 		return err
 	}
-	r.shuffle, r.shufSrc = newRand(cfg.Seed, graphStream(streamShuffle, cfg.Restart))
+	// The batch order is the seed's, whatever the restart, so that the
+	// restarts of a seed can train on shared batches (TrainTogether).
+	r.shuffle, r.shufSrc = newRand(cfg.Seed, streamShuffle)
 	r.noise, r.noiseSrc = newRand(cfg.Seed, graphStream(streamNoise, cfg.Restart))
 	return nil
 }
@@ -238,120 +252,7 @@ func (r *Run) BestScore() float64 { return r.state.BestVal }
 // TrainFor is Train for at most n more epochs (all when n < 0). A run
 // trained in several calls is the same as one trained in one.
 func (r *Run) TrainFor(ctx context.Context, n int) error {
-	cfg := r.Config
-	d, B := r.shape.Features, r.engine.MaxBatch()
-	nTrain := len(r.trainIdx)
-	L := (nTrain + B - 1) / B
-	if r.ws.perm == nil { // once per run: TrainFor may be called every epoch
-		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
-		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
-		if r.Task.Test != nil {
-			r.ws.testIdx = make([]int, r.Task.Test.Rows)
-			for i := range r.ws.testIdx {
-				r.ws.testIdx[i] = i
-			}
-		}
-	}
-	x, y, noise, perm, testIdx := r.ws.x, r.ws.y, r.ws.noise, r.ws.perm, r.ws.testIdx
-	start := time.Now()
-	doneAtStart := r.state.Epoch
-	if err := r.snapshot(); err != nil {
-		return err
-	}
-	if r.CheckpointPath != "" && r.state.Epoch == 0 {
-		// The starting state, so that a failure in the first epoch still
-		// leaves a good checkpoint.
-		if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
-			return err
-		}
-	}
-	for e := r.state.Epoch; e < r.planned() && (n < 0 || e < doneAtStart+n); e++ {
-		t0 := time.Now()
-		E := r.planned()
-		tau := r.temperature(e)
-		straight := r.straightThrough(e)
-		if straight {
-			tau = 1
-		}
-		r.engine.SetStraightThrough(straight)
-		r.engine.SetTemperature(tau)
-		copy(perm, r.trainIdx)
-		r.shuffle.Shuffle(nTrain, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
-		var sum LossParts
-		gumbelBatches, correct := 0, 0
-		lastVal := -1.0
-		if done := len(r.state.Records); done > 0 {
-			lastVal = r.state.Records[done-1].ValAcc
-		}
-		for b := 0; b < L; b++ {
-			if err := ctx.Err(); err != nil {
-				return r.interrupted(e, b)
-			}
-			rows := perm[b*B : min((b+1)*B, nTrain)]
-			for k, i := range rows {
-				copy(x[k*d:(k+1)*d], r.x.Row(i))
-				y[k] = r.Task.yTrain[i]
-			}
-			// Dirty tau (spec section 3): Gumbel noise fades out linearly.
-			var nz []float64
-			// The draw happens whatever the flag, so that both settings
-			// consume the noise stream alike.
-			// With Patience the run's length is not known in advance: the
-			// noise fades over Config.Epochs, its bound.
-			if u := r.noise.Float64(); cfg.Gumbel != "off" && !(u < float64(e*L+b)/float64(cfg.Epochs*L)) {
-				gumbel(noise, r.noise)
-				nz = noise
-				gumbelBatches++
-			}
-			lp := r.engine.TrainStep(x[:len(rows)*d], y[:len(rows)], nz, r.learningRate(e, b, L))
-			if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
-				saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
-				if r.CheckpointPath != "" {
-					saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", r.CheckpointPath, r.state.Epoch)
-				}
-				return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; start again with a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
-			}
-			sum.BCE += lp.BCE
-			sum.Leaf += lp.Leaf
-			sum.Node += lp.Node
-			sum.Total += lp.Total
-			sum.LeafMass += lp.LeafMass
-			correct += lp.Correct
-			if r.Progress != nil {
-				nb := float64(b + 1)
-				el := time.Since(start)
-				doneBatches := float64((e-doneAtStart)*L + b + 1)
-				eta := time.Duration(float64(el) / doneBatches * float64((E-e)*L-b-1))
-				r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: b + 1, Batches: L,
-					Loss:       LossParts{BCE: sum.BCE / nb, Leaf: sum.Leaf / nb, Node: sum.Node / nb, Total: sum.Total / nb, LeafMass: sum.LeafMass / nb},
-					LastValAcc: lastVal, Elapsed: el, ETA: eta})
-			}
-		}
-		fl := float64(L)
-		rec := runlog.EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
-			Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(gumbelBatches) / fl, Batches: L,
-			Straight: straight, TrainAcc: float64(correct) / float64(nTrain)}
-		r.state.Epoch = e + 1
-		if err := r.endEpoch(&rec, tau, testIdx); err != nil {
-			return err
-		}
-		if r.OnEpoch != nil {
-			r.OnEpoch(&rec, &Params{Shape: r.shape, Flat: r.state.Params})
-		}
-		rec.Seconds = time.Since(t0).Seconds()
-		r.state.Records = append(r.state.Records, rec)
-		if r.CheckpointPath != "" {
-			if err := r.SaveCheckpoint(r.CheckpointPath); err != nil {
-				return err
-			}
-		}
-		if r.Progress != nil {
-			r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: L, Batches: L,
-				Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
-				LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: &rec})
-		}
-	}
-	return nil
+	return trainGroup(ctx, []*Run{r}, n)
 }
 
 // endEpoch completes the record of the epoch just trained: accuracies of
