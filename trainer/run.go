@@ -56,7 +56,7 @@ type Run struct {
 	// product between (0: GOMAXPROCS); runs trained side by side get a
 	// share of the cores each.
 	threads int
-	shape  Shape
+	shape   Shape
 	// x and xTest are the training and test rows as the engine sees them
 	// (preprocessed when Config.Standardize is set).
 	x, xTest     *data.Dataset
