@@ -32,6 +32,9 @@ type checkpointFile struct {
 	Args   []byte
 	State  runState
 	Search *runlog.Search // the search that chose this run, if one did
+	// Others are the states of restarts Config.Restart+1, ... trained
+	// together with this one (Restarts); none for a run alone.
+	Others []runState
 }
 
 // SaveCheckpoint writes the state at the last epoch boundary to path
@@ -66,7 +69,12 @@ type Checkpoint struct {
 	Args   []byte
 	search *runlog.Search
 	state  runState
+	others []runState
 }
+
+// Graphs returns how many graphs the checkpoint holds: 1 for a run,
+// more for restarts trained together (ResumeRestarts continues them).
+func (c *Checkpoint) Graphs() int { return 1 + len(c.others) }
 
 // EpochsDone returns the number of epochs the checkpoint holds.
 func (c *Checkpoint) EpochsDone() int { return c.state.Epoch }
@@ -111,12 +119,15 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if err := cf.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid configuration: %v", path, err)
 	}
-	return &Checkpoint{Path: path, Config: cf.Config, Args: cf.Args, search: cf.Search, state: cf.State}, nil
+	return &Checkpoint{Path: path, Config: cf.Config, Args: cf.Args, search: cf.Search, state: cf.State, others: cf.Others}, nil
 }
 
 // ResumeRun continues the run saved in c on the same data (checked by its
 // fingerprint). The result equals that of an uninterrupted run.
 func ResumeRun(c *Checkpoint, task *Task) (*Run, error) {
+	if c.Graphs() > 1 {
+		return nil, fmt.Errorf("%s: checkpoint holds %d graphs trained together (ResumeRestarts continues them)", c.Path, c.Graphs())
+	}
 	r, err := restoreRun(c.Config, task, c.Args, c.state, c.Path)
 	if err != nil {
 		return nil, err

@@ -128,6 +128,15 @@ type CPU[T Float] struct {
 	nrZ []T
 }
 
+// SetThreads sets how many goroutines the engine's kernel may split a
+// product between, where it can (Packed): fewer when several graphs train
+// side by side. The bits do not depend on it.
+func (e *CPU[T]) SetThreads(n int) {
+	if k, ok := e.k.(interface{ SetThreads(int) }); ok {
+		k.SetThreads(n)
+	}
+}
+
 // NewCPU returns an engine for shape s and batches of at most maxBatch rows.
 // It allocates every workspace once.
 func NewCPU[T Float](s Shape, k Kernel[T], maxBatch int) (*CPU[T], error) {

@@ -174,6 +174,11 @@ func (k *Packed) PackA(slot int, tA bool, m, kk int, alpha float32, a []float32,
 	k.g.Pack(&k.slots[slot], tA, m, kk, alpha, a, lda)
 }
 
+// SetThreads sets how many goroutines the following products may use (at
+// most GOMAXPROCS when the kernel was made): fewer when several graphs
+// train side by side. The bits do not depend on it.
+func (k *Packed) SetThreads(n int) { k.g.SetThreads(n) }
+
 // GemmA implements PackingKernel.
 func (k *Packed) GemmA(slot int, tB bool, n int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	k.g.GemmPacked(&k.slots[slot], tB, n, b, ldb, beta, c, ldc)

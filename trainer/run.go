@@ -52,11 +52,7 @@ type Run struct {
 
 	engine Engine
 	kernel string // name of the kernel under the engine
-	// threads is how many goroutines the engine's packed kernel splits a
-	// product between (0: GOMAXPROCS); runs trained side by side get a
-	// share of the cores each.
-	threads int
-	shape   Shape
+	shape  Shape
 	// x and xTest are the training and test rows as the engine sees them
 	// (preprocessed when Config.Standardize is set).
 	x, xTest     *data.Dataset
@@ -105,15 +101,11 @@ type runState struct {
 }
 
 // NewRun prepares a run from scratch.
-func NewRun(cfg Config, task *Task) (*Run, error) { return newRun(cfg, task, 0) }
-
-// newRun is NewRun with the engine's kernel on threads goroutines (0:
-// GOMAXPROCS).
-func newRun(cfg Config, task *Task, threads int) (*Run, error) {
+func NewRun(cfg Config, task *Task) (*Run, error) {
 	if err := CheckConfig(&cfg); err != nil {
 		return nil, err
 	}
-	r := &Run{Config: cfg, Task: task, threads: threads}
+	r := &Run{Config: cfg, Task: task}
 	if err := r.setup(); err != nil {
 		return nil, err
 	}
@@ -151,11 +143,7 @@ func (r *Run) setup() error {
 		return err
 	}
 	var err error
-	threads := r.threads
-	if threads <= 0 {
-		threads = goruntime.GOMAXPROCS(0)
-	}
-	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, threads); err != nil {
+	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, goruntime.GOMAXPROCS(0)); err != nil {
 		return err
 	}
 	// The batch order is the seed's, whatever the restart, so that the
@@ -321,9 +309,13 @@ type InterruptError struct {
 	EpochsDone   int
 	Checkpoint   string
 	Search       bool // a candidate of a search was interrupted; the search is saved
+	Graphs       int  // with several graphs trained together, how many (all saved)
 }
 
 func (e *InterruptError) Error() string {
+	if e.Graphs > 1 {
+		return fmt.Sprintf("training interrupted in epoch %d; %d epochs of the %d graphs are saved in %s", e.Epoch, e.EpochsDone, e.Graphs, e.Checkpoint)
+	}
 	if e.Search {
 		return fmt.Sprintf("training interrupted during the search (a candidate's epoch %d); the search is saved in %s", e.Epoch, e.Checkpoint)
 	}

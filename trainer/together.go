@@ -12,14 +12,12 @@ import (
 	"github.com/songc/songc/trainer/internal/workers"
 )
 
-// NewRuns prepares runs from scratch, one per configuration, meant to
-// train side by side (TrainTogether): each engine's kernel gets its share
-// of the cores. Each run is the run NewRun would make.
+// NewRuns prepares runs from scratch, one per configuration, as NewRun
+// does; TrainTogether trains those that share batches side by side.
 func NewRuns(cfgs []Config, task *Task) ([]*Run, error) {
-	threads := groupThreads(len(cfgs))
 	runs := make([]*Run, len(cfgs))
 	for i, c := range cfgs {
-		r, err := newRun(c, task, threads)
+		r, err := NewRun(c, task)
 		if err != nil {
 			if len(cfgs) > 1 {
 				err = fmt.Errorf("graph %d: %w", i+1, err)
@@ -38,11 +36,19 @@ func groupThreads(k int) int {
 	return max(1, procs/max(1, min(k, procs)))
 }
 
+// setThreads lets the run's kernel split each product between n
+// goroutines, where it can.
+func (r *Run) setThreads(n int) {
+	if e, ok := r.engine.(interface{ SetThreads(int) }); ok {
+		e.SetThreads(n)
+	}
+}
+
 // TrainTogether trains runs on shared batches for at most n more epochs
 // each (all when n < 0): each batch's rows are gathered once and every
 // run's step on it is taken in one pass, the runs spread over up to
 // GOMAXPROCS goroutines, as are the validation passes at the end of each
-// epoch. Each run ends exactly as it would alone (its own parameters,
+// epoch, each run's products on its share of the cores. Each run ends exactly as it would alone (its own parameters,
 // optimiser, schedule, noise, validation, best epoch, patience and
 // checkpoint): runs that share batches differ in their configuration
 // (size, rate, regularisation, restart, recipe), not in the rows they see.
@@ -50,8 +56,9 @@ func groupThreads(k int) int {
 // The runs must see the same batches: the same task, seed, validation
 // share, preprocessing and batch size, at the same epoch; a run that has
 // finished (Done) takes no part. Restarts of a seed qualify, as do the
-// candidates of a search. The runs' Progress and OnEpoch callbacks may
-// run concurrently with each other's.
+// candidates of a search. The runs' OnEpoch callbacks may run
+// concurrently with each other's; Progress is called on the caller's
+// goroutine.
 func TrainTogether(ctx context.Context, runs []*Run, n int) error {
 	return trainGroup(ctx, runs, n)
 }
@@ -67,6 +74,7 @@ type epoch struct {
 	lastVal  float64
 	t0       time.Time
 	err      error // of the end of the epoch
+	planned  int   // the epochs planned when it began
 }
 
 // sharesBatches reports why the unfinished runs of runs could not train on
@@ -159,6 +167,11 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 	if len(g.runs) > 1 {
 		g.pool = workers.New(min(len(g.runs), goruntime.GOMAXPROCS(0)), g.work)
 		defer g.pool.Stop()
+		defer func() { // each has the cores to itself again
+			for _, r := range runs {
+				r.setThreads(goruntime.GOMAXPROCS(0))
+			}
+		}()
 	}
 	x, y := lead.ws.x, lead.ws.y
 	ds, labels := lead.x, lead.Task.yTrain
@@ -169,6 +182,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 		}
 		g.e = e
 		for _, r := range g.runs {
+			r.setThreads(groupThreads(len(g.runs)))
 			r.beginEpoch(e)
 		}
 		perm := g.runs[0].ws.perm // every run's, since they share the batch order
@@ -199,6 +213,9 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 			if r.ep.err != nil {
 				return groupError(runs, r, r.ep.err)
 			}
+		}
+		for _, r := range g.runs { // on this goroutine, in order
+			r.reportEpoch(g.L, g.start)
 		}
 	}
 	return nil
@@ -315,11 +332,18 @@ func (r *Run) endOfEpoch(e, L int, start time.Time, doneAtStart int) {
 			return
 		}
 	}
-	if r.Progress != nil {
-		r.Progress(Progress{Epoch: e + 1, Epochs: E, Batch: L, Batches: L,
-			Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
-			LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: &rec})
+	r.ep.planned = E
+}
+
+// reportEpoch reports the epoch just recorded to Progress.
+func (r *Run) reportEpoch(L int, start time.Time) {
+	if r.Progress == nil {
+		return
 	}
+	rec := &r.state.Records[len(r.state.Records)-1]
+	r.Progress(Progress{Epoch: rec.Epoch, Epochs: r.ep.planned, Batch: L, Batches: L,
+		Loss:       LossParts{BCE: rec.BCE, Leaf: rec.Leaf, Node: rec.Node, Total: rec.Total, LeafMass: rec.LeafMass},
+		LastValAcc: rec.ValAcc, Elapsed: time.Since(start), EpochDone: true, Record: rec})
 }
 
 // groupError is err of run r, named among runs when there are several.

@@ -76,6 +76,28 @@ func TestTrainTogether(t *testing.T) {
 	}
 }
 
+// TestTogetherThenAlone: runs that trained beside others and go on alone
+// (as a search's chosen candidate does) end as if alone throughout.
+func TestTogetherThenAlone(t *testing.T) {
+	task := smallTask(t)
+	cfgs := togetherConfigs()[:2]
+	runs, err := NewRuns(cfgs, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := TrainTogether(context.Background(), runs, 2); err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range runs {
+		if err := r.Train(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(modelBytes(t, r), modelBytes(t, train(t, cfgs[k], task))) {
+			t.Errorf("graph %d, on its own cores after 2 epochs beside another, differs from the graph trained alone", k+1)
+		}
+	}
+}
+
 func equalRecords(a, b []runlog.EpochRecord) bool {
 	return reflect.DeepEqual(a, b)
 }

@@ -99,6 +99,7 @@ type state struct {
 	packB   []float32
 	workers []worker
 	pool    *workers.Pool // runs work
+	threads int           // workers a product may use (SetThreads)
 
 	// The current product, read by the workers. pre, when set, is op(A)
 	// packed whole (PackedA), with mpad rows.
@@ -127,7 +128,7 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{isa: isa, narrow: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads)}
+	s := &state{isa: isa, narrow: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads), threads: threads}
 	if isa == AVX512 && Has(AVX2) {
 		// A product with at most 16 columns (the gradient of a small
 		// graph's transition matrix, say) fills half of each 32-column
@@ -143,6 +144,11 @@ func New(threads int, isa ISA) *GEMM {
 	runtime.AddCleanup(g, (*workers.Pool).Stop, s.pool)
 	return g
 }
+
+// SetThreads sets how many of its goroutines g's following products may
+// use, between 1 and the number New was given: fewer when several GEMMs
+// share the cores. Products give the same bits whatever the number.
+func (g *GEMM) SetThreads(n int) { g.threads = min(max(1, n), g.pool.Size()) }
 
 // ISA returns the instruction set of g's micro-kernel.
 func (g *GEMM) ISA() ISA { return g.isa }
@@ -195,7 +201,7 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 	g.micro = tile
 	m, k := g.m, g.k
 	g.c, g.ldc = c, ldc
-	threads := g.pool.Size()
+	threads := g.threads
 	if m*n*k < parallelMin || m <= g.mr {
 		threads = 1
 	}

@@ -40,3 +40,13 @@ func TestRun(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRun is the cost of one Run on two workers that do nothing: the
+// synchronisation a pass pays on top of its work.
+func BenchmarkRun(b *testing.B) {
+	p := New(2, func(w, active int) {})
+	defer p.Stop()
+	for b.Loop() {
+		p.Run(2)
+	}
+}

@@ -1,0 +1,141 @@
+package trainer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/songc/songc/runtime"
+)
+
+// MaxRestarts bounds NewRestarts' k.
+const MaxRestarts = 64
+
+// Restarts trains graphs Restart, Restart+1, ..., Restart+k-1 of one
+// recipe and seed (Config.Restart: other initial parameters and noise,
+// the same validation split and batch order) side by side on shared
+// batches (TrainTogether), and keeps the best by the recipe's validation
+// score: the authors' graphs trained in one pass, with the choice made on
+// validation rows. Each graph is the run it would be alone.
+type Restarts struct {
+	Runs []*Run
+	// CheckpointPath, when set, receives every graph's state after every
+	// epoch; InterruptPath receives it when training is interrupted and
+	// CheckpointPath is empty. Args is kept in it (the CLI's data paths).
+	CheckpointPath, InterruptPath string
+	Args                          []byte
+}
+
+// NewRestarts prepares k graphs of cfg, from restart cfg.Restart on. It
+// needs validation rows, on which the best is chosen.
+func NewRestarts(cfg Config, task *Task, k int) (*Restarts, error) {
+	switch {
+	case k < 1 || k > MaxRestarts:
+		return nil, fmt.Errorf("--restarts must be in [1, %d], got %d", MaxRestarts, k)
+	case k > 1 && cfg.Val == 0:
+		return nil, fmt.Errorf("--restarts %d needs validation rows to choose the best graph on; --val 0 leaves none", k)
+	}
+	cfgs := make([]Config, k)
+	for i := range cfgs {
+		cfgs[i] = cfg
+		cfgs[i].Restart = cfg.Restart + i
+	}
+	runs, err := NewRuns(cfgs, task)
+	if err != nil {
+		return nil, err
+	}
+	return &Restarts{Runs: runs}, nil
+}
+
+// ResumeRestarts continues the graphs saved in c (a checkpoint of
+// Restarts, or of a single run) on the same data.
+func ResumeRestarts(c *Checkpoint, task *Task) (*Restarts, error) {
+	rs := &Restarts{Args: c.Args}
+	for i, st := range append([]runState{c.state}, c.others...) {
+		cfg := c.Config
+		cfg.Restart += i
+		r, err := restoreRun(cfg, task, c.Args, st, c.Path)
+		if err != nil {
+			return nil, err
+		}
+		rs.Runs = append(rs.Runs, r)
+	}
+	rs.Runs[0].Search = c.search
+	return rs, nil
+}
+
+// Train trains every graph to its end.
+func (rs *Restarts) Train(ctx context.Context) error {
+	if rs.CheckpointPath != "" && rs.Runs[0].EpochsDone() == 0 {
+		if err := rs.SaveCheckpoint(rs.CheckpointPath); err != nil {
+			return err
+		}
+	}
+	for !rs.done() {
+		if err := TrainTogether(ctx, rs.Runs, 1); err != nil {
+			if errors.Is(err, ErrInterrupted) {
+				return rs.interrupted()
+			}
+			return err
+		}
+		if rs.CheckpointPath != "" {
+			if err := rs.SaveCheckpoint(rs.CheckpointPath); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (rs *Restarts) done() bool {
+	for _, r := range rs.Runs {
+		if !r.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// Best returns the graph with the best validation score (Run.BestScore),
+// the first of equal ones.
+func (rs *Restarts) Best() *Run {
+	best := rs.Runs[0]
+	for _, r := range rs.Runs[1:] {
+		if r.BestScore() > best.BestScore() {
+			best = r
+		}
+	}
+	return best
+}
+
+// SaveCheckpoint writes every graph's state at the last epoch boundary to
+// path atomically; LoadCheckpoint reads it and ResumeRestarts continues it.
+func (rs *Restarts) SaveCheckpoint(path string) error {
+	lead := rs.Runs[0]
+	f := checkpointFile{Config: lead.Config, Args: rs.Args, State: lead.state, Search: lead.Search}
+	for _, r := range rs.Runs[1:] {
+		f.Others = append(f.Others, r.state)
+	}
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, checkpointMagic, f) })
+}
+
+// interrupted saves the graphs where the interrupted epoch began and
+// returns the error saying where.
+func (rs *Restarts) interrupted() error {
+	path := rs.CheckpointPath
+	if path == "" {
+		path = rs.InterruptPath
+	}
+	done := 0 // epochs of the graph that trained longest
+	for _, r := range rs.Runs {
+		done = max(done, r.EpochsDone())
+	}
+	if path == "" {
+		return fmt.Errorf("%w in epoch %d; no checkpoint path was set, progress is lost", ErrInterrupted, done+1)
+	}
+	if err := rs.SaveCheckpoint(path); err != nil {
+		return fmt.Errorf("%w in epoch %d, and saving the checkpoint failed: %v", ErrInterrupted, done+1, err)
+	}
+	return &InterruptError{Epoch: done + 1, EpochsDone: done, Checkpoint: path, Graphs: len(rs.Runs)}
+}

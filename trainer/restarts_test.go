@@ -1,0 +1,93 @@
+package trainer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRestarts: restarts trained together are each the restart trained
+// alone, the best is the one with the best validation score, and an
+// interrupted group resumes from its checkpoint to the same graphs.
+func TestRestarts(t *testing.T) {
+	task := smallTask(t)
+	cfg := smallConfig("f32")
+	cfg.Epochs, cfg.Restart, cfg.Select = 4, 2, "hard"
+	const k = 3
+	rs, err := NewRestarts(cfg, task, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := make([][]byte, k)
+	best := 0
+	for i, r := range rs.Runs {
+		c := cfg
+		c.Restart += i
+		alone := train(t, c, task)
+		if want[i] = modelBytes(t, alone); !bytes.Equal(modelBytes(t, r), want[i]) {
+			t.Errorf("restart %d trained together differs from it trained alone", c.Restart)
+		}
+		if alone.BestScore() > rs.Runs[best].BestScore() {
+			best = i
+		}
+	}
+	if bytes.Equal(want[0], want[1]) {
+		t.Error("two restarts gave the same model")
+	}
+	if rs.Best() != rs.Runs[best] {
+		t.Errorf("kept restart %d, want %d (scores %v, %v, %v)", rs.Best().Config.Restart, cfg.Restart+best,
+			rs.Runs[0].BestScore(), rs.Runs[1].BestScore(), rs.Runs[2].BestScore())
+	}
+
+	// Interrupted in its third epoch, saved, resumed.
+	ckpt := filepath.Join(t.TempDir(), "restarts.ckpt")
+	cut, err := NewRestarts(cfg, task, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut.InterruptPath = ckpt
+	ctx, cancel := context.WithCancel(context.Background())
+	cut.Runs[1].Progress = func(p Progress) {
+		if p.Epoch == 3 && p.Batch == 2 {
+			cancel()
+		}
+	}
+	err = cut.Train(ctx)
+	var ie *InterruptError
+	if !errors.As(err, &ie) || ie.EpochsDone != 2 || ie.Graphs != k || !strings.Contains(err.Error(), "3 graphs") {
+		t.Fatalf("interrupted: %v", err)
+	}
+	c, err := LoadCheckpoint(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Graphs() != k {
+		t.Fatalf("the checkpoint holds %d graphs, want %d", c.Graphs(), k)
+	}
+	if _, err := ResumeRun(c, task); err == nil {
+		t.Error("ResumeRun took a checkpoint of several graphs")
+	}
+	resumed, err := ResumeRestarts(c, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resumed.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range resumed.Runs {
+		if !bytes.Equal(modelBytes(t, r), want[i]) {
+			t.Errorf("restart %d resumed differs from it trained at once", cfg.Restart+i)
+		}
+	}
+
+	cfg.Val = 0
+	if _, err := NewRestarts(cfg, task, 2); err == nil || !strings.Contains(err.Error(), "--val 0") {
+		t.Errorf("restarts without validation rows: %v", err)
+	}
+}
