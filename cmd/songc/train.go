@@ -50,6 +50,7 @@ type TrainCmd struct {
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
+	Restarts        int      `placeholder:"K" default:"1" hidden:"" group:"research" help:"Train K graphs of the recipe (restarts R to R+K-1) side by side on shared batches and keep the one that does best on the validation rows (not with the auto recipe)."`
 	Init            string   `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
 	Gumbel          string   `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
 	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
@@ -190,6 +191,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := trainer.CheckConfig(&cfg); err != nil {
 			return usageError{err}
 		}
+		switch {
+		case c.Restarts < 1 || c.Restarts > trainer.MaxRestarts:
+			return usagef("--restarts must be in [1, %d], got %d", trainer.MaxRestarts, c.Restarts)
+		case c.Restarts > 1 && cfg.Val == 0:
+			return usagef("--restarts %d keeps the graph that does best on the validation rows; --val 0 leaves none", c.Restarts)
+		}
 		if preset != "paper" {
 			args.Refine = presetRefine
 		}
@@ -281,6 +288,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 	start := time.Now()
 	var r *trainer.Run
 	switch {
+	case ckpt != nil && ckpt.Graphs() > 1:
+		var rs *trainer.Restarts
+		if rs, err = trainer.ResumeRestarts(ckpt, task); err != nil {
+			return err
+		}
+		r, err = c.trainRestarts(g, rs, saved, args, prepare, measure)
 	case ckpt != nil:
 		if r, err = trainer.ResumeRun(ckpt, task); err != nil {
 			return err
@@ -297,6 +310,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 		s.Args, s.CheckpointPath, s.InterruptPath = prepareArgs(saved), c.Checkpoint, args.Output+".ckpt"
 		s.Each, s.Chosen = measure, prepare
 		r, err = c.search(g, s, task, src, sckpt)
+	case c.Restarts > 1:
+		var rs *trainer.Restarts
+		if rs, err = trainer.NewRestarts(cfg, task, c.Restarts); err != nil {
+			return err
+		}
+		r, err = c.trainRestarts(g, rs, saved, args, prepare, measure)
 	default:
 		if r, err = trainer.NewRun(cfg, task); err != nil {
 			return err
@@ -336,6 +355,37 @@ func (c *TrainCmd) Run(g *Globals) error {
 		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
 	}
 	return reportTraining(g, model, test, r, args, time.Since(start))
+}
+
+// trainRestarts trains the graphs of rs side by side, the first showing
+// the progress and writing the log, and returns the one kept: the best on
+// the validation rows.
+func (c *TrainCmd) trainRestarts(g *Globals, rs *trainer.Restarts, saved, args trainArgs, prepare, measure func(*trainer.Run)) (*trainer.Run, error) {
+	rs.Args, rs.CheckpointPath, rs.InterruptPath = prepareArgs(saved), c.Checkpoint, args.Output+".ckpt"
+	lead := rs.Runs[0]
+	prepare(lead)
+	lead.CheckpointPath, lead.InterruptPath = "", "" // rs saves every graph
+	for _, r := range rs.Runs[1:] {
+		measure(r)
+	}
+	if !c.Quiet {
+		fmt.Fprintf(g.Stderr, "songc: %d graphs side by side on shared batches (restarts %d to %d); progress shows the first, and the one best on the validation rows is kept\n",
+			len(rs.Runs), lead.Config.Restart, rs.Runs[len(rs.Runs)-1].Config.Restart)
+	}
+	if err := rs.Train(g.Ctx); err != nil {
+		return nil, err
+	}
+	best := rs.Best()
+	if !c.Quiet {
+		var scores []string
+		for _, r := range rs.Runs {
+			scores = append(scores, fmt.Sprintf("restart %d %.2f%%", r.Config.Restart, 100*r.BestScore()))
+		}
+		by := map[string]string{"": "soft model's accuracy", "soft": "soft model's accuracy", "hard": "hard walk's accuracy", "balanced": "hard walk's balanced accuracy"}[best.Config.Select]
+		fmt.Fprintf(g.Stderr, "songc: kept restart %d of %d, the best by the %s on the validation rows (%s)\n", best.Config.Restart, len(rs.Runs), by, strings.Join(scores, ", "))
+	}
+	best.CheckpointPath, best.InterruptPath = rs.CheckpointPath, rs.InterruptPath
+	return best, nil
 }
 
 // plan is the auto recipe's search: trainer.DefaultSearch for the task,
@@ -383,7 +433,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
 		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
 		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
-		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last",
+		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last", "--restarts": c.Restarts != 1,
 	} {
 		if set {
 			given = append(given, flag)
@@ -406,6 +456,8 @@ func (c *TrainCmd) autoConflicts() error {
 		return usagef("the auto recipe stops each candidate by its patience: --patience must be at least 1 (or choose another --preset)")
 	case c.Budget < 0:
 		return usagef("--budget must be 0 (no limit) or more, got %s", c.Budget)
+	case c.Restarts != 1:
+		return usagef("--restarts trains several graphs of one recipe; the auto recipe searches instead (give --preset fast, paper or quick)")
 	}
 	return nil
 }

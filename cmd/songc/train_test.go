@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,6 +173,57 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	if _, err := runtime.Load(model); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestTrainRestarts: --restarts 3 keeps the graph best on the validation
+// rows, byte for byte the one --restart R trains alone, says which it
+// kept, and an interrupted run resumes from its checkpoint of all three
+// to the same model.
+func TestTrainRestarts(t *testing.T) {
+	dir := t.TempDir()
+	data := blobs(t, dir, "train.csv", 90, 1)
+	flags := []string{"--data", data, "--preset", "fast", "--nodes", "3", "--steps", "3", "--epochs", "3", "--refine", "0"}
+	model := filepath.Join(dir, "m.json")
+	code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", model, "--restarts", "3", "--restart", "4"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	kept := -1
+	if _, err := fmt.Sscanf(errs[strings.Index(errs, "kept restart "):], "kept restart %d of 3", &kept); err != nil {
+		t.Fatalf("no kept restart in %s", errs)
+	}
+	got := readFile(t, model)
+	for r := 4; r < 7; r++ {
+		alone := filepath.Join(dir, fmt.Sprintf("r%d.json", r))
+		if code, _, errs := songc(t, context.Background(), append([]string{"train", "-o", alone, "--restart", strconv.Itoa(r), "-q"}, flags...)...); code != 0 {
+			t.Fatalf("restart %d: exit %d: %s", r, code, errs)
+		}
+		if same := bytes.Equal(readFile(t, alone), got); same != (r == kept) {
+			t.Errorf("restart %d alone equal to the kept model: %v; kept restart %d", r, same, kept)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cut := filepath.Join(dir, "cut.json")
+	if code, _, errs := songc(t, ctx, append([]string{"train", "-o", cut, "--restarts", "3", "--restart", "4", "-q"}, flags...)...); code != 130 || !strings.Contains(errs, "of the 3 graphs are saved in "+cut+".ckpt") {
+		t.Fatalf("interrupted: exit %d: %s", code, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", cut+".ckpt", "-q"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	if !bytes.Equal(readFile(t, cut), got) {
+		t.Error("the resumed restarts kept another model than the uninterrupted run")
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestResumeMovedCheckpoint: a checkpoint whose data and folder have moved
@@ -389,6 +441,9 @@ func TestRecipeRefusals(t *testing.T) {
 		{[]string{"--val", "0"}, "the auto recipe chooses on validation rows: --val must be above 0"},
 		{[]string{"--patience", "0"}, "--patience must be at least 1"},
 		{[]string{"--budget=-1s"}, "--budget must be 0 (no limit) or more"},
+		{[]string{"--restarts", "2"}, "--restarts trains several graphs of one recipe; the auto recipe searches instead"},
+		{[]string{"--preset", "fast", "--restarts", "0"}, "--restarts must be in [1, 64], got 0"},
+		{[]string{"--preset", "fast", "--restarts", "2", "--val", "0"}, "--restarts 2 keeps the graph that does best on the validation rows; --val 0 leaves none"},
 	} {
 		args := append([]string{"train", "--data", train, "-o", filepath.Join(dir, "m.json")}, tc.args...)
 		if code, _, errs := songc(t, context.Background(), args...); code != 2 || !strings.Contains(errs, tc.want) {
