@@ -21,9 +21,14 @@ import (
 // Version 2 ends with the SHA-256 of everything before it, so that a
 // damaged file is refused; version 1 (no checksum) still loads, its fields
 // range-checked like every checkpoint's.
+//
+// Version 3 is version 2 holding several graphs (Restarts), so that a
+// build that knows one graph per checkpoint refuses it instead of
+// resuming its first graph alone.
 const (
 	checkpointMagic   = "songc-checkpoint/2\n"
 	checkpointMagicV1 = "songc-checkpoint/1\n"
+	checkpointMagicV3 = "songc-checkpoint/3\n"
 )
 
 // checkpointFile is the gob payload of a checkpoint.
@@ -76,7 +81,8 @@ type Checkpoint struct {
 // more for restarts trained together (ResumeRestarts continues them).
 func (c *Checkpoint) Graphs() int { return 1 + len(c.others) }
 
-// EpochsDone returns the number of epochs the checkpoint holds.
+// EpochsDone returns the number of epochs the checkpoint holds (of its
+// first graph, when it holds several).
 func (c *Checkpoint) EpochsDone() int { return c.state.Epoch }
 
 // readCheckpoint decodes the gob payload v of the file at path, which
@@ -113,8 +119,15 @@ func readCheckpoint(path, magic, legacy, what string, v any) error {
 // LoadCheckpoint reads a checkpoint file.
 func LoadCheckpoint(path string) (*Checkpoint, error) {
 	var cf checkpointFile
-	if err := readCheckpoint(path, checkpointMagic, checkpointMagicV1, "checkpoint", &cf); err != nil {
+	magic, legacy := checkpointMagic, checkpointMagicV1
+	if hasMagic(path, checkpointMagicV3) {
+		magic, legacy = checkpointMagicV3, ""
+	}
+	if err := readCheckpoint(path, magic, legacy, "checkpoint", &cf); err != nil {
 		return nil, err
+	}
+	if (magic == checkpointMagicV3) != (len(cf.Others) > 0) {
+		return nil, fmt.Errorf("%s: checkpoint is corrupt: its version does not match the graphs it holds", path)
 	}
 	if err := cf.Config.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid configuration: %v", path, err)
@@ -210,15 +223,18 @@ type SearchCheckpoint struct {
 
 // IsSearchCheckpoint reports whether the file at path is a search
 // checkpoint (and not a run's).
-func IsSearchCheckpoint(path string) bool {
+func IsSearchCheckpoint(path string) bool { return hasMagic(path, searchMagic) }
+
+// hasMagic reports whether the file at path starts with magic.
+func hasMagic(path, magic string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	magic := make([]byte, len(searchMagic))
-	_, err = io.ReadFull(f, magic)
-	return err == nil && string(magic) == searchMagic
+	b := make([]byte, len(magic))
+	_, err = io.ReadFull(f, b)
+	return err == nil && string(b) == magic
 }
 
 // LoadSearchCheckpoint reads a search checkpoint; Search.Resume continues

@@ -78,7 +78,7 @@
 // seed, a search's candidates: any sizes, rates and regularisation) in one
 // pass per batch: the rows are gathered once, and the runs' steps, noise
 // draws and end-of-epoch validation are spread over the cores, each run
-// on a share of them (NewRuns). Every run ends with the bits it has
+// the packed kernels on a share of them each. Every run ends with the bits it has
 // alone. Graphs is the same at the engine level, one step at a time.
 //
 // # The step

@@ -45,6 +45,10 @@ func NewRestarts(cfg Config, task *Task, k int) (*Restarts, error) {
 	if err != nil {
 		return nil, err
 	}
+	r := runs[0] // each checked its memory alone; together they need k times that
+	if err := checkMemory(r.shape, r.engine.MaxBatch(), task.Train.Rows, k); err != nil {
+		return nil, err
+	}
 	return &Restarts{Runs: runs}, nil
 }
 
@@ -67,7 +71,17 @@ func ResumeRestarts(c *Checkpoint, task *Task) (*Restarts, error) {
 
 // Train trains every graph to its end.
 func (rs *Restarts) Train(ctx context.Context) error {
+	for _, r := range rs.Runs {
+		r.savedBy = rs.CheckpointPath
+	}
 	if rs.CheckpointPath != "" && rs.Runs[0].EpochsDone() == 0 {
+		// The starting state, so that a failure in the first epoch still
+		// leaves a good checkpoint.
+		for _, r := range rs.Runs {
+			if err := r.snapshot(); err != nil {
+				return err
+			}
+		}
 		if err := rs.SaveCheckpoint(rs.CheckpointPath); err != nil {
 			return err
 		}
@@ -111,13 +125,24 @@ func (rs *Restarts) Best() *Run {
 
 // SaveCheckpoint writes every graph's state at the last epoch boundary to
 // path atomically; LoadCheckpoint reads it and ResumeRestarts continues it.
+// The graphs must be restarts Restart, Restart+1, ... of the first
+// graph's configuration, as NewRestarts makes them.
 func (rs *Restarts) SaveCheckpoint(path string) error {
 	lead := rs.Runs[0]
 	f := checkpointFile{Config: lead.Config, Args: rs.Args, State: lead.state, Search: lead.Search}
-	for _, r := range rs.Runs[1:] {
+	for i, r := range rs.Runs[1:] {
+		want := lead.Config
+		want.Restart += i + 1
+		if r.Config != want {
+			return fmt.Errorf("trainer: graph %d is not restart %d of graph 1's configuration", i+2, want.Restart)
+		}
 		f.Others = append(f.Others, r.state)
 	}
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, checkpointMagic, f) })
+	magic := checkpointMagic
+	if len(f.Others) > 0 {
+		magic = checkpointMagicV3
+	}
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, magic, f) })
 }
 
 // interrupted saves the graphs where the interrupted epoch began and

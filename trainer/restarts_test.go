@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,6 +84,44 @@ func TestRestarts(t *testing.T) {
 	for i, r := range resumed.Runs {
 		if !bytes.Equal(modelBytes(t, r), want[i]) {
 			t.Errorf("restart %d resumed differs from it trained at once", cfg.Restart+i)
+		}
+	}
+
+	// The checkpoint written before the first epoch resumes too.
+	first, err := NewRestarts(cfg, task, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.CheckpointPath = filepath.Join(t.TempDir(), "every-epoch.ckpt")
+	copied := filepath.Join(t.TempDir(), "epoch0.ckpt")
+	first.Runs[0].Progress = func(p Progress) {
+		if p.Epoch == 1 && p.Batch == 1 {
+			b, err := os.ReadFile(first.CheckpointPath)
+			if err == nil {
+				err = os.WriteFile(copied, b, 0o644)
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	if err := first.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c0, err := LoadCheckpoint(copied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from0, err := ResumeRestarts(c0, task)
+	if err != nil {
+		t.Fatalf("the checkpoint of epoch 0: %v", err)
+	}
+	if err := from0.Train(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range from0.Runs {
+		if !bytes.Equal(modelBytes(t, r), want[i]) {
+			t.Errorf("restart %d resumed from epoch 0 differs from it trained at once", cfg.Restart+i)
 		}
 	}
 

@@ -29,7 +29,8 @@ type Progress struct {
 // lost, and the error says so.
 var ErrInterrupted = errors.New("training interrupted")
 
-// Run is a training run in progress, created by NewRun or ResumeRun.
+// Run is a training run in progress, created by NewRun or ResumeRun (or,
+// several at once, by NewRuns, NewRestarts and ResumeRestarts).
 type Run struct {
 	Config Config
 	Task   *Task
@@ -46,6 +47,9 @@ type Run struct {
 	// Search, when the run was chosen by a Search, is its record; the
 	// model's metadata carries it.
 	Search *runlog.Search
+	// savedBy is where the owner of a run trained with others (Restarts)
+	// saves its state, when the run has no CheckpointPath of its own.
+	savedBy string
 	// OnEpoch, when set, may add to each record (e.g. graph statistics)
 	// from the current parameters before it is logged.
 	OnEpoch func(rec *runlog.EpochRecord, p *Params)

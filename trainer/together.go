@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -48,7 +49,7 @@ func (r *Run) setThreads(n int) {
 // each (all when n < 0): each batch's rows are gathered once and every
 // run's step on it is taken in one pass, the runs spread over up to
 // GOMAXPROCS goroutines, as are the validation passes at the end of each
-// epoch, each run's products on its share of the cores. Each run ends exactly as it would alone (its own parameters,
+// epoch, each packed kernel's products on its share of the cores. Each run ends exactly as it would alone (its own parameters,
 // optimiser, schedule, noise, validation, best epoch, patience and
 // checkpoint): runs that share batches differ in their configuration
 // (size, rate, regularisation, restart, recipe), not in the rows they see.
@@ -284,8 +285,8 @@ func (r *Run) afterStep(e, b, L int, start time.Time, doneAtStart int) error {
 	lp := r.ep.lp
 	if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
 		saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
-		if r.CheckpointPath != "" {
-			saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", r.CheckpointPath, r.state.Epoch)
+		if path := cmp.Or(r.CheckpointPath, r.savedBy); path != "" {
+			saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", path, r.state.Epoch)
 		}
 		return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; start again with a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
 	}

@@ -443,6 +443,7 @@ func TestRecipeRefusals(t *testing.T) {
 		{[]string{"--budget=-1s"}, "--budget must be 0 (no limit) or more"},
 		{[]string{"--restarts", "2"}, "--restarts trains several graphs of one recipe; the auto recipe searches instead"},
 		{[]string{"--preset", "fast", "--restarts", "0"}, "--restarts must be in [1, 64], got 0"},
+		{[]string{"--preset", "fast", "--restarts", "2", "--restart", "1048576"}, "--restart 1048576 --restarts 2 goes past the last restart, 1048576"},
 		{[]string{"--preset", "fast", "--restarts", "2", "--val", "0"}, "--restarts 2 keeps the graph that does best on the validation rows; --val 0 leaves none"},
 	} {
 		args := append([]string{"train", "--data", train, "-o", filepath.Join(dir, "m.json")}, tc.args...)
