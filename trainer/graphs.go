@@ -60,7 +60,7 @@ func NewGraphs(shapes []Shape, precision, kernel string, batch int) (*Graphs, er
 	}
 	procs := goruntime.GOMAXPROCS(0)
 	nw := min(len(shapes), procs)
-	threads := max(1, procs/nw) // each graph's kernel
+	threads := coreShare(procs, nw) // each graph's kernel
 	st := &graphsState{engines: make([]Engine, len(shapes))}
 	for k, s := range shapes {
 		e, name, err := newEngineThreads(s, precision, kernel, batch, threads)

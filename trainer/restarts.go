@@ -1,8 +1,8 @@
 package trainer
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -71,44 +71,7 @@ func ResumeRestarts(c *Checkpoint, task *Task) (*Restarts, error) {
 
 // Train trains every graph to its end.
 func (rs *Restarts) Train(ctx context.Context) error {
-	for _, r := range rs.Runs {
-		r.savedBy = rs.CheckpointPath
-	}
-	if rs.CheckpointPath != "" && rs.Runs[0].EpochsDone() == 0 {
-		// The starting state, so that a failure in the first epoch still
-		// leaves a good checkpoint.
-		for _, r := range rs.Runs {
-			if err := r.snapshot(); err != nil {
-				return err
-			}
-		}
-		if err := rs.SaveCheckpoint(rs.CheckpointPath); err != nil {
-			return err
-		}
-	}
-	for !rs.done() {
-		if err := TrainTogether(ctx, rs.Runs, 1); err != nil {
-			if errors.Is(err, ErrInterrupted) {
-				return rs.interrupted()
-			}
-			return err
-		}
-		if rs.CheckpointPath != "" {
-			if err := rs.SaveCheckpoint(rs.CheckpointPath); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func (rs *Restarts) done() bool {
-	for _, r := range rs.Runs {
-		if !r.Done() {
-			return false
-		}
-	}
-	return true
+	return trainGroup(ctx, rs.Runs, -1, together{owner: rs})
 }
 
 // Best returns the graph with the best validation score (Run.BestScore),
@@ -145,17 +108,11 @@ func (rs *Restarts) SaveCheckpoint(path string) error {
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, magic, f) })
 }
 
-// interrupted saves the graphs where the interrupted epoch began and
+// interrupted saves the graphs where the interrupted epoch e began and
 // returns the error saying where.
-func (rs *Restarts) interrupted() error {
-	path := rs.CheckpointPath
-	if path == "" {
-		path = rs.InterruptPath
-	}
-	done := 0 // epochs of the graph that trained longest
-	for _, r := range rs.Runs {
-		done = max(done, r.EpochsDone())
-	}
+func (rs *Restarts) interrupted(e int) error {
+	path := cmp.Or(rs.CheckpointPath, rs.InterruptPath)
+	done := e
 	if path == "" {
 		return fmt.Errorf("%w in epoch %d; no checkpoint path was set, progress is lost", ErrInterrupted, done+1)
 	}

@@ -47,9 +47,6 @@ type Run struct {
 	// Search, when the run was chosen by a Search, is its record; the
 	// model's metadata carries it.
 	Search *runlog.Search
-	// savedBy is where the owner of a run trained with others (Restarts)
-	// saves its state, when the run has no CheckpointPath of its own.
-	savedBy string
 	// OnEpoch, when set, may add to each record (e.g. graph statistics)
 	// from the current parameters before it is logged.
 	OnEpoch func(rec *runlog.EpochRecord, p *Params)
@@ -244,7 +241,7 @@ func (r *Run) BestScore() float64 { return r.state.BestVal }
 // TrainFor is Train for at most n more epochs (all when n < 0). A run
 // trained in several calls is the same as one trained in one.
 func (r *Run) TrainFor(ctx context.Context, n int) error {
-	return trainGroup(ctx, []*Run{r}, n)
+	return trainGroup(ctx, []*Run{r}, n, together{})
 }
 
 // endEpoch completes the record of the epoch just trained: accuracies of

@@ -310,7 +310,9 @@ func trainSideBySide(ctx context.Context, runs []*Run, group []int, target int, 
 					cut[g] = true
 					break
 				}
-				if errs[g] = r.TrainFor(ctx, 1); errs[g] != nil {
+				// The candidates share the cores.
+				cores := coreShare(goruntime.GOMAXPROCS(0), len(group))
+				if errs[g] = trainGroup(ctx, []*Run{r}, 1, together{cores: cores}); errs[g] != nil {
 					break
 				}
 			}

@@ -30,12 +30,9 @@ func NewRuns(cfgs []Config, task *Task) ([]*Run, error) {
 	return runs, nil
 }
 
-// groupThreads is the kernel threads of each of k graphs trained side by
-// side: the cores shared out, at least one each.
-func groupThreads(k int) int {
-	procs := goruntime.GOMAXPROCS(0)
-	return max(1, procs/max(1, min(k, procs)))
-}
+// coreShare is the kernel threads of each of k graphs trained side by
+// side on cores cores: the cores shared out, at least one each.
+func coreShare(cores, k int) int { return max(1, cores/max(1, k)) }
 
 // setThreads lets the run's kernel split each product between n
 // goroutines, where it can.
@@ -61,7 +58,18 @@ func (r *Run) setThreads(n int) {
 // concurrently with each other's; Progress is called on the caller's
 // goroutine.
 func TrainTogether(ctx context.Context, runs []*Run, n int) error {
-	return trainGroup(ctx, runs, n)
+	return trainGroup(ctx, runs, n, together{})
+}
+
+// together is how trainGroup trains a group beyond its runs' own settings.
+type together struct {
+	// cores is how many cores the group may use (0: GOMAXPROCS): fewer
+	// when other groups train beside it.
+	cores int
+	// owner, when set, saves every run in one checkpoint, before the
+	// first epoch, after every epoch and on an interruption, instead of
+	// each run saving its own.
+	owner *Restarts
 }
 
 // epoch is a run's share of the epoch in progress.
@@ -114,7 +122,7 @@ func sharesBatches(runs []*Run) error {
 // and the workers that run their steps and ends of epochs.
 type group struct {
 	runs []*Run
-	pool *workers.Pool // nil for one run
+	pool *workers.Pool
 
 	// The current batch and epoch, read by the workers.
 	x           []float64
@@ -129,25 +137,20 @@ type group struct {
 func (g *group) work(w, active int) {
 	for k := w; k < len(g.runs); k += active {
 		if g.endOfEpoch {
-			g.runs[k].endOfEpoch(g.e, g.L, g.start, g.doneAtStart)
+			g.runs[k].endOfEpoch(g.e, g.L)
 		} else {
 			g.runs[k].step(g.x, g.y, g.e, g.b, g.L)
 		}
 	}
 }
 
-// each runs work on every run of the epoch: on this goroutine for one run,
-// on the workers for more.
-func (g *group) each() {
-	if g.pool == nil {
-		g.work(0, 1)
-		return
-	}
-	g.pool.Run(min(g.pool.Size(), len(g.runs)))
-}
+// each runs work on every run of the epoch, on the workers (for one run,
+// on this goroutine alone).
+func (g *group) each() { g.pool.Run(min(g.pool.Size(), len(g.runs))) }
 
-// trainGroup is TrainTogether; TrainFor is trainGroup of one run.
-func trainGroup(ctx context.Context, runs []*Run, n int) error {
+// trainGroup is TrainTogether with the options o; TrainFor is trainGroup
+// of one run.
+func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	if err := sharesBatches(runs); err != nil {
 		return err
 	}
@@ -165,15 +168,20 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 			return err
 		}
 	}
-	if len(g.runs) > 1 {
-		g.pool = workers.New(min(len(g.runs), goruntime.GOMAXPROCS(0)), g.work)
-		defer g.pool.Stop()
-		defer func() { // each has the cores to itself again
-			for _, r := range runs {
-				r.setThreads(goruntime.GOMAXPROCS(0))
+	ckpt := "" // where the group's state is saved, for the messages
+	if o.owner != nil {
+		ckpt = o.owner.CheckpointPath
+		if ckpt != "" && g.doneAtStart == 0 {
+			// The starting state, so that a failure in the first epoch
+			// still leaves a good checkpoint.
+			if err := o.owner.SaveCheckpoint(ckpt); err != nil {
+				return err
 			}
-		}()
+		}
 	}
+	cores := cmp.Or(o.cores, goruntime.GOMAXPROCS(0))
+	g.pool = workers.New(min(len(g.runs), cores), g.work) // one run: no goroutine
+	defer g.pool.Stop()
 	x, y := lead.ws.x, lead.ws.y
 	ds, labels := lead.x, lead.Task.yTrain
 	for e := g.doneAtStart; n < 0 || e < g.doneAtStart+n; e++ {
@@ -183,17 +191,19 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 		}
 		g.e = e
 		for _, r := range g.runs {
-			r.setThreads(groupThreads(len(g.runs)))
+			r.setThreads(coreShare(cores, len(g.runs)))
 			r.beginEpoch(e)
 		}
 		perm := g.runs[0].ws.perm // every run's, since they share the batch order
 		for b := 0; b < g.L; b++ {
 			if err := ctx.Err(); err != nil {
-				var errs []error
-				for _, r := range g.runs {
-					errs = append(errs, r.interrupted(e, b))
+				if o.owner != nil {
+					return o.owner.interrupted(e)
 				}
-				return errs[0]
+				for _, r := range g.runs[1:] { // each saves its own
+					r.interrupted(e, b)
+				}
+				return g.runs[0].interrupted(e, b)
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
 			for k, i := range rows {
@@ -203,7 +213,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 			g.x, g.y, g.b, g.endOfEpoch = x[:len(rows)*d], y[:len(rows)], b, false
 			g.each()
 			for _, r := range g.runs {
-				if err := r.afterStep(e, b, g.L, g.start, g.doneAtStart); err != nil {
+				if err := r.afterStep(e, b, g.L, g.start, g.doneAtStart, cmp.Or(r.CheckpointPath, ckpt)); err != nil {
 					return groupError(runs, r, err)
 				}
 			}
@@ -213,6 +223,11 @@ func trainGroup(ctx context.Context, runs []*Run, n int) error {
 		for _, r := range g.runs {
 			if r.ep.err != nil {
 				return groupError(runs, r, r.ep.err)
+			}
+		}
+		if ckpt != "" {
+			if err := o.owner.SaveCheckpoint(ckpt); err != nil {
+				return err
 			}
 		}
 		for _, r := range g.runs { // on this goroutine, in order
@@ -280,13 +295,13 @@ func (r *Run) step(x []float64, y []int, e, b, L int) {
 }
 
 // afterStep checks the step's loss, adds it to the epoch's and reports
-// progress.
-func (r *Run) afterStep(e, b, L int, start time.Time, doneAtStart int) error {
+// progress; ckpt is where the run's last good state is saved, if anywhere.
+func (r *Run) afterStep(e, b, L int, start time.Time, doneAtStart int, ckpt string) error {
 	lp := r.ep.lp
 	if math.IsNaN(lp.Total) || math.IsInf(lp.Total, 0) {
 		saved := "no checkpoint was requested (--checkpoint FILE keeps one)"
-		if path := cmp.Or(r.CheckpointPath, r.savedBy); path != "" {
-			saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", path, r.state.Epoch)
+		if ckpt != "" {
+			saved = fmt.Sprintf("%s holds the last good state (after epoch %d)", ckpt, r.state.Epoch)
 		}
 		return fmt.Errorf("epoch %d, batch %d: the loss is %v (bce %v, leaf term %v); %s; start again with a lower --lr", e+1, b+1, lp.Total, lp.BCE, lp.Leaf, saved)
 	}
@@ -313,7 +328,7 @@ func (r *Run) afterStep(e, b, L int, start time.Time, doneAtStart int) error {
 // endOfEpoch records epoch e (of L batches): its losses, its validation,
 // the best epoch, the checkpoint and the progress report. Its error goes
 // to r.ep.err.
-func (r *Run) endOfEpoch(e, L int, start time.Time, doneAtStart int) {
+func (r *Run) endOfEpoch(e, L int) {
 	E := r.planned()
 	sum, fl := r.ep.sum, float64(L)
 	rec := runlog.EpochRecord{Epoch: e + 1, BCE: sum.BCE / fl, Leaf: sum.Leaf / fl, Node: sum.Node / fl,
