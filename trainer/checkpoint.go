@@ -44,14 +44,20 @@ type checkpointFile struct {
 
 // SaveCheckpoint writes the state at the last epoch boundary to path
 // atomically: the previous file survives any failure.
-func (r *Run) SaveCheckpoint(path string) error {
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error {
-		return r.writeCheckpoint(w)
-	})
-}
+func (r *Run) SaveCheckpoint(path string) error { return saveRuns(path, r.Args, []*Run{r}) }
 
-func (r *Run) writeCheckpoint(w io.Writer) error {
-	return writeSummed(w, checkpointMagic, checkpointFile{Config: r.Config, Args: r.Args, State: r.state, Search: r.Search})
+// saveRuns writes the checkpoint of runs (one run, or restarts trained
+// together: the first's configuration and the states of all) with args,
+// atomically.
+func saveRuns(path string, args []byte, runs []*Run) error {
+	lead := runs[0]
+	f := checkpointFile{Config: lead.Config, Args: args, State: lead.state, Search: lead.Search}
+	magic := checkpointMagic
+	for _, r := range runs[1:] {
+		f.Others = append(f.Others, r.state)
+		magic = checkpointMagicV3
+	}
+	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, magic, f) })
 }
 
 // writeSummed writes magic, the gob encoding of v, and the SHA-256 of both.

@@ -4,9 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
-
-	"github.com/songc/songc/runtime"
 )
 
 // MaxRestarts bounds NewRestarts' k.
@@ -91,21 +88,14 @@ func (rs *Restarts) Best() *Run {
 // The graphs must be restarts Restart, Restart+1, ... of the first
 // graph's configuration, as NewRestarts makes them.
 func (rs *Restarts) SaveCheckpoint(path string) error {
-	lead := rs.Runs[0]
-	f := checkpointFile{Config: lead.Config, Args: rs.Args, State: lead.state, Search: lead.Search}
 	for i, r := range rs.Runs[1:] {
-		want := lead.Config
+		want := rs.Runs[0].Config
 		want.Restart += i + 1
 		if r.Config != want {
 			return fmt.Errorf("trainer: graph %d is not restart %d of graph 1's configuration", i+2, want.Restart)
 		}
-		f.Others = append(f.Others, r.state)
 	}
-	magic := checkpointMagic
-	if len(f.Others) > 0 {
-		magic = checkpointMagicV3
-	}
-	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, magic, f) })
+	return saveRuns(path, rs.Args, rs.Runs)
 }
 
 // interrupted saves the graphs where the interrupted epoch e began and
