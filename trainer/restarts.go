@@ -33,20 +33,32 @@ func NewRestarts(cfg Config, task *Task, k int) (*Restarts, error) {
 	case k > 1 && cfg.Val == 0:
 		return nil, fmt.Errorf("--restarts %d needs validation rows to choose the best graph on; --val 0 leaves none", k)
 	}
-	cfgs := make([]Config, k)
-	for i := range cfgs {
-		cfgs[i] = cfg
-		cfgs[i].Restart = cfg.Restart + i
+	rs := &Restarts{}
+	for i := range k {
+		c := cfg
+		c.Restart += i
+		r, err := NewRun(c, task)
+		if err != nil {
+			return nil, err
+		}
+		if err := rs.add(r, k); err != nil {
+			return nil, err
+		}
 	}
-	runs, err := NewRuns(cfgs, task)
-	if err != nil {
-		return nil, err
+	return rs, nil
+}
+
+// add adds graph r of k, checking when it is the first that the memory
+// holds all k (each run checks its own alone), before the others are
+// made.
+func (rs *Restarts) add(r *Run, k int) error {
+	if len(rs.Runs) == 0 {
+		if err := checkMemory(r.shape, r.engine.MaxBatch(), r.Task.Train.Rows, k); err != nil {
+			return err
+		}
 	}
-	r := runs[0] // each checked its memory alone; together they need k times that
-	if err := checkMemory(r.shape, r.engine.MaxBatch(), task.Train.Rows, k); err != nil {
-		return nil, err
-	}
-	return &Restarts{Runs: runs}, nil
+	rs.Runs = append(rs.Runs, r)
+	return nil
 }
 
 // ResumeRestarts continues the graphs saved in c (a checkpoint of
@@ -60,7 +72,9 @@ func ResumeRestarts(c *Checkpoint, task *Task) (*Restarts, error) {
 		if err != nil {
 			return nil, err
 		}
-		rs.Runs = append(rs.Runs, r)
+		if err := rs.add(r, c.Graphs()); err != nil {
+			return nil, err
+		}
 	}
 	rs.Runs[0].Search = c.search
 	return rs, nil
