@@ -4,9 +4,8 @@ package sgemm
 
 import "golang.org/x/sys/cpu"
 
-// Available reports whether this machine runs the AVX2 micro-kernel, and
-// AvailableAVX512 whether it runs the AVX-512 one.
+// Whether this machine runs the AVX2 and the AVX-512 micro-kernels (Has).
 var (
-	Available       = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-	AvailableAVX512 = cpu.X86.HasAVX512F
+	hasAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	hasAVX512 = cpu.X86.HasAVX512F
 )

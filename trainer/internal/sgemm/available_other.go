@@ -2,18 +2,17 @@
 
 package sgemm
 
-// Available and AvailableAVX512 report whether this machine runs the
-// assembly micro-kernels: never on this architecture or with the purego
-// tag.
+// The assembly micro-kernels never run on this architecture or with the
+// purego tag (Has).
 const (
-	Available       = false
-	AvailableAVX512 = false
+	hasAVX2   = false
+	hasAVX512 = false
 )
 
 func kernel6x16(k int, a, b, c *float32, ldc int) {
-	panic("sgemm: no micro-kernel on this architecture; check Available")
+	panic("sgemm: no micro-kernel on this architecture; check Has(AVX2)")
 }
 
 func kernel14x32(k int, a, b, c *float32, ldc int) {
-	panic("sgemm: no micro-kernel on this architecture; check AvailableAVX512")
+	panic("sgemm: no micro-kernel on this architecture; check Has(AVX512)")
 }

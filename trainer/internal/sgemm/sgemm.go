@@ -18,7 +18,8 @@ const (
 	// Products smaller than this many multiply-adds run on one goroutine:
 	// starting a second costs about a microsecond.
 	parallelMin = 1 << 21
-	maxTile     = 14 * 32 // the largest micro-kernel's tile
+	maxTile     = 14 * 32 // the largest micro-kernel's tile (mr x nr)
+	maxMC       = 112     // the largest micro-kernel's mc
 )
 
 // ISA names an instruction set that a micro-kernel needs.
@@ -30,11 +31,8 @@ const (
 )
 
 func (i ISA) String() string {
-	switch i {
-	case AVX2:
-		return "avx2"
-	case AVX512:
-		return "avx512"
+	if i >= 0 && int(i) < len(micros) {
+		return micros[i].name
 	}
 	return fmt.Sprintf("ISA(%d)", int(i))
 }
@@ -42,25 +40,28 @@ func (i ISA) String() string {
 // micro is a micro-kernel: it adds the product of a packed mr x k panel of
 // A and a packed k x nr panel of B to an mr x nr tile of C.
 type micro struct {
-	mr, nr, mc int // mc: rows of A packed at once, a multiple of mr
+	name       string // of its instruction set
+	lanes      int    // float32 values in one of its vector registers
+	has        bool   // this machine runs it
+	mr, nr, mc int    // mc: rows of A packed at once, a multiple of mr
 	fn         func(k int, a, b, c *float32, ldc int)
 }
 
 var micros = [...]micro{
-	AVX2:   {mr: 6, nr: 16, mc: 96, fn: kernel6x16},
-	AVX512: {mr: 14, nr: 32, mc: 112, fn: kernel14x32},
+	AVX2:   {name: "avx2", lanes: 8, has: hasAVX2, mr: 6, nr: 16, mc: 96, fn: kernel6x16},
+	AVX512: {name: "avx512", lanes: 16, has: hasAVX512, mr: 14, nr: 32, mc: maxMC, fn: kernel14x32},
+}
+
+func init() {
+	for _, m := range micros {
+		if m.mr*m.nr > maxTile || m.mc > maxMC || m.mc%m.mr != 0 || nc%m.nr != 0 {
+			panic(fmt.Sprintf("sgemm: the %s micro-kernel does not fit maxTile, maxMC or nc", m.name))
+		}
+	}
 }
 
 // Has reports whether this machine runs isa's micro-kernel.
-func Has(isa ISA) bool {
-	switch isa {
-	case AVX2:
-		return Available
-	case AVX512:
-		return AvailableAVX512
-	}
-	return false
-}
+func Has(isa ISA) bool { return isa >= 0 && int(isa) < len(micros) && micros[isa].has }
 
 // ISAs are the instruction sets of the micro-kernels, widest first.
 var ISAs = []ISA{AVX512, AVX2}
@@ -78,12 +79,7 @@ func Best() (ISA, bool) {
 
 // Lanes returns how many float32 values one of isa's vector registers
 // holds.
-func (i ISA) Lanes() int {
-	if i == AVX512 {
-		return 16
-	}
-	return 8
-}
+func (i ISA) Lanes() int { return micros[i].lanes }
 
 // GEMM is a float32 matrix multiply with its packing buffers and worker
 // goroutines. It is not safe for concurrent use: give each engine its own.
@@ -95,7 +91,6 @@ type GEMM struct{ *state }
 type state struct {
 	micro   // the current product's tile (set by run)
 	isa     ISA
-	narrow  ISA // the tile for products of at most 16 columns (see New)
 	packB   []float32
 	workers []worker
 	pool    *workers.Pool // runs work
@@ -128,16 +123,9 @@ func New(threads int, isa ISA) *GEMM {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
 	threads = max(1, threads)
-	s := &state{isa: isa, narrow: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads), threads: threads}
-	if isa == AVX512 && Has(AVX2) {
-		// A product with at most 16 columns (the gradient of a small
-		// graph's transition matrix, say) fills half of each 32-column
-		// tile, and packing its operands for 32 columns costs more than
-		// the arithmetic; the 6x16 tile gives the same bits.
-		s.narrow = AVX2
-	}
+	s := &state{isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads), threads: threads}
 	for i := range s.workers {
-		s.workers[i].packA = make([]float32, max(micros[isa].mc, micros[s.narrow].mc)*kc)
+		s.workers[i].packA = make([]float32, maxMC*kc)
 	}
 	s.pool = workers.New(threads, s.work)
 	g := &GEMM{s}
@@ -170,11 +158,19 @@ func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32
 		return
 	}
 	g.transA, g.m, g.k, g.alpha, g.a, g.lda = transA, m, k, alpha, a, lda
-	tile := micros[g.isa]
-	if n <= micros[g.narrow].nr {
-		tile = micros[g.narrow]
+	g.run(g.tile(n), n, b, ldb, transB, c, ldc)
+}
+
+// tile returns the micro-kernel for a product of n columns: the GEMM's
+// own, but on AVX-512 machines the 6x16 AVX2 tile for at most 16 columns.
+// Such a product (the gradient of a small graph's transition matrix, say)
+// fills half of each 32-column tile, and packing its operands for 32
+// columns costs more than the arithmetic; both tiles give the same bits.
+func (g *GEMM) tile(n int) micro {
+	if g.isa == AVX512 && n <= micros[AVX2].nr && Has(AVX2) {
+		return micros[AVX2]
 	}
-	g.run(tile, n, b, ldb, transB, c, ldc)
+	return micros[g.isa]
 }
 
 // scale sets C (m x n) to beta*C.
