@@ -221,28 +221,28 @@ func parseMHz(cpuinfo string) (float64, error) {
 
 // peakGFlops times a square 2048 GEMM with the named kernel (median of 3).
 func peakGFlops(precision, kernel string) (float64, error) {
+	if precision == "f64" {
+		return squareGFlops(trainer.DefaultKernel64()), nil
+	}
+	k, err := trainer.NewKernel32(kernel)
+	if err != nil {
+		return 0, err
+	}
+	return squareGFlops(k), nil
+}
+
+// squareGFlops times k's square 2048 GEMM after a warm-up: the median of 3.
+func squareGFlops[T trainer.Float](k trainer.Kernel[T]) float64 {
 	const n = 2048
+	a, c := make([]T, n*n), make([]T, n*n)
 	var times []float64
-	run := func(f func()) {
-		f() // warm-up
-		for i := 0; i < 3; i++ {
-			t0 := time.Now()
-			f()
+	for i := range 4 {
+		t0 := time.Now()
+		k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n)
+		if i > 0 { // the first is the warm-up
 			times = append(times, time.Since(t0).Seconds())
 		}
 	}
-	if precision == "f64" {
-		a, c := make([]float64, n*n), make([]float64, n*n)
-		k := trainer.DefaultKernel64()
-		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
-	} else {
-		a, c := make([]float32, n*n), make([]float32, n*n)
-		k, err := trainer.NewKernel32(kernel)
-		if err != nil {
-			return 0, err
-		}
-		run(func() { k.Gemm(false, false, n, n, n, 1, a, n, a, n, 0, c, n) })
-	}
 	slices.Sort(times)
-	return 2 * n * n * n / times[1] / 1e9, nil
+	return 2 * n * n * n / times[1] / 1e9
 }
