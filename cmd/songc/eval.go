@@ -89,37 +89,21 @@ func (c *EvalCmd) Run(g *Globals) error {
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen int, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
-	st, err := data.OpenStream(path, opt)
-	if err != nil {
-		return met, 0, err
-	}
-	defer st.Close()
-	for i := 0; ; i++ {
-		if err := stopped(g.Ctx, i); err != nil {
-			return met, 0, err
-		}
-		ok, err := st.Next()
-		if err != nil {
-			return met, 0, err
-		}
-		if !ok {
-			return e.Metrics(), unseen, nil
-		}
-		if i == 0 {
-			noteReordered(g, path, st)
-		}
+	_, unseen, err = eachRow(g, path, opt, func(st data.Stream) error {
 		if !st.Labelled() {
-			return met, 0, fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
+			return fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
 		}
 		y, err := index(st.Label())
 		if err != nil {
-			return met, 0, fmt.Errorf("%s:%d: %v", path, st.Line(), err)
-		}
-		if st.Unseen() {
-			unseen++
+			return fmt.Errorf("%s:%d: %v", path, st.Line(), err)
 		}
 		e.Add(st.Row(), y)
+		return nil
+	})
+	if err != nil {
+		return met, 0, err
 	}
+	return e.Metrics(), unseen, nil
 }
 
 // noteReordered says once, on stderr, that a file's columns were matched to

@@ -55,37 +55,43 @@ func (c *PredictCmd) Run(g *Globals) error {
 		}
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
-	// Rows stream through in constant memory, whatever the file's size.
-	st, err := data.OpenStream(c.Data, c.options(m))
+	rows, unseen, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error { return p.write(w, st.Row()) })
 	if err != nil {
+		w.Flush()
 		return err
 	}
+	if unseen > 0 {
+		fmt.Fprintln(g.Stderr, unseenNote(c.Data, unseen, rows))
+	}
+	return w.Flush()
+}
+
+// eachRow streams the rows of path through f in constant memory, whatever
+// the file's size: it says once when the file's columns were matched by
+// name in another order, stops at Ctrl-C, and returns the rows read and
+// how many had an unseen category.
+func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) error) (rows, unseen int, err error) {
+	st, err := data.OpenStream(path, opt)
+	if err != nil {
+		return 0, 0, err
+	}
 	defer st.Close()
-	unseen := 0
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
-			w.Flush()
-			return err
+			return i, unseen, err
 		}
 		ok, err := st.Next()
-		if err != nil {
-			w.Flush()
-			return err
-		}
-		if !ok {
-			if unseen > 0 {
-				fmt.Fprintln(g.Stderr, unseenNote(c.Data, unseen, i))
-			}
-			return w.Flush()
+		if err != nil || !ok {
+			return i, unseen, err
 		}
 		if i == 0 {
-			noteReordered(g, c.Data, st)
+			noteReordered(g, path, st)
 		}
 		if st.Unseen() {
 			unseen++
 		}
-		if err := p.write(w, st.Row()); err != nil {
-			return err
+		if err := f(st); err != nil {
+			return i, unseen, err
 		}
 	}
 }
