@@ -158,6 +158,9 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 // readAll reads every row of st.
 func readAll(st *CSVStream, name string) (*Dataset, error) {
 	ds := &Dataset{Name: name, Schema: st.opt.Schema}
+	// A label is a slice of its record's line: each distinct one is kept
+	// once, copied, so that the lines themselves can be collected.
+	labels := map[string]string{}
 	for {
 		ok, err := st.Next()
 		if err != nil {
@@ -174,15 +177,20 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		}
 		ds.X = append(ds.X, st.Row()...)
 		if st.Labelled() {
-			ds.Labels = append(ds.Labels, st.Label())
+			l, ok := labels[st.Label()]
+			if !ok {
+				l = strings.Clone(st.Label())
+				labels[l] = l
+			}
+			ds.Labels = append(ds.Labels, l)
 		}
 		ds.Line = append(ds.Line, st.Line())
 		if st.Unseen() {
 			ds.Unseen++
 		}
-		ds.Reordered = st.Reordered()
 		ds.Rows++
 	}
+	ds.Reordered = ds.Rows > 0 && st.Reordered()
 	return ds, nil
 }
 
