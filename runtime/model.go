@@ -454,8 +454,12 @@ func removeStaleTemps(path string) {
 		}
 		pidText, _, hasPID := strings.Cut(strings.TrimPrefix(filepath.Base(p), prefix), "-")
 		pid, err := strconv.Atoi(pidText)
-		switch alive, known := processAlive(pid); {
-		case hasPID && err == nil && pid > 0 && known:
+		alive, known := false, false
+		if hasPID && err == nil && pid > 0 {
+			alive, known = processAlive(pid)
+		}
+		switch {
+		case known:
 			if !alive {
 				os.Remove(p)
 			}
