@@ -31,23 +31,32 @@ const (
 // TestFuzzClassifierUpToDate keeps the checked-in generated package equal to
 // what the compiler produces now (go test ./golden -update rewrites it).
 func TestFuzzClassifierUpToDate(t *testing.T) {
-	m, err := runtime.Load(fuzzModel)
+	checkGenerated(t, fuzzModel, fuzzPackage, compiler.Options{Package: "fuzzclassifier", Layout: compiler.LayoutTables})
+}
+
+// checkGenerated compiles model with opt (and the golden version) and
+// fails unless the checked-in file path is that code (go test ./golden
+// -update rewrites it).
+func checkGenerated(t *testing.T, model, path string, opt compiler.Options) {
+	t.Helper()
+	m, err := runtime.Load(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, _, err := compiler.Compile(m, compiler.Options{Package: "fuzzclassifier", Layout: compiler.LayoutTables, Version: goldenVersion})
+	opt.Version = goldenVersion
+	src, _, err := compiler.Compile(m, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if *update {
-		if err := os.WriteFile(fuzzPackage, src, 0o644); err != nil {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	have, err := os.ReadFile(fuzzPackage)
+	have, err := os.ReadFile(path)
 	if err != nil || !bytes.Equal(have, src) {
-		t.Fatalf("%s is stale (run go test ./golden -update): %v", fuzzPackage, err)
+		t.Fatalf("%s is stale (run go test ./golden -update): %v", path, err)
 	}
 }
 
@@ -155,24 +164,7 @@ const (
 // TestFuzzRecordsUpToDate keeps the checked-in generated package equal to
 // what the compiler produces now (go test ./golden -update rewrites it).
 func TestFuzzRecordsUpToDate(t *testing.T) {
-	m, err := runtime.Load(recordsModel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, _, err := compiler.Compile(m, compiler.Options{Package: "fuzzrecords", Layout: compiler.LayoutUnrolled, Version: goldenVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(recordsPackage, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	have, err := os.ReadFile(recordsPackage)
-	if err != nil || !bytes.Equal(have, src) {
-		t.Fatalf("%s is stale (run go test ./golden -update): %v", recordsPackage, err)
-	}
+	checkGenerated(t, recordsModel, recordsPackage, compiler.Options{Package: "fuzzrecords", Layout: compiler.LayoutUnrolled})
 }
 
 // FuzzRecordsMatchRuntime: a record built from arbitrary bytes (numbers,
