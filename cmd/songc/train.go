@@ -436,6 +436,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
 		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
 		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last", "--restarts": c.Restarts != 1,
+		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
 	} {
 		if set {
 			given = append(given, flag)

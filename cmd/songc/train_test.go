@@ -461,4 +461,9 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--resume continues a run with the flags it was started with; --lr, --nodes would change it") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
+	// The reading of the data is the checkpoint's too.
+	code, _, errs = songc(t, context.Background(), "train", "--resume", "none.ckpt", "--categorical", "a", "--missing", "NA", "--numeric", "b")
+	if code != 2 || !strings.Contains(errs, "--categorical, --missing, --numeric would change it") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
 }
