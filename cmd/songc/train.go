@@ -27,12 +27,12 @@ type TrainCmd struct {
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row's walk may take (auto: searched; other recipes: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows: with auto the most a candidate may train (it stops when validation stops improving); otherwise the preset's."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: songc tries graph sizes, learning rates and weight decays, keeping the simplest of the best on the validation rows. paper: the authors' (slow; below their published accuracy). fast, quick: fixed recipes. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Search time of the auto recipe (default ${default}; 0: none); its best model then takes up to a quarter more to finish."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (auto: the most a candidate trains; it stops when validation stops improving)."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: tries graph sizes, learning rates and weight decays; keeps the simplest of the best on the validation rows. fast: one graph, 120 epochs. quick: fast in 60. paper: the authors'. All but paper refine the walk. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"The auto recipe's search time (default ${default}; 0: none); its best model then trains up to a quarter longer, then refines."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model."`
 
-	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json, which is never replaced unless -o names it)."`
+	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
 	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run after every epoch, to resume it if it stops."`
 	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint, with its flags; --data, --test, -o and --log say where files are now."`
@@ -50,12 +50,12 @@ type TrainCmd struct {
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
-	Restarts        int      `placeholder:"K" default:"1" hidden:"" group:"research" help:"Train K graphs of the recipe (restarts R to R+K-1) side by side on shared batches and keep the one that does best on the validation rows (not with the auto recipe)."`
+	Restarts        int      `placeholder:"K" default:"1" hidden:"" group:"research" help:"Train K graphs of the recipe (restarts --restart to --restart+K-1) side by side on shared batches and keep the one that does best on the validation rows (not with the auto recipe)."`
 	Init            string   `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
 	Gumbel          string   `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
 	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
 	NodeRegLambda   float64  `name:"node-reg-lambda" default:"0" hidden:"" group:"research" help:"Weight of the node regularisation (0: off)."`
-	WeightDecay     *float64 `name:"weight-decay" placeholder:"WD" hidden:"" group:"research" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
+	WeightDecay     *float64 `name:"weight-decay" placeholder:"WD" hidden:"" group:"recipe" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
 	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself, with straight-through gradients (0: off)."`
 	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
 
