@@ -35,6 +35,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/songc/songc/runtime"
 )
 
 type cart struct {
@@ -183,7 +185,7 @@ func predictCART(x []float64) int {
 			return err
 		}
 		files["testdata/raw.csv"] = rows
-		files["songc_test.go"] = []byte(songcRecordsBench)
+		files["songc_test.go"] = []byte(strings.Replace(songcRecordsBench, "MISSING_TOKENS", missingLiteral(), 1))
 	}
 	for path, content := range files {
 		if strings.HasSuffix(path, ".go") {
@@ -376,6 +378,10 @@ import (
 	"bench/classifier"
 )
 
+// missingTokens are the fields besides an empty one that mean missing:
+// songc's default tokens.
+var missingTokens = map[string]bool{MISSING_TOKENS}
+
 // records reads testdata/raw.csv as records: columns by name, a missing
 // numeric field NaN, a missing categorical one "".
 func records(t testing.TB) []classifier.Input {
@@ -403,7 +409,7 @@ func records(t testing.TB) []classifier.Input {
 				t.Fatalf("raw.csv has no column %q", name)
 			}
 			fv := strings.TrimSpace(r[j])
-			missing := fv == "" || fv == "NA" || fv == "N/A" || fv == "?" || fv == "NaN"
+			missing := fv == "" || missingTokens[fv]
 			if v.Field(k).Kind() == reflect.Float64 {
 				x := math.NaN()
 				if !missing {
@@ -455,4 +461,14 @@ func readMaybeGzip(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return io.ReadAll(zr)
+}
+
+// missingLiteral is runtime.DefaultMissing as the entries of a Go
+// map[string]bool literal, for the records benchmark.
+func missingLiteral() string {
+	var b strings.Builder
+	for _, tok := range runtime.DefaultMissing {
+		fmt.Fprintf(&b, "%q: true, ", tok)
+	}
+	return b.String()
 }
