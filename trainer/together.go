@@ -46,10 +46,11 @@ func (r *Run) setThreads(n int) {
 // each (all when n < 0): each batch's rows are gathered once and every
 // run's step on it is taken in one pass, the runs spread over up to
 // GOMAXPROCS goroutines, as are the validation passes at the end of each
-// epoch, each packed kernel's products on its share of the cores. Each run ends exactly as it would alone (its own parameters,
-// optimiser, schedule, noise, validation, best epoch, patience and
-// checkpoint): runs that share batches differ in their configuration
-// (size, rate, regularisation, restart, recipe), not in the rows they see.
+// epoch; each packed kernel's products run on its share of the cores.
+// Each run ends exactly as it would alone (its own parameters, optimiser,
+// schedule, noise, validation, best epoch, patience and checkpoint): runs
+// that share batches differ in their configuration (size, rate,
+// regularisation, restart, recipe), not in the rows they see.
 //
 // The runs must see the same batches: the same task, seed, validation
 // share, preprocessing and batch size, at the same epoch; a run that has
