@@ -9,8 +9,8 @@
 // deterministic: the same model and data give the same refined bytes.
 //
 // Every walk here moves by runtime's one routing rule (runtime.Margin,
-// runtime.Side and runtime.Routes.Next) on margins computed once per row and
-// node, so that the refined model walks in the runtime and in generated
+// runtime.Side and runtime.Routes.Next) on decisions computed once per row
+// and node, so that the refined model walks in the runtime and in generated
 // code exactly as the refiner measured it. The report of each pass goes
 // into the model's metadata as runlog.Refine.
 //

@@ -18,6 +18,7 @@ import (
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/internal/dot"
 )
 
 // Config sets the hard-routing fine-tune of Run.
@@ -251,8 +252,11 @@ type refiner struct {
 	routes  runtime.Routes // the walk's graph, changed by child and exit moves
 
 	x []float64 // preprocessed rows: the training rows, then the test rows
-	z []float64 // their margins, rows x n
 	y []int
+	// sides holds each row's routing decision at every node, runtime.Side
+	// of its margin, a bit per node (1: right): words uint64s a row.
+	sides []uint64
+	words int
 	// fit, val and test index rows of x.
 	fit, val, test []int
 
@@ -261,6 +265,8 @@ type refiner struct {
 	care   []int
 	target []float64
 	theta  []float64
+	xCare  []float64 // the care rows of logistic, one after another
+	margin []float64 // scratch of margins
 }
 
 // hop is one move of a walk: the node, its branch, and whether the move was
@@ -284,7 +290,9 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 	if task.Test != nil {
 		rows += task.Test.Rows
 	}
-	g.x, g.y, g.z = make([]float64, rows*d), make([]int, rows), make([]float64, rows*n)
+	g.words = (n + 63) / 64
+	g.x, g.y, g.sides = make([]float64, rows*d), make([]int, rows), make([]uint64, rows*g.words)
+	g.margin = make([]float64, rows)
 	yTrain, yTest := task.TrainTargets(), task.TestTargets()
 	for i := range task.Train.Rows {
 		k.Preprocess(g.x[i*d:(i+1)*d], task.Train.Row(i))
@@ -304,13 +312,30 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 	return g
 }
 
-// margins recomputes node j's margin on every row.
+// margins recomputes node j's decision on every row.
 func (g *refiner) margins(j int) {
-	n, d := g.n, g.d
+	d := g.d
 	w := g.w[j*d : (j+1)*d]
-	for r := range g.y {
-		g.z[r*n+j] = runtime.Margin(w, g.b[j], g.x[r*d:(r+1)*d])
-	}
+	rows := len(g.y)
+	blocks := (rows + marginBlock - 1) / marginBlock
+	word, bit := j/64, uint(j%64)
+	parallelFor(blocks, func(k int) {
+		lo, hi := k*marginBlock, min(rows, (k+1)*marginBlock)
+		m := g.margin[lo:hi]
+		marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
+		for i, v := range m {
+			p := &g.sides[(lo+i)*g.words+word]
+			*p = *p&^(1<<bit) | uint64(runtime.Side(v))<<bit
+		}
+	})
+}
+
+// marginBlock is the rows per goroutine task of margins.
+const marginBlock = 2048
+
+// side is row r's decision at node: runtime.Side of its margin.
+func (g *refiner) side(r, node int) int {
+	return int(g.sides[r*g.words+node>>6]>>(uint(node)&63)) & 1
 }
 
 // walk returns the class of row r's hard walk, with node f's branch forced
@@ -321,9 +346,8 @@ func (g *refiner) walk(r, f, fs int) int { return g.walkOn(&g.routes, r, 0, 0, f
 // walkOn is walk on the routes rt from node at step t0: the rest of a
 // walk that is at node after t0 steps.
 func (g *refiner) walkOn(rt *runtime.Routes, r, node, t0, f, fs int) int {
-	z := g.z[r*g.n : (r+1)*g.n]
 	for t := t0; ; t++ {
-		s := runtime.Side(z[node])
+		s := g.side(r, node)
 		if node == f {
 			s = fs
 		}
@@ -363,11 +387,10 @@ func (g *refiner) eachState(node, skip int, set func(rt *runtime.Routes, c int),
 
 // trace is walk without forcing that also records the hops in g.hops.
 func (g *refiner) trace(r int) int {
-	z := g.z[r*g.n : (r+1)*g.n]
 	g.hops = g.hops[:0]
 	node := 0
 	for t := 0; ; t++ {
-		s := runtime.Side(z[node])
+		s := g.side(r, node)
 		next, forced := g.routes.Next(node, t, s)
 		g.hops = append(g.hops, hop{node: node, side: s, forced: forced})
 		if next >= g.n {
@@ -482,10 +505,15 @@ func (g *refiner) routed(theta []float64) int {
 // The loss and its gradient are summed over fixed blocks of rows, in
 // parallel, and the blocks' sums added in order: the result does not
 // depend on the number of threads. (Only the fit uses BLAS-style dot
-// products; whether a filter is kept is decided by the routing rule's own
-// arithmetic, in routed.)
+// products, dot2; whether a filter is kept is decided by the routing
+// rule's own arithmetic, in routed.) The care rows are copied next to
+// each other first, as every evaluation reads them all.
 func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 	d, m := g.d, len(g.care)
+	g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
+	for i, r := range g.care {
+		copy(g.xCare[i*d:(i+1)*d], g.x[r*d:(r+1)*d])
+	}
 	nb := (m + logisticBlock - 1) / logisticBlock
 	partF := make([]float64, nb)
 	partG := make([]float64, nb*(d+1))
@@ -503,19 +531,31 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			gk := partG[k*(d+1) : (k+1)*(d+1)]
 			clear(gk)
 			var fk float64
-			for i := k * logisticBlock; i < min(m, (k+1)*logisticBlock); i++ {
-				r := g.care[i]
-				x := g.x[r*d : (r+1)*d]
-				a := floats.Dot(w, x) + b
+			// loss adds row i's loss to fk and returns d/da of it.
+			loss := func(i int, a float64) float64 {
+				a += b
 				if g.target[i] == 1 {
 					fk += softplus(-a)
 				} else {
 					fk += softplus(a)
 				}
-				// d/da of the row's loss.
 				e := runtime.Sigmoid(a) - g.target[i]
-				floats.AddScaled(gk[:d], e, x)
 				gk[d] += e
+				return e
+			}
+			i, end := k*logisticBlock, min(m, (k+1)*logisticBlock)
+			for ; i+4 <= end; i += 4 {
+				x := g.xCare[i*d:]
+				a := dot.Dot4(w, x, d)
+				var e [4]float64
+				for r := range e {
+					e[r] = loss(i+r, a[r])
+				}
+				dot.AddScaled4(gk[:d], e, x, d)
+			}
+			for ; i < end; i++ {
+				x := g.xCare[i*d : (i+1)*d]
+				dot.AddScaled(gk[:d], loss(i, dot.Dot(w, x)), x)
 			}
 			partF[k] = fk
 		})

@@ -1,0 +1,108 @@
+// Command asm generates the AVX kernels of package dot with avo
+// (github.com/mmcloughlin/avo). It is its own module so that avo is a
+// build-time tool only; run it through go generate in package dot:
+//
+//	go generate ./trainer/internal/dot
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	lanes4()
+	addScaled4()
+	Generate()
+}
+
+// lanes4 generates the four partial sums of four rows' dot products: YMM
+// register r holds row r's sums, lane l the products of elements l, l+4,
+// l+8, ..., each multiplied and then added (no fused multiply-add).
+func lanes4() {
+	TEXT("lanes4", NOSPLIT, "func(n4 int, w, x *float64, ld int, out *[16]float64)")
+	Doc("lanes4 writes to out[4r:4r+4] the four partial sums of the dot product",
+		"of w[:n4] with row r < 4 of x (rows ld floats apart): sum l adds the",
+		"products of elements l, l+4, ... in order. n4 is a multiple of 4.",
+		"It needs AVX.")
+	n := Load(Param("n4"), GP64())
+	w := Load(Param("w"), GP64())
+	x := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	out := Load(Param("out"), GP64())
+	SHLQ(U8(3), ld) // bytes per row
+	rows := [4]Register{x, GP64(), GP64(), GP64()}
+	for r := 1; r < 4; r++ {
+		LEAQ(Mem{Base: rows[r-1], Index: ld, Scale: 1}, rows[r])
+	}
+	var acc [4]VecVirtual
+	for r := range acc {
+		acc[r] = YMM()
+		VXORPD(acc[r], acc[r], acc[r])
+	}
+	i := GP64()
+	XORQ(i, i)
+	Label("lanes4_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("lanes4_done"))
+	wv := YMM()
+	VMOVUPD(Mem{Base: w, Index: i, Scale: 8}, wv)
+	for r := range acc {
+		p := YMM()
+		VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, wv, p)
+		VADDPD(p, acc[r], acc[r])
+	}
+	ADDQ(U8(4), i)
+	JMP(LabelRef("lanes4_loop"))
+	Label("lanes4_done")
+	for r := range acc {
+		VMOVUPD(acc[r], Mem{Base: out, Disp: 32 * r})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// addScaled4 generates dst += e0*x0 + e1*x1 + e2*x2 + e3*x3, element by
+// element, adding the rounded products one at a time in that order.
+func addScaled4() {
+	TEXT("addScaled4", NOSPLIT, "func(n4 int, dst *float64, e *[4]float64, x *float64, ld int)")
+	Doc("addScaled4 adds e[0]*x0, e[1]*x1, e[2]*x2 and e[3]*x3 in that order to",
+		"dst[:n4], element by element, where xr is row r of x (rows ld floats",
+		"apart), each product rounded before its addition. n4 is a multiple of",
+		"4. It needs AVX.")
+	n := Load(Param("n4"), GP64())
+	dst := Load(Param("dst"), GP64())
+	e := Load(Param("e"), GP64())
+	x := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(3), ld)
+	rows := [4]Register{x, GP64(), GP64(), GP64()}
+	for r := 1; r < 4; r++ {
+		LEAQ(Mem{Base: rows[r-1], Index: ld, Scale: 1}, rows[r])
+	}
+	var ev [4]VecVirtual
+	for r := range ev {
+		ev[r] = YMM()
+		VBROADCASTSD(Mem{Base: e, Disp: 8 * r}, ev[r])
+	}
+	i := GP64()
+	XORQ(i, i)
+	Label("addScaled4_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("addScaled4_done"))
+	s := YMM()
+	VMOVUPD(Mem{Base: dst, Index: i, Scale: 8}, s)
+	for r := range ev {
+		p := YMM()
+		VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, ev[r], p)
+		VADDPD(p, s, s)
+	}
+	VMOVUPD(s, Mem{Base: dst, Index: i, Scale: 8})
+	ADDQ(U8(4), i)
+	JMP(LabelRef("addScaled4_loop"))
+	Label("addScaled4_done")
+	VZEROUPPER()
+	RET()
+}
