@@ -266,7 +266,11 @@ type refiner struct {
 	target []float64
 	theta  []float64
 	xCare  []float64 // the care rows of logistic, one after another
-	margin []float64 // scratch of margins
+	// sparse holds the rows of x by their nonzero values when at least
+	// half the values are zeros, and sparseCare the care rows of logistic;
+	// else sparse is nil.
+	sparse, sparseCare *dot.Sparse
+	margin             []float64 // scratch of margins
 }
 
 // hop is one move of a walk: the node, its branch, and whether the move was
@@ -306,6 +310,19 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 			g.test = append(g.test, r)
 		}
 	}
+	zeros := 0
+	for _, v := range g.x {
+		if v == 0 {
+			zeros++
+		}
+	}
+	if len(g.x) > 0 && float64(zeros) >= sparseShare*float64(len(g.x)) {
+		g.sparse, g.sparseCare = new(dot.Sparse), new(dot.Sparse)
+		g.sparse.Reset(d)
+		for r := range rows {
+			g.sparse.Append(g.x[r*d : (r+1)*d])
+		}
+	}
 	for j := range n {
 		g.margins(j)
 	}
@@ -322,13 +339,34 @@ func (g *refiner) margins(j int) {
 	parallelFor(blocks, func(k int) {
 		lo, hi := k*marginBlock, min(rows, (k+1)*marginBlock)
 		m := g.margin[lo:hi]
-		marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
+		if g.sparse != nil && finite(w) {
+			for i := range m {
+				m[i] = g.sparse.Sequential(w, lo+i) + g.b[j]
+			}
+		} else {
+			marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
+		}
 		for i, v := range m {
 			p := &g.sides[(lo+i)*g.words+word]
 			*p = *p&^(1<<bit) | uint64(runtime.Side(v))<<bit
 		}
 	})
 }
+
+// marginOf returns the function that gives runtime.Margin of filter theta
+// (w then b) on row r: on the sparse rows when it can, with the same bits.
+func (g *refiner) marginOf(theta []float64) func(r int) float64 {
+	d := g.d
+	w, b := theta[:d], theta[d]
+	if g.sparse != nil && finite(w) {
+		return func(r int) float64 { return g.sparse.Sequential(w, r) + b }
+	}
+	return func(r int) float64 { return runtime.Margin(w, b, g.x[r*d:(r+1)*d]) }
+}
+
+// sparseShare is the share of zeros among the rows' values from which
+// the refiner reads them as dot.Sparse rows (a variable for the tests).
+var sparseShare = 0.5
 
 // marginBlock is the rows per goroutine task of margins.
 const marginBlock = 2048
@@ -487,10 +525,10 @@ func (g *refiner) refitNode(j int, ridge float64) bool {
 // routed counts the care rows that filter theta (w then b) sends to their
 // target branch, by the routing rule.
 func (g *refiner) routed(theta []float64) int {
-	d := g.d
+	margin := g.marginOf(theta)
 	n := 0
 	for i, r := range g.care {
-		right := runtime.Side(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])) == 1
+		right := runtime.Side(margin(r)) == 1
 		if right == (g.target[i] == 1) {
 			n++
 		}
@@ -510,9 +548,17 @@ func (g *refiner) routed(theta []float64) int {
 // each other first, as every evaluation reads them all.
 func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 	d, m := g.d, len(g.care)
-	g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
-	for i, r := range g.care {
-		copy(g.xCare[i*d:(i+1)*d], g.x[r*d:(r+1)*d])
+	sp := g.sparseCare
+	if sp != nil {
+		sp.Reset(d)
+		for _, r := range g.care {
+			sp.AppendFrom(g.sparse, r)
+		}
+	} else {
+		g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
+		for i, r := range g.care {
+			copy(g.xCare[i*d:(i+1)*d], g.x[r*d:(r+1)*d])
+		}
 	}
 	nb := (m + logisticBlock - 1) / logisticBlock
 	partF := make([]float64, nb)
@@ -527,6 +573,15 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			return
 		}
 		w, b := theta[:d], theta[d]
+		if sp != nil && !finite(w) {
+			// A product of an infinite weight and a zero is NaN, which the
+			// sparse rows would skip: the dense rows give it.
+			g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
+			for i := range m {
+				sp.Dense(g.xCare[i*d:(i+1)*d], i)
+			}
+			sp = nil
+		}
 		parallelFor(nb, func(k int) {
 			gk := partG[k*(d+1) : (k+1)*(d+1)]
 			clear(gk)
@@ -544,6 +599,11 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 				return e
 			}
 			i, end := k*logisticBlock, min(m, (k+1)*logisticBlock)
+			if sp != nil {
+				for ; i < end; i++ {
+					sp.AddScaled(gk[:d], loss(i, sp.Dot(w, i)), i)
+				}
+			}
 			for ; i+4 <= end; i += 4 {
 				x := g.xCare[i*d:]
 				a := dot.Dot4(w, x, d)
@@ -601,10 +661,10 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 // exactly (barring overflow), so every routing decision stays bit for bit
 // the same (the count of routed is compared anyway).
 func (g *refiner) sharpen(theta []float64) {
-	d := g.d
+	margin := g.marginOf(theta)
 	a := make([]float64, len(g.care))
 	for i, r := range g.care {
-		a[i] = math.Abs(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d]))
+		a[i] = math.Abs(margin(r))
 	}
 	slices.Sort(a)
 	med := a[len(a)/2]
@@ -651,6 +711,16 @@ func parallelFor(n int, f func(k int)) {
 	wg.Wait()
 }
 
+// finite reports whether every element of v is finite.
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return false
+		}
+	}
+	return true
+}
+
 // softplus is log(1+exp(a)) without overflow.
 func softplus(a float64) float64 {
 	if a > 0 {
@@ -687,11 +757,15 @@ func (g *refiner) refitChild(j, s int) bool {
 		return false
 	}
 	cur := g.routes.Child[s][j]
+	// Only a child that gets more than bestN rows right can be chosen: a
+	// candidate stops counting when it cannot.
 	scores := g.eachState(j, cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
-		k := 0
+		k, most := 0, len(rows)
 		for i, r := range rows {
 			if g.walkOn(rt, r, j, steps[i], -1, 0) == g.y[r] { // the walk up to the edge is unchanged
 				k++
+			} else if most--; most <= bestN {
+				return most
 			}
 		}
 		return k
@@ -834,13 +908,18 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	}
 	// The right child with the most rows that either branch gets right:
 	// the most the filter could do.
+	// A right child whose oracle is at most base+minGain-1 is never tried
+	// (below): a candidate stops counting when its oracle cannot be more,
+	// and its score is then at most that too.
 	const tries = 3
 	type cand struct{ c, oracle int }
 	oracle := g.eachState(u, u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
-		k := 0
+		k, most := 0, len(rows)
 		for i, r := range rows {
 			if left[i] || g.walkOn(rt, r, j, steps[i], u, 1) == g.y[r] {
 				k++
+			} else if most--; most <= base+minGain-1 {
+				return most
 			}
 		}
 		return k
@@ -877,9 +956,9 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		}
 		g.sharpen(theta)
 		k := 0
-		d := g.d
+		margin := g.marginOf(theta)
 		for i, r := range rows {
-			if runtime.Side(runtime.Margin(theta[:d], theta[d], g.x[r*d:(r+1)*d])) == 1 {
+			if runtime.Side(margin(r)) == 1 {
 				if right[i] {
 					k++
 				}
