@@ -251,7 +251,9 @@ type refiner struct {
 	w, b    []float64      // n x d filters and biases, in the preprocessed space
 	routes  runtime.Routes // the walk's graph, changed by child and exit moves
 
-	x []float64 // preprocessed rows: the training rows, then the test rows
+	// x holds the preprocessed rows, the training rows then the test rows,
+	// unless sparse does.
+	x []float64
 	y []int
 	// sides holds each row's routing decision at every node, runtime.Side
 	// of its margin, a bit per node (1: right): words uint64s a row.
@@ -266,9 +268,9 @@ type refiner struct {
 	target []float64
 	theta  []float64
 	xCare  []float64 // the care rows of logistic, one after another
-	// sparse holds the rows of x by their nonzero values when at least
-	// half the values are zeros, and sparseCare the care rows of logistic;
-	// else sparse is nil.
+	// sparse holds the rows by their nonzero values in place of x when at
+	// least half the values are zeros, and sparseCare the care rows of
+	// logistic; else sparse is nil.
 	sparse, sparseCare *dot.Sparse
 	margin             []float64 // scratch of margins
 }
@@ -295,32 +297,43 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 		rows += task.Test.Rows
 	}
 	g.words = (n + 63) / 64
-	g.x, g.y, g.sides = make([]float64, rows*d), make([]int, rows), make([]uint64, rows*g.words)
+	g.y, g.sides = make([]int, rows), make([]uint64, rows*g.words)
 	g.margin = make([]float64, rows)
 	yTrain, yTest := task.TrainTargets(), task.TestTargets()
-	for i := range task.Train.Rows {
-		k.Preprocess(g.x[i*d:(i+1)*d], task.Train.Row(i))
-		g.y[i] = yTrain[i]
-	}
-	if ts := task.Test; ts != nil {
-		for i := range ts.Rows {
-			r := task.Train.Rows + i
-			k.Preprocess(g.x[r*d:(r+1)*d], ts.Row(i))
-			g.y[r] = yTest[i]
-			g.test = append(g.test, r)
+	copy(g.y, yTrain)
+	// row preprocesses row r into dst.
+	row := func(dst []float64, r int) {
+		if r < task.Train.Rows {
+			k.Preprocess(dst, task.Train.Row(r))
+		} else {
+			k.Preprocess(dst, task.Test.Row(r-task.Train.Rows))
 		}
 	}
+	for r := task.Train.Rows; r < rows; r++ {
+		g.y[r] = yTest[r-task.Train.Rows]
+		g.test = append(g.test, r)
+	}
+	buf := make([]float64, d)
 	zeros := 0
-	for _, v := range g.x {
-		if v == 0 {
-			zeros++
+	for r := range rows {
+		row(buf, r)
+		for _, v := range buf {
+			if v == 0 {
+				zeros++
+			}
 		}
 	}
-	if len(g.x) > 0 && float64(zeros) >= sparseShare*float64(len(g.x)) {
+	if rows > 0 && float64(zeros) >= sparseShare*float64(rows*d) {
 		g.sparse, g.sparseCare = new(dot.Sparse), new(dot.Sparse)
 		g.sparse.Reset(d)
 		for r := range rows {
-			g.sparse.Append(g.x[r*d : (r+1)*d])
+			row(buf, r)
+			g.sparse.Append(buf)
+		}
+	} else {
+		g.x = make([]float64, rows*d)
+		for r := range rows {
+			row(g.x[r*d:(r+1)*d], r)
 		}
 	}
 	for j := range n {
@@ -344,7 +357,16 @@ func (g *refiner) margins(j int) {
 				m[i] = g.sparse.Sequential(w, lo+i) + g.b[j]
 			}
 		} else {
-			marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
+			x := g.x
+			if x == nil {
+				x = make([]float64, (hi-lo)*d)
+				for i := range hi - lo {
+					g.sparse.Dense(x[i*d:(i+1)*d], lo+i)
+				}
+			} else {
+				x = x[lo*d : hi*d]
+			}
+			marginsRows(m, w, g.b[j], x)
 		}
 		for i, v := range m {
 			p := &g.sides[(lo+i)*g.words+word]
@@ -360,6 +382,13 @@ func (g *refiner) marginOf(theta []float64) func(r int) float64 {
 	w, b := theta[:d], theta[d]
 	if g.sparse != nil && finite(w) {
 		return func(r int) float64 { return g.sparse.Sequential(w, r) + b }
+	}
+	if g.x == nil {
+		x := make([]float64, d)
+		return func(r int) float64 {
+			g.sparse.Dense(x, r)
+			return runtime.Margin(w, b, x)
+		}
 	}
 	return func(r int) float64 { return runtime.Margin(w, b, g.x[r*d:(r+1)*d]) }
 }
