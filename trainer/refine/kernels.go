@@ -2,13 +2,10 @@ package refine
 
 import "github.com/songc/songc/runtime"
 
-// margins4 and marginsRows compute runtime.Margin on several rows at once,
-// with its bits: a margin is a chain of dependent additions, and four such
-// chains side by side run in about the time of one.
-
 // margins4 returns runtime.Margin(w, b, x) for four rows x0..x3, bit for
 // bit: each row's products are added in the same order, each rounded to
-// float64 before the addition.
+// float64 before the addition. A margin is a chain of dependent additions,
+// and four such chains side by side run in about the time of one.
 func margins4(w []float64, b float64, x0, x1, x2, x3 []float64) (m0, m1, m2, m3 float64) {
 	x0, x1, x2, x3 = x0[:len(w)], x1[:len(w)], x2[:len(w)], x3[:len(w)]
 	var s0, s1, s2, s3 float64

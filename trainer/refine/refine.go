@@ -259,7 +259,7 @@ type refiner struct {
 	// of its margin, a bit per node (1: right): words uint64s a row.
 	sides []uint64
 	words int
-	// fit, val and test index rows of x.
+	// fit, val and test index the rows (of x, or of sparse).
 	fit, val, test []int
 
 	hops []hop // scratch of trace
@@ -272,7 +272,7 @@ type refiner struct {
 	// least half the values are zeros, and sparseCare the care rows of
 	// logistic; else sparse is nil.
 	sparse, sparseCare *dot.Sparse
-	margin             []float64 // scratch of margins
+	margin             []float64 // scratch of decide
 }
 
 // hop is one move of a walk: the node, its branch, and whether the move was
@@ -325,7 +325,7 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 	}
 	if rows > 0 && float64(zeros) >= sparseShare*float64(rows*d) {
 		g.sparse, g.sparseCare = new(dot.Sparse), new(dot.Sparse)
-		g.sparse.Reset(d)
+		g.sparse.Reset(d, rows*d-zeros)
 		for r := range rows {
 			row(buf, r)
 			g.sparse.Append(buf)
@@ -337,13 +337,14 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 		}
 	}
 	for j := range n {
-		g.margins(j)
+		g.decide(j)
 	}
 	return g
 }
 
-// margins recomputes node j's decision on every row.
-func (g *refiner) margins(j int) {
+// decide recomputes node j's decision on every row, runtime.Side of its
+// margin.
+func (g *refiner) decide(j int) {
 	d := g.d
 	w := g.w[j*d : (j+1)*d]
 	rows := len(g.y)
@@ -377,6 +378,7 @@ func (g *refiner) margins(j int) {
 
 // marginOf returns the function that gives runtime.Margin of filter theta
 // (w then b) on row r: on the sparse rows when it can, with the same bits.
+// The function is for one goroutine at a time.
 func (g *refiner) marginOf(theta []float64) func(r int) float64 {
 	d := g.d
 	w, b := theta[:d], theta[d]
@@ -397,7 +399,7 @@ func (g *refiner) marginOf(theta []float64) func(r int) float64 {
 // the refiner reads them as dot.Sparse rows (a variable for the tests).
 var sparseShare = 0.5
 
-// marginBlock is the rows per goroutine task of margins.
+// marginBlock is the rows per goroutine task of decide.
 const marginBlock = 2048
 
 // side is row r's decision at node: runtime.Side of its margin.
@@ -407,7 +409,7 @@ func (g *refiner) side(r, node int) int {
 
 // walk returns the class of row r's hard walk, with node f's branch forced
 // to side fs when f >= 0. It moves by runtime's routing rule on the
-// margins kept in z.
+// decisions kept in sides.
 func (g *refiner) walk(r, f, fs int) int { return g.walkOn(&g.routes, r, 0, 0, f, fs) }
 
 // walkOn is walk on the routes rt from node at step t0: the rest of a
@@ -547,7 +549,7 @@ func (g *refiner) refitNode(j int, ridge float64) bool {
 	}
 	copy(g.w[j*d:(j+1)*d], best[:d])
 	g.b[j] = best[d]
-	g.margins(j)
+	g.decide(j)
 	return true
 }
 
@@ -572,14 +574,18 @@ func (g *refiner) routed(theta []float64) int {
 // The loss and its gradient are summed over fixed blocks of rows, in
 // parallel, and the blocks' sums added in order: the result does not
 // depend on the number of threads. (Only the fit uses BLAS-style dot
-// products, dot2; whether a filter is kept is decided by the routing
-// rule's own arithmetic, in routed.) The care rows are copied next to
-// each other first, as every evaluation reads them all.
+// products, package dot's; whether a filter is kept is decided by the
+// routing rule's own arithmetic, in routed.) The care rows are copied next
+// to each other first, as every evaluation reads them all.
 func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 	d, m := g.d, len(g.care)
 	sp := g.sparseCare
 	if sp != nil {
-		sp.Reset(d)
+		nonzeros := 0
+		for _, r := range g.care {
+			nonzeros += g.sparse.Start[r+1] - g.sparse.Start[r]
+		}
+		sp.Reset(d, nonzeros)
 		for _, r := range g.care {
 			sp.AppendFrom(g.sparse, r)
 		}
@@ -630,7 +636,15 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			i, end := k*logisticBlock, min(m, (k+1)*logisticBlock)
 			if sp != nil {
 				for ; i < end; i++ {
-					sp.AddScaled(gk[:d], loss(i, sp.Dot(w, i)), i)
+					e := loss(i, sp.Dot(w, i))
+					if math.IsNaN(e) {
+						// NaN times a zero is NaN: the dense row's bits.
+						row := make([]float64, d)
+						sp.Dense(row, i)
+						dot.AddScaled(gk[:d], e, row)
+						continue
+					}
+					sp.AddScaled(gk[:d], e, i)
 				}
 			}
 			for ; i+4 <= end; i += 4 {
@@ -786,14 +800,15 @@ func (g *refiner) refitChild(j, s int) bool {
 		return false
 	}
 	cur := g.routes.Child[s][j]
-	// Only a child that gets more than bestN rows right can be chosen: a
+	// Only a child that gets more than floor rows right can be chosen: a
 	// candidate stops counting when it cannot.
+	floor := bestN
 	scores := g.eachState(j, cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
 		k, most := 0, len(rows)
 		for i, r := range rows {
 			if g.walkOn(rt, r, j, steps[i], -1, 0) == g.y[r] { // the walk up to the edge is unchanged
 				k++
-			} else if most--; most <= bestN {
+			} else if most--; most <= floor {
 				return most
 			}
 		}
@@ -937,9 +952,10 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	}
 	// The right child with the most rows that either branch gets right:
 	// the most the filter could do.
-	// A right child whose oracle is at most base+minGain-1 is never tried
-	// (below): a candidate stops counting when its oracle cannot be more,
-	// and its score is then at most that too.
+	// A right child whose oracle is at most floor is never tried (below): a
+	// candidate stops counting when its oracle cannot be more, and its
+	// score is then at most that too.
+	floor := base + minGain - 1
 	const tries = 3
 	type cand struct{ c, oracle int }
 	oracle := g.eachState(u, u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
@@ -947,7 +963,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		for i, r := range rows {
 			if left[i] || g.walkOn(rt, r, j, steps[i], u, 1) == g.y[r] {
 				k++
-			} else if most--; most <= base+minGain-1 {
+			} else if most--; most <= floor {
 				return most
 			}
 		}
@@ -1022,7 +1038,7 @@ func (g *refiner) insert(in insertion) {
 	d := g.d
 	copy(g.w[in.u*d:(in.u+1)*d], in.theta[:d])
 	g.b[in.u] = in.theta[d]
-	g.margins(in.u)
+	g.decide(in.u)
 }
 
 // nodeState is what insertion evaluation changes of a node.

@@ -8,7 +8,7 @@ import "fmt"
 func Dot4(w, x []float64, ld int) [4]float64 {
 	n := len(w)
 	if ld < n || len(x) < 3*ld+n {
-		panic(fmt.Sprintf("dot: 4 rows of %d at stride %d need %d values, have %d", n, ld, 3*ld+n, len(x)))
+		panic(fmt.Sprintf("dot: 4 rows of %d at stride %d in %d values", n, ld, len(x)))
 	}
 	n4 := n &^ 3
 	var s [16]float64
@@ -56,7 +56,7 @@ func Dot(w, x []float64) float64 {
 func AddScaled4(dst []float64, e [4]float64, x []float64, ld int) {
 	n := len(dst)
 	if ld < n || len(x) < 3*ld+n {
-		panic(fmt.Sprintf("dot: 4 rows of %d at stride %d need %d values, have %d", n, ld, 3*ld+n, len(x)))
+		panic(fmt.Sprintf("dot: 4 rows of %d at stride %d in %d values", n, ld, len(x)))
 	}
 	n4 := n &^ 3
 	if n4 > 0 {

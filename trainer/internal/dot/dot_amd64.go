@@ -8,10 +8,14 @@ package dot
 // of w[:n4] with row r < 4 of x (rows ld floats apart): sum l adds the
 // products of elements l, l+4, ... in order. n4 is a multiple of 4.
 // It needs AVX.
+//
+//go:noescape
 func lanes4(n4 int, w *float64, x *float64, ld int, out *[16]float64)
 
 // addScaled4 adds e[0]*x0, e[1]*x1, e[2]*x2 and e[3]*x3 in that order to
 // dst[:n4], element by element, where xr is row r of x (rows ld floats
 // apart), each product rounded before its addition. n4 is a multiple of
 // 4. It needs AVX.
+//
+//go:noescape
 func addScaled4(n4 int, dst *float64, e *[4]float64, x *float64, ld int)

@@ -1,10 +1,16 @@
 package dot
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Sparse holds rows by their nonzero values, in column order. Its Dot and
 // AddScaled give the bits of the dense functions on the same rows when
-// every weight is finite: a product with a zero is a zero, and adding a
-// zero leaves a partial sum as it was (a sum that starts at +0 is never
-// -0), so only the nonzero values need reading. On inputs that are mostly
+// the weights are finite and no sum is -0: a product with a zero is a
+// zero, and adding a zero leaves a sum as it was unless the sum is -0 (a
+// sum that starts at +0 never is), so only the nonzero values need
+// reading. On inputs that are mostly
 // zeros (raw pixels) that is a fraction of the memory and of the work.
 type Sparse struct {
 	// Cols is the length of a row.
@@ -16,11 +22,12 @@ type Sparse struct {
 	Val   []float64
 }
 
-// Reset empties s for rows of cols values.
-func (s *Sparse) Reset(cols int) {
+// Reset empties s for rows of cols values, with room for nonzeros of
+// them.
+func (s *Sparse) Reset(cols, nonzeros int) {
 	s.Cols = cols
 	s.Start = append(s.Start[:0], 0)
-	s.Idx, s.Val = s.Idx[:0], s.Val[:0]
+	s.Idx, s.Val = slices.Grow(s.Idx[:0], nonzeros), slices.Grow(s.Val[:0], nonzeros)
 }
 
 // Rows is the number of rows in s.
@@ -59,6 +66,9 @@ func (s *Sparse) Dense(dst []float64, r int) {
 // gives its column: the column mod 4, and the first sum for the last
 // Cols mod 4 columns.
 func (s *Sparse) Dot(w []float64, r int) float64 {
+	if len(w) != s.Cols {
+		panic(fmt.Sprintf("dot: %d weights for rows of %d", len(w), s.Cols))
+	}
 	lo, hi := s.Start[r], s.Start[r+1]
 	idx, val := s.Idx[lo:hi], s.Val[lo:hi]
 	val = val[:len(idx)]
@@ -75,7 +85,8 @@ func (s *Sparse) Dot(w []float64, r int) float64 {
 }
 
 // AddScaled adds e times row r to dst, element by element, with the bits
-// of AddScaled on the dense row when e is finite; len(dst) is s.Cols.
+// of AddScaled on the dense row when e is finite and no element of dst is
+// -0; len(dst) is s.Cols.
 func (s *Sparse) AddScaled(dst []float64, e float64, r int) {
 	lo, hi := s.Start[r], s.Start[r+1]
 	idx, val := s.Idx[lo:hi], s.Val[lo:hi]

@@ -13,7 +13,7 @@ func TestSparse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{1, 3, 4, 6, 13, 784} {
 		var s Sparse
-		s.Reset(n)
+		s.Reset(n, 0)
 		const rows = 20
 		x := make([]float64, rows*n)
 		for i := range x {
@@ -31,7 +31,7 @@ func TestSparse(t *testing.T) {
 			t.Fatalf("n=%d: %d rows, want %d", n, s.Rows(), rows)
 		}
 		var c Sparse
-		c.Reset(n)
+		c.Reset(n, 0)
 		for r := rows - 1; r >= 0; r-- {
 			c.AppendFrom(&s, r)
 		}
