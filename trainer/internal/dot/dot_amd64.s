@@ -9,13 +9,13 @@
 TEXT ·lanes4(SB), NOSPLIT, $0-40
 	MOVQ   n4+0(FP), AX
 	MOVQ   w+8(FP), CX
-	MOVQ   x+16(FP), DX
-	MOVQ   ld+24(FP), BX
-	MOVQ   out+32(FP), SI
-	SHLQ   $0x03, BX
-	LEAQ   (DX)(BX*1), DI
-	LEAQ   (DI)(BX*1), R8
-	LEAQ   (R8)(BX*1), BX
+	MOVQ   out+32(FP), DX
+	MOVQ   x+16(FP), BX
+	MOVQ   ld+24(FP), SI
+	SHLQ   $0x03, SI
+	LEAQ   (BX)(SI*1), DI
+	LEAQ   (DI)(SI*1), R8
+	LEAQ   (R8)(SI*1), SI
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -26,22 +26,22 @@ lanes4_loop:
 	CMPQ    R9, AX
 	JGE     lanes4_done
 	VMOVUPD (CX)(R9*8), Y4
-	VMULPD  (DX)(R9*8), Y4, Y5
+	VMULPD  (BX)(R9*8), Y4, Y5
 	VADDPD  Y5, Y0, Y0
 	VMULPD  (DI)(R9*8), Y4, Y5
 	VADDPD  Y5, Y1, Y1
 	VMULPD  (R8)(R9*8), Y4, Y5
 	VADDPD  Y5, Y2, Y2
-	VMULPD  (BX)(R9*8), Y4, Y4
+	VMULPD  (SI)(R9*8), Y4, Y4
 	VADDPD  Y4, Y3, Y3
 	ADDQ    $0x04, R9
 	JMP     lanes4_loop
 
 lanes4_done:
-	VMOVUPD Y0, (SI)
-	VMOVUPD Y1, 32(SI)
-	VMOVUPD Y2, 64(SI)
-	VMOVUPD Y3, 96(SI)
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
 	VZEROUPPER
 	RET
 

@@ -95,11 +95,17 @@ func TestDot4Refuses(t *testing.T) {
 	Dot4(make([]float64, 4), make([]float64, 15), 4)
 }
 
-func BenchmarkDot4AddScaled4(b *testing.B) {
-	const d, rows = 784, 512
+// benchRows returns weights, 512 rows and a gradient of MNIST's width
+// for the benchmarks, and counts the rows' bytes.
+func benchRows(b *testing.B) (w, x, g []float64, d, rows int) {
+	d, rows = 784, 512
 	rng := rand.New(rand.NewPCG(5, 6))
-	w, x, g := values(rng, d), values(rng, rows*d), make([]float64, d)
-	b.SetBytes(rows * d * 8)
+	b.SetBytes(int64(rows * d * 8))
+	return values(rng, d), values(rng, rows*d), make([]float64, d), d, rows
+}
+
+func BenchmarkDot4AddScaled4(b *testing.B) {
+	w, x, g, d, rows := benchRows(b)
 	for b.Loop() {
 		for r := 0; r < rows; r += 4 {
 			e := Dot4(w, x[r*d:], d)
@@ -109,10 +115,7 @@ func BenchmarkDot4AddScaled4(b *testing.B) {
 }
 
 func BenchmarkGonumDotAddScaled(b *testing.B) {
-	const d, rows = 784, 512
-	rng := rand.New(rand.NewPCG(5, 6))
-	w, x, g := values(rng, d), values(rng, rows*d), make([]float64, d)
-	b.SetBytes(rows * d * 8)
+	w, x, g, d, rows := benchRows(b)
 	for b.Loop() {
 		for r := range rows {
 			row := x[r*d : (r+1)*d]

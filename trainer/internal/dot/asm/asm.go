@@ -30,14 +30,8 @@ func lanes4() {
 		"It needs AVX.")
 	n := Load(Param("n4"), GP64())
 	w := Load(Param("w"), GP64())
-	x := Load(Param("x"), GP64())
-	ld := Load(Param("ld"), GP64())
 	out := Load(Param("out"), GP64())
-	SHLQ(U8(3), ld) // bytes per row
-	rows := [4]Register{x, GP64(), GP64(), GP64()}
-	for r := 1; r < 4; r++ {
-		LEAQ(Mem{Base: rows[r-1], Index: ld, Scale: 1}, rows[r])
-	}
+	rows := fourRows()
 	var acc [4]VecVirtual
 	for r := range acc {
 		acc[r] = YMM()
@@ -77,13 +71,7 @@ func addScaled4() {
 	n := Load(Param("n4"), GP64())
 	dst := Load(Param("dst"), GP64())
 	e := Load(Param("e"), GP64())
-	x := Load(Param("x"), GP64())
-	ld := Load(Param("ld"), GP64())
-	SHLQ(U8(3), ld)
-	rows := [4]Register{x, GP64(), GP64(), GP64()}
-	for r := 1; r < 4; r++ {
-		LEAQ(Mem{Base: rows[r-1], Index: ld, Scale: 1}, rows[r])
-	}
+	rows := fourRows()
 	var ev [4]VecVirtual
 	for r := range ev {
 		ev[r] = YMM()
@@ -107,4 +95,17 @@ func addScaled4() {
 	Label("addScaled4_done")
 	VZEROUPPER()
 	RET()
+}
+
+// fourRows loads the parameters x and ld and returns registers that
+// point at rows 0..3 of x, ld floats apart.
+func fourRows() [4]Register {
+	x := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(3), ld) // bytes per row
+	rows := [4]Register{x, GP64(), GP64(), GP64()}
+	for r := 1; r < 4; r++ {
+		LEAQ(Mem{Base: rows[r-1], Index: ld, Scale: 1}, rows[r])
+	}
+	return rows
 }
