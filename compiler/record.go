@@ -214,8 +214,10 @@ func (p *Plan) renderRecord(f *jen.File) {
 	ids := fieldNames(s)
 	missing := append([]string{""}, s.Missing...)
 	quoted := make([]string, len(missing))
+	cases := make([]jen.Code, len(missing)) // of a categorical column's switch
 	for i, t := range missing {
 		quoted[i] = strconv.Quote(t)
+		cases[i] = jen.Lit(t)
 	}
 
 	comment(f, "NumColumns is the number of input columns: the fields of Input.")
@@ -275,10 +277,6 @@ around removed.`, strings.Join(quoted, ", ")))
 				g.Switch(field).BlockFunc(func(g *jen.Group) {
 					for l, level := range in.Levels {
 						g.Case(jen.Lit(level)).Block(jen.Id("x").Index(jen.Lit(o + l)).Op("=").Lit(1))
-					}
-					cases := make([]jen.Code, len(missing))
-					for j, t := range missing {
-						cases[j] = jen.Lit(t)
 					}
 					if in.MissingFeature {
 						g.Case(cases...).Block(jen.Id("x").Index(jen.Lit(o + len(in.Levels))).Op("=").Lit(1))

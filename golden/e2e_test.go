@@ -139,20 +139,10 @@ func TestEndToEnd(t *testing.T) {
 // cycles, forced exits) and filters centred on Letter's feature range.
 func randomModel(n, c, steps, d int, seed uint64) *runtime.Model {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	mat := func(rows, cols int, f func() float64) [][]float64 {
-		out := make([][]float64, rows)
-		for i := range out {
-			out[i] = make([]float64, cols)
-			for j := range out[i] {
-				out[i][j] = f()
-			}
-		}
-		return out
-	}
 	logit := func() float64 { return 4 * rng.NormFloat64() }
 	m := &runtime.Model{Format: runtime.Format, Nodes: n, Classes: c, Steps: steps, Features: d,
-		M0Logits: mat(n+c, n, logit), M1Logits: mat(n+c, n, logit),
-		W: mat(n, d, rng.NormFloat64), B: make([]float64, n)}
+		M0Logits: randMatrix(n+c, n, logit), M1Logits: randMatrix(n+c, n, logit),
+		W: randMatrix(n, d, rng.NormFloat64), B: make([]float64, n)}
 	for i, w := range m.W {
 		var sum float64
 		for _, v := range w {
@@ -254,4 +244,16 @@ func runGenerated(t *testing.T, m *runtime.Model, layout compiler.Layout, mainSr
 	if i != len(want) {
 		t.Errorf("generated code printed %d lines for %d rows", i, len(want))
 	}
+}
+
+// randMatrix returns a rows x cols matrix of f's values, row by row.
+func randMatrix(rows, cols int, f func() float64) [][]float64 {
+	out := make([][]float64, rows)
+	for i := range out {
+		out[i] = make([]float64, cols)
+		for j := range out[i] {
+			out[i][j] = f()
+		}
+	}
+	return out
 }

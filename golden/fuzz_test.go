@@ -61,14 +61,11 @@ func checkGenerated(t *testing.T, model, path string, opt compiler.Options) {
 }
 
 func FuzzGeneratedMatchesRuntime(f *testing.F) {
-	m, err := runtime.Load(fuzzModel)
+	k, err := runtime.LoadClassifier(fuzzModel)
 	if err != nil {
 		f.Fatal(err)
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		f.Fatal(err)
-	}
+	m := k.Model
 	d := k.NumFeatures()
 	seed := func(vals ...float64) {
 		b := make([]byte, 8*d)
@@ -173,14 +170,11 @@ func TestFuzzRecordsUpToDate(t *testing.T) {
 // encodes, classifies and explains in the generated code exactly as the
 // runtime reads the same fields from a CSV row.
 func FuzzRecordsMatchRuntime(f *testing.F) {
-	m, err := runtime.Load(recordsModel)
+	k, err := runtime.LoadClassifier(recordsModel)
 	if err != nil {
 		f.Fatal(err)
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		f.Fatal(err)
-	}
+	m := k.Model
 	s := m.Schema
 	enc := runtime.NewEncoder(s)
 	f.Add(float64(40), "blue", float64(1), "no", float64(0), "x", float64(3))

@@ -4,7 +4,6 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -215,12 +214,8 @@ func recordRows(t *testing.T, paths []string, s *runtime.Schema) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		raw, err := io.ReadAll(zr)
+		r, err := csv.NewReader(zr).ReadAll()
 		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := csv.NewReader(strings.NewReader(string(raw))).ReadAll()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,16 +252,6 @@ func recordRows(t *testing.T, paths []string, s *runtime.Schema) string {
 func randomRecordsModel(s *runtime.Schema, classes []string, train *data.Dataset, seed uint64) *runtime.Model {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	n, c, d := 24, len(classes), s.Width()
-	mat := func(rows, cols int, f func() float64) [][]float64 {
-		out := make([][]float64, rows)
-		for i := range out {
-			out[i] = make([]float64, cols)
-			for j := range out[i] {
-				out[i][j] = f()
-			}
-		}
-		return out
-	}
 	logit := func() float64 { return 4 * rng.NormFloat64() }
 	shift, scale := make([]float64, d), make([]float64, d)
 	for j, num := range s.NumericFeatures() {
@@ -287,7 +272,7 @@ func randomRecordsModel(s *runtime.Schema, classes []string, train *data.Dataset
 			scale[j] = 1 / sd
 		}
 	}
-	w := mat(n, d, rng.NormFloat64)
+	w := randMatrix(n, d, rng.NormFloat64)
 	b := make([]float64, n)
 	offsets := []int{0}
 	for _, in := range s.Inputs {
@@ -305,6 +290,6 @@ func randomRecordsModel(s *runtime.Schema, classes []string, train *data.Dataset
 		b[i] = 0.3 * rng.NormFloat64()
 	}
 	return &runtime.Model{Format: runtime.FormatInputs, Nodes: n, Classes: c, Steps: 6, Features: d, ClassNames: classes,
-		M0Logits: mat(n+c, n, logit), M1Logits: mat(n+c, n, logit), W: w, B: b,
+		M0Logits: randMatrix(n+c, n, logit), M1Logits: randMatrix(n+c, n, logit), W: w, B: b,
 		InputShift: shift, InputScale: scale, Schema: s}
 }

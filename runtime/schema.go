@@ -212,25 +212,62 @@ func (s *Schema) validate(d int) error {
 // ParseNumber parses a numeric field: a finite float64 of at most 256
 // bytes, spaces around it ignored.
 func ParseNumber(f string) (float64, error) {
+	v, why := parseNumber(f)
+	f = strings.TrimSpace(f)
+	switch why {
+	case tooLong:
+		return 0, fmt.Errorf("field is %d bytes long; a number needs at most %d", len(f), maxNumber)
+	case empty:
+		return 0, fmt.Errorf("empty field")
+	case outOfRange:
+		return 0, fmt.Errorf("%q is out of the float64 range", f)
+	case notNumber:
+		return 0, fmt.Errorf("%q is not a number", f)
+	case notFinite:
+		return 0, fmt.Errorf("%q is not finite", f)
+	}
+	return v, nil
+}
+
+// IsNumber reports whether ParseNumber accepts f, without building the
+// error of a field it refuses.
+func IsNumber(f string) bool {
+	_, why := parseNumber(f)
+	return why == isNumber
+}
+
+// Why parseNumber refuses a field.
+const (
+	isNumber = iota
+	tooLong
+	empty
+	outOfRange
+	notNumber
+	notFinite
+)
+
+// parseNumber is ParseNumber with the reason for a refusal in place of
+// its error.
+func parseNumber(f string) (float64, int) {
 	f = strings.TrimSpace(f)
 	if len(f) > maxNumber {
-		return 0, fmt.Errorf("field is %d bytes long; a number needs at most %d", len(f), maxNumber)
+		return 0, tooLong
 	}
 	if f == "" {
-		return 0, fmt.Errorf("empty field")
+		return 0, empty
 	}
 	v, err := strconv.ParseFloat(f, 64)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && ne.Err == strconv.ErrRange {
-			return 0, fmt.Errorf("%q is out of the float64 range", f)
+			return 0, outOfRange
 		}
-		return 0, fmt.Errorf("%q is not a number", f)
+		return 0, notNumber
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not finite", f)
+		return 0, notFinite
 	}
-	return v, nil
+	return v, isNumber
 }
 
 // Level returns the level a categorical field stands for: the field with

@@ -44,6 +44,15 @@ type CSVOptions struct {
 	Categorical, Numeric []string
 }
 
+// width is the number of features of the model's input columns, 0 when
+// there is no model.
+func (o CSVOptions) width() int {
+	if o.Schema == nil {
+		return 0
+	}
+	return o.Schema.Width()
+}
+
 // MaxLevels is the most distinct values a categorical column may have:
 // each becomes a feature. A column with more is an identifier or free text
 // and must be dropped or declared numeric.
@@ -190,7 +199,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		}
 		ds.Rows++
 	}
-	ds.Reordered = ds.Rows > 0 && st.Reordered()
+	ds.Reordered = st.Reordered()
 	return ds, nil
 }
 
@@ -294,7 +303,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				t.missing[j] = true
 				continue
 			}
-			if _, err := runtime.ParseNumber(f); err == nil {
+			if runtime.IsNumber(f) {
 				t.anyNumber[j] = true
 			} else {
 				t.number[j] = false
@@ -323,8 +332,7 @@ func isWord(f string, missing []string) bool {
 	if runtime.IsMissing(f, missing) {
 		return false
 	}
-	_, err := runtime.ParseNumber(f)
-	return err != nil
+	return !runtime.IsNumber(f)
 }
 
 // schema decides the header and the label column of a scanned table and
@@ -616,8 +624,9 @@ func (s *CSVStream) Next() (ok bool, err error) {
 // and the label are.
 func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	sc := s.opt.Schema
+	named := !keyword(s.opt.LabelCol) // --label-col gives a column's name
 	labelName := sc.Label
-	if !keyword(s.opt.LabelCol) {
+	if named {
 		labelName = s.opt.LabelCol
 	}
 	index := make(map[string]int, len(sc.Inputs))
@@ -633,7 +642,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	if header && s.opt.Named {
 		return true, s.byName(rec, line, index, labelName)
 	}
-	if !keyword(s.opt.LabelCol) {
+	if named {
 		return header, fmt.Errorf("%s: --label-col %q names a column, but the model's columns are positional (its training file had no header)", s.name, s.opt.LabelCol)
 	}
 	s.label = -1

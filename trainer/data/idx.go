@@ -150,11 +150,7 @@ func Open(path string, opt CSVOptions) (*Dataset, error) {
 		if strings.Contains(path, "-idx1-ubyte") {
 			return nil, fmt.Errorf("%s: is an IDX label file; pass the images file, its labels are found beside it", path)
 		}
-		features := 0
-		if opt.Schema != nil {
-			features = opt.Schema.Width()
-		}
-		return readIDXFile(path, features)
+		return readIDXFile(path, opt.width())
 	}
 	return ReadCSVFile(path, opt)
 }

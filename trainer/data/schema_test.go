@@ -56,7 +56,7 @@ func TestInferSchema(t *testing.T) {
 				t.Fatal(err)
 			}
 			rows, unseen = ts.X, ts.Unseen
-			reordered = true // Dataset does not keep it; OpenStream checks it
+			reordered = true // checked by OpenStream, below
 		} else {
 			st, err := OpenStream(path, opt)
 			if err != nil {

@@ -35,11 +35,7 @@ type Stream interface {
 // opt.Schema, the model's input columns, must be set.
 func OpenStream(path string, opt CSVOptions) (Stream, error) {
 	if IsIDX(path) {
-		features := 0
-		if opt.Schema != nil {
-			features = opt.Schema.Width()
-		}
-		return openIDXStream(path, features)
+		return openIDXStream(path, opt.width())
 	}
 	if opt.Schema == nil {
 		return nil, fmt.Errorf("%s: reading a CSV file a row at a time needs a model's input columns", path)
