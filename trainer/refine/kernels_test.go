@@ -113,7 +113,7 @@ func TestSparseInfinite(t *testing.T) {
 	copy(g.w[:d], theta[:d])
 	g.b[0] = theta[d]
 	g.decide(0)
-	margin := g.marginOf(theta)
+	margin := g.marginOf(theta[:d], theta[d])
 	row, nan := make([]float64, d), 0
 	for r := range g.y {
 		if r < task.Train.Rows {

@@ -353,21 +353,13 @@ func (g *refiner) decide(j int) {
 	parallelFor(blocks, func(k int) {
 		lo, hi := k*marginBlock, min(rows, (k+1)*marginBlock)
 		m := g.margin[lo:hi]
-		if g.sparse != nil && finite(w) {
-			for i := range m {
-				m[i] = g.sparse.Sequential(w, lo+i) + g.b[j]
-			}
+		if g.x != nil {
+			marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
 		} else {
-			x := g.x
-			if x == nil {
-				x = make([]float64, (hi-lo)*d)
-				for i := range hi - lo {
-					g.sparse.Dense(x[i*d:(i+1)*d], lo+i)
-				}
-			} else {
-				x = x[lo*d : hi*d]
+			margin := g.marginOf(w, g.b[j])
+			for i := range m {
+				m[i] = margin(lo + i)
 			}
-			marginsRows(m, w, g.b[j], x)
 		}
 		for i, v := range m {
 			p := &g.sides[(lo+i)*g.words+word]
@@ -376,23 +368,22 @@ func (g *refiner) decide(j int) {
 	})
 }
 
-// marginOf returns the function that gives runtime.Margin of filter theta
-// (w then b) on row r: on the sparse rows when it can, with the same bits.
-// The function is for one goroutine at a time.
-func (g *refiner) marginOf(theta []float64) func(r int) float64 {
+// marginOf returns the function that gives runtime.Margin(w, b, row r):
+// on the sparse rows when it can, with the same bits. The function is for
+// one goroutine at a time.
+func (g *refiner) marginOf(w []float64, b float64) func(r int) float64 {
 	d := g.d
-	w, b := theta[:d], theta[d]
-	if g.sparse != nil && finite(w) {
+	switch {
+	case g.x != nil:
+		return func(r int) float64 { return runtime.Margin(w, b, g.x[r*d:(r+1)*d]) }
+	case finite(w):
 		return func(r int) float64 { return g.sparse.Sequential(w, r) + b }
 	}
-	if g.x == nil {
-		x := make([]float64, d)
-		return func(r int) float64 {
-			g.sparse.Dense(x, r)
-			return runtime.Margin(w, b, x)
-		}
+	x := make([]float64, d)
+	return func(r int) float64 {
+		g.sparse.Dense(x, r)
+		return runtime.Margin(w, b, x)
 	}
-	return func(r int) float64 { return runtime.Margin(w, b, g.x[r*d:(r+1)*d]) }
 }
 
 // sparseShare is the share of zeros among the rows' values from which
@@ -407,13 +398,13 @@ func (g *refiner) side(r, node int) int {
 	return int(g.sides[r*g.words+node>>6]>>(uint(node)&63)) & 1
 }
 
-// walk returns the class of row r's hard walk, with node f's branch forced
-// to side fs when f >= 0. It moves by runtime's routing rule on the
-// decisions kept in sides.
-func (g *refiner) walk(r, f, fs int) int { return g.walkOn(&g.routes, r, 0, 0, f, fs) }
+// walk returns the class of row r's hard walk. It moves by runtime's
+// routing rule on the decisions kept in sides.
+func (g *refiner) walk(r int) int { return g.walkOn(&g.routes, r, 0, 0, -1, 0) }
 
-// walkOn is walk on the routes rt from node at step t0: the rest of a
-// walk that is at node after t0 steps.
+// walkOn is walk on the routes rt from node at step t0 (the rest of a
+// walk that is at node after t0 steps), with node f's branch forced to side
+// fs at every visit when f >= 0.
 func (g *refiner) walkOn(rt *runtime.Routes, r, node, t0, f, fs int) int {
 	for t := t0; ; t++ {
 		s := g.side(r, node)
@@ -475,7 +466,7 @@ func (g *refiner) accuracy(rows []int) float64 {
 	}
 	correct := 0
 	for _, r := range rows {
-		if g.walk(r, -1, 0) == g.y[r] {
+		if g.walk(r) == g.y[r] {
 			correct++
 		}
 	}
@@ -505,27 +496,24 @@ func (g *refiner) reachable() []int {
 func (g *refiner) refitNode(j int, ridge float64) bool {
 	g.care, g.target = g.care[:0], g.target[:0]
 	for _, r := range g.fit {
-		g.trace(r)
-		visits := false
-		for _, h := range g.hops {
-			if h.node == j {
-				visits = true
-				break
-			}
-		}
-		if !visits {
+		c := g.trace(r)
+		t := slices.IndexFunc(g.hops, func(h hop) bool { return h.node == j })
+		if t < 0 {
 			continue
 		}
-		left, right := g.walk(r, j, 0) == g.y[r], g.walk(r, j, 1) == g.y[r]
+		// The walk's own branch at j ends in c; the other, forced at every
+		// visit of j, is unchanged up to the first.
+		side := g.hops[t].side
+		own, other := c == g.y[r], g.walkOn(&g.routes, r, j, t, j, 1-side) == g.y[r]
+		left, right := own, other
+		if side == 1 {
+			left, right = other, own
+		}
 		if left == right {
 			continue
 		}
 		g.care = append(g.care, r)
-		t := 0.0
-		if right {
-			t = 1
-		}
-		g.target = append(g.target, t)
+		g.target = append(g.target, b2f(right))
 	}
 	if len(g.care) == 0 {
 		return false
@@ -556,7 +544,7 @@ func (g *refiner) refitNode(j int, ridge float64) bool {
 // routed counts the care rows that filter theta (w then b) sends to their
 // target branch, by the routing rule.
 func (g *refiner) routed(theta []float64) int {
-	margin := g.marginOf(theta)
+	margin := g.marginOf(theta[:g.d], theta[g.d])
 	n := 0
 	for i, r := range g.care {
 		right := runtime.Side(margin(r)) == 1
@@ -635,11 +623,14 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			}
 			i, end := k*logisticBlock, min(m, (k+1)*logisticBlock)
 			if sp != nil {
+				var row []float64 // a row made dense, when one is needed
 				for ; i < end; i++ {
 					e := loss(i, sp.Dot(w, i))
 					if math.IsNaN(e) {
 						// NaN times a zero is NaN: the dense row's bits.
-						row := make([]float64, d)
+						if row == nil {
+							row = make([]float64, d)
+						}
 						sp.Dense(row, i)
 						dot.AddScaled(gk[:d], e, row)
 						continue
@@ -670,8 +661,8 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 		}
 		f /= float64(m)
 		floats.Scale(1/float64(m), grad)
-		f += ridge / 2 * floats.Dot(w, w)
-		floats.AddScaled(grad[:d], ridge, w)
+		f += ridge / 2 * dot.Dot(w, w)
+		dot.AddScaled(grad[:d], ridge, w)
 		last = append(last[:0], theta...)
 	}
 	p := optimize.Problem{
@@ -704,7 +695,7 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 // exactly (barring overflow), so every routing decision stays bit for bit
 // the same (the count of routed is compared anyway).
 func (g *refiner) sharpen(theta []float64) {
-	margin := g.marginOf(theta)
+	margin := g.marginOf(theta[:g.d], theta[g.d])
 	a := make([]float64, len(g.care))
 	for i, r := range g.care {
 		a[i] = math.Abs(margin(r))
@@ -905,7 +896,13 @@ func (g *refiner) grow(ctx context.Context, ridge float64) int {
 		if spare = g.unused(); len(spare) == 0 || ctx.Err() != nil {
 			break
 		}
-		if in, ok := g.bestInsertion(c.j, c.s, spare[0], ridge, minGain); ok {
+		// Until a node is inserted, the graph and the spare node are as they
+		// were when c was found.
+		in, ok := c, true
+		if grown > 0 {
+			in, ok = g.bestInsertion(c.j, c.s, spare[0], ridge, minGain)
+		}
+		if ok {
 			g.insert(in)
 			grown++
 		}
@@ -1001,7 +998,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		}
 		g.sharpen(theta)
 		k := 0
-		margin := g.marginOf(theta)
+		margin := g.marginOf(theta[:g.d], theta[g.d])
 		for i, r := range rows {
 			if runtime.Side(margin(r)) == 1 {
 				if right[i] {

@@ -30,9 +30,6 @@ func (s *Sparse) Reset(cols, nonzeros int) {
 	s.Idx, s.Val = slices.Grow(s.Idx[:0], nonzeros), slices.Grow(s.Val[:0], nonzeros)
 }
 
-// Rows is the number of rows in s.
-func (s *Sparse) Rows() int { return len(s.Start) - 1 }
-
 // Append adds a row of s.Cols values.
 func (s *Sparse) Append(x []float64) {
 	for j, v := range x[:s.Cols] {

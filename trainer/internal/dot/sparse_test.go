@@ -27,8 +27,8 @@ func TestSparse(t *testing.T) {
 		for r := range rows {
 			s.Append(x[r*n : (r+1)*n])
 		}
-		if s.Rows() != rows {
-			t.Fatalf("n=%d: %d rows, want %d", n, s.Rows(), rows)
+		if len(s.Start)-1 != rows {
+			t.Fatalf("n=%d: %d rows, want %d", n, len(s.Start)-1, rows)
 		}
 		var c Sparse
 		c.Reset(n, 0)
