@@ -1,9 +1,9 @@
 package trainer
 
 import (
-	"cmp"
 	"context"
 	"fmt"
+	"github.com/songc/songc/runlog"
 )
 
 // MaxRestarts bounds NewRestarts' k.
@@ -24,14 +24,25 @@ type Restarts struct {
 	Args                          []byte
 }
 
+// CheckRestarts says what is wrong with training k restarts of cfg
+// together, from restart cfg.Restart on; nil when nothing is.
+func CheckRestarts(cfg Config, k int) error {
+	switch {
+	case k < 1 || k > MaxRestarts:
+		return fmt.Errorf("--restarts must be in [1, %d], got %d", MaxRestarts, k)
+	case cfg.Restart+k-1 > runlog.MaxRestart:
+		return fmt.Errorf("--restart %d --restarts %d goes past the last restart, %d", cfg.Restart, k, runlog.MaxRestart)
+	case k > 1 && cfg.Val == 0:
+		return fmt.Errorf("--restarts %d keeps the graph that does best on the validation rows; --val 0 leaves none", k)
+	}
+	return nil
+}
+
 // NewRestarts prepares k graphs of cfg, from restart cfg.Restart on. It
 // needs validation rows, on which the best is chosen.
 func NewRestarts(cfg Config, task *Task, k int) (*Restarts, error) {
-	switch {
-	case k < 1 || k > MaxRestarts:
-		return nil, fmt.Errorf("--restarts must be in [1, %d], got %d", MaxRestarts, k)
-	case k > 1 && cfg.Val == 0:
-		return nil, fmt.Errorf("--restarts %d needs validation rows to choose the best graph on; --val 0 leaves none", k)
+	if err := CheckRestarts(cfg, k); err != nil {
+		return nil, err
 	}
 	rs := &Restarts{}
 	for i := range k {
@@ -115,13 +126,7 @@ func (rs *Restarts) SaveCheckpoint(path string) error {
 // interrupted saves the graphs where the interrupted epoch e began and
 // returns the error saying where.
 func (rs *Restarts) interrupted(e int) error {
-	path := cmp.Or(rs.CheckpointPath, rs.InterruptPath)
-	done := e
-	if path == "" {
-		return fmt.Errorf("%w in epoch %d; no checkpoint path was set, progress is lost", ErrInterrupted, done+1)
-	}
-	if err := rs.SaveCheckpoint(path); err != nil {
-		return fmt.Errorf("%w in epoch %d, and saving the checkpoint failed: %v", ErrInterrupted, done+1, err)
-	}
-	return &InterruptError{Epoch: done + 1, EpochsDone: done, Checkpoint: path, Graphs: len(rs.Runs)}
+	where := fmt.Sprintf("in epoch %d", e+1)
+	return saveInterrupted(rs.CheckpointPath, rs.InterruptPath, rs.SaveCheckpoint, where, where,
+		&InterruptError{Epoch: e + 1, EpochsDone: e, Graphs: len(rs.Runs)})
 }

@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -68,11 +69,11 @@ type Run struct {
 	// ws holds TrainFor's buffers: a batch's rows and labels, the Gumbel
 	// noise, the epoch's row order and the test rows' indices.
 	ws struct {
-		x             []float64
-		y             []int
-		noise         []float64
-		perm, testIdx []int
-		accX, accQ    []float64 // accuracy's rows and leaf masses
+		x          []float64
+		y          []int
+		noise      []float64
+		perm       []int
+		accX, accQ []float64 // accuracy's rows and leaf masses
 	}
 	ep epoch // the epoch in progress
 }
@@ -189,31 +190,40 @@ func (r *Run) snapshot() error {
 }
 
 // accuracy returns the soft accuracy of the current engine parameters on
-// rows idx of ds (labels y).
+// rows idx of ds (labels y), or on all its rows when idx is nil.
 func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
-	if len(idx) == 0 {
+	n := len(idx)
+	if idx == nil {
+		n = ds.Rows
+	}
+	if n == 0 {
 		return 0
 	}
 	d, c := ds.Features, r.shape.Classes
 	const chunk = 4096
-	if n := min(chunk, len(idx)); len(r.ws.accX) < n*d || len(r.ws.accQ) < n*c { // once per run, or per larger set
-		r.ws.accX, r.ws.accQ = make([]float64, n*d), make([]float64, n*c)
+	if m := min(chunk, n); len(r.ws.accX) < m*d || len(r.ws.accQ) < m*c { // once per run, or per larger set
+		r.ws.accX, r.ws.accQ = make([]float64, m*d), make([]float64, m*c)
 	}
 	x, q := r.ws.accX, r.ws.accQ
 	correct := 0
-	for s := 0; s < len(idx); s += chunk {
-		rows := idx[s:min(s+chunk, len(idx))]
-		for k, i := range rows {
-			copy(x[k*d:(k+1)*d], ds.Row(i))
+	for s := 0; s < n; s += chunk {
+		e := min(s+chunk, n)
+		rows := ds.X[s*d : e*d]
+		if idx != nil {
+			rows = ds.Gather(x, idx[s:e])
 		}
-		r.engine.Predict(q[:len(rows)*c], x[:len(rows)*d])
-		for k, i := range rows {
+		r.engine.Predict(q[:(e-s)*c], rows)
+		for k := range e - s {
+			i := s + k
+			if idx != nil {
+				i = idx[i]
+			}
 			if argmax(q[k*c:(k+1)*c]) == y[i] {
 				correct++
 			}
 		}
 	}
-	return float64(correct) / float64(len(idx))
+	return float64(correct) / float64(n)
 }
 
 func argmax(v []float64) int {
@@ -248,15 +258,16 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 // the soft model (validation, test) and of the hard walk,
 // and, by the validation rows only, whether it is the best so far, in which
 // case its parameters are kept. r.state.Epoch counts the epoch already.
-func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) error {
+func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	if len(r.valIdx) > 0 {
 		rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
 	}
+	tau := r.ep.tau
 	if tau != 1 {
 		rec.Temp = tau
 	}
-	if testIdx != nil {
-		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, testIdx)
+	if r.Task.Test != nil {
+		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, nil)
 	}
 	if err := r.snapshot(); err != nil {
 		return err
@@ -291,17 +302,25 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord, tau float64, testIdx []int) erro
 // interrupted saves the state at the start of epoch e (held in r.state
 // since the last snapshot) and returns the error for it.
 func (r *Run) interrupted(e, b int) error {
-	path := r.CheckpointPath
+	return saveInterrupted(r.CheckpointPath, r.InterruptPath, r.SaveCheckpoint,
+		fmt.Sprintf("in epoch %d (batch %d)", e+1, b+1), fmt.Sprintf("in epoch %d", e+1),
+		&InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch})
+}
+
+// saveInterrupted saves an interrupted training by save to the checkpoint
+// path, else to the interrupt path, and returns ie with the path; or, when
+// there is no path or the save fails, an error that says where training
+// stopped (where, or failWhere for a failed save).
+func saveInterrupted(checkpoint, interrupt string, save func(string) error, where, failWhere string, ie *InterruptError) error {
+	path := cmp.Or(checkpoint, interrupt)
 	if path == "" {
-		path = r.InterruptPath
+		return fmt.Errorf("%w %s; no checkpoint path was set, progress is lost", ErrInterrupted, where)
 	}
-	if path == "" {
-		return fmt.Errorf("%w in epoch %d (batch %d); no checkpoint path was set, progress is lost", ErrInterrupted, e+1, b+1)
+	if err := save(path); err != nil {
+		return fmt.Errorf("%w %s, and saving the checkpoint failed: %v", ErrInterrupted, failWhere, err)
 	}
-	if err := r.SaveCheckpoint(path); err != nil {
-		return fmt.Errorf("%w in epoch %d, and saving the checkpoint failed: %v", ErrInterrupted, e+1, err)
-	}
-	return &InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch, Checkpoint: path}
+	ie.Checkpoint = path
+	return ie
 }
 
 // InterruptError says where an interrupted run stopped and where it was saved.

@@ -385,17 +385,8 @@ func (s *Search) start(task *Task, cfgs []Config, ck *SearchCheckpoint) (searchS
 // interrupted saves the search where an interrupted candidate left it (its
 // state at its last epoch boundary) and returns the error saying where.
 func (s *Search) interrupted(save func(string) error, r *Run) error {
-	path := s.CheckpointPath
-	if path == "" {
-		path = s.InterruptPath
-	}
-	if path == "" {
-		return fmt.Errorf("%w during the search; no checkpoint path was set, progress is lost", ErrInterrupted)
-	}
-	if err := save(path); err != nil {
-		return fmt.Errorf("%w during the search, and saving the checkpoint failed: %v", ErrInterrupted, err)
-	}
-	return &InterruptError{Epoch: r.state.Epoch + 1, EpochsDone: r.state.Epoch, Checkpoint: path, Search: true}
+	return saveInterrupted(s.CheckpointPath, s.InterruptPath, save, "during the search", "during the search",
+		&InterruptError{Epoch: r.state.Epoch + 1, EpochsDone: r.state.Epoch, Search: true})
 }
 
 // survivors returns the best 1/Eta of alive (at least one) by score, ties

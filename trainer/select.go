@@ -83,10 +83,9 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []S
 		}
 		if i == 0 {
 			first = meta
-			x = make([]float64, 0, len(val)*task.Train.Features)
+			x = task.Train.Gather(make([]float64, len(val)*task.Train.Features), val)
 			y = make([]int, len(val))
 			for j, r := range val {
-				x = append(x, task.Train.Row(r)...)
 				y[j] = task.yTrain[r]
 			}
 		} else if meta.Seed != first.Seed || meta.Val != first.Val {

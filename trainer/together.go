@@ -126,12 +126,10 @@ type group struct {
 	pool *workers.Pool
 
 	// The current batch and epoch, read by the workers.
-	x           []float64
-	y           []int
-	e, b, L     int
-	endOfEpoch  bool // the workers end the epoch instead of stepping
-	start       time.Time
-	doneAtStart int
+	x          []float64
+	y          []int
+	e, b, L    int
+	endOfEpoch bool // the workers end the epoch instead of stepping
 }
 
 // work runs graph w, w+active, ...: one step, or the end of the epoch.
@@ -155,15 +153,16 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	if err := sharesBatches(runs); err != nil {
 		return err
 	}
-	g := &group{runs: slices.DeleteFunc(slices.Clone(runs), (*Run).Done), start: time.Now()}
+	g := &group{runs: slices.DeleteFunc(slices.Clone(runs), (*Run).Done)}
+	start := time.Now()
 	if len(g.runs) == 0 {
 		return nil
 	}
 	lead := g.runs[0]
-	d, B := lead.shape.Features, lead.engine.MaxBatch()
+	B := lead.engine.MaxBatch()
 	nTrain := len(lead.trainIdx)
 	g.L = (nTrain + B - 1) / B
-	g.doneAtStart = lead.state.Epoch
+	doneAtStart := lead.state.Epoch
 	for _, r := range g.runs {
 		if err := r.begin(); err != nil {
 			return err
@@ -172,7 +171,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	ckpt := "" // where the group's state is saved, for the messages
 	if o.owner != nil {
 		ckpt = o.owner.CheckpointPath
-		if ckpt != "" && g.doneAtStart == 0 {
+		if ckpt != "" && doneAtStart == 0 {
 			// The starting state, so that a failure in the first epoch
 			// still leaves a good checkpoint.
 			if err := o.owner.SaveCheckpoint(ckpt); err != nil {
@@ -185,7 +184,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	defer g.pool.Stop()
 	x, y := lead.ws.x, lead.ws.y
 	ds, labels := lead.x, lead.Task.yTrain
-	for e := g.doneAtStart; n < 0 || e < g.doneAtStart+n; e++ {
+	for e := doneAtStart; n < 0 || e < doneAtStart+n; e++ {
 		g.runs = slices.DeleteFunc(g.runs, (*Run).Done)
 		if len(g.runs) == 0 {
 			break
@@ -208,13 +207,12 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
 			for k, i := range rows {
-				copy(x[k*d:(k+1)*d], ds.Row(i))
 				y[k] = labels[i]
 			}
-			g.x, g.y, g.b, g.endOfEpoch = x[:len(rows)*d], y[:len(rows)], b, false
+			g.x, g.y, g.b, g.endOfEpoch = ds.Gather(x, rows), y[:len(rows)], b, false
 			g.each()
 			for _, r := range g.runs {
-				if err := r.afterStep(e, b, g.L, g.start, g.doneAtStart, cmp.Or(r.CheckpointPath, ckpt)); err != nil {
+				if err := r.afterStep(e, b, g.L, start, doneAtStart, cmp.Or(r.CheckpointPath, ckpt)); err != nil {
 					return groupError(runs, r, err)
 				}
 			}
@@ -232,7 +230,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 			}
 		}
 		for _, r := range g.runs { // on this goroutine, in order
-			r.reportEpoch(g.L, g.start)
+			r.reportEpoch(g.L, start)
 		}
 	}
 	return nil
@@ -245,12 +243,6 @@ func (r *Run) begin() error {
 	if r.ws.perm == nil {
 		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
 		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
-		if r.Task.Test != nil {
-			r.ws.testIdx = make([]int, r.Task.Test.Rows)
-			for i := range r.ws.testIdx {
-				r.ws.testIdx[i] = i
-			}
-		}
 	}
 	if err := r.snapshot(); err != nil {
 		return err
@@ -336,7 +328,7 @@ func (r *Run) endOfEpoch(e, L int) {
 		Total: sum.Total / fl, LeafMass: sum.LeafMass / fl, Gumbel: float64(r.ep.gumbel) / fl, Batches: L,
 		Straight: r.ep.straight, TrainAcc: float64(r.ep.correct) / float64(len(r.trainIdx))}
 	r.state.Epoch = e + 1
-	if r.ep.err = r.endEpoch(&rec, r.ep.tau, r.ws.testIdx); r.ep.err != nil {
+	if r.ep.err = r.endEpoch(&rec); r.ep.err != nil {
 		return
 	}
 	if r.OnEpoch != nil {

@@ -191,13 +191,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := trainer.CheckConfig(&cfg); err != nil {
 			return usageError{err}
 		}
-		switch {
-		case c.Restarts < 1 || c.Restarts > trainer.MaxRestarts:
-			return usagef("--restarts must be in [1, %d], got %d", trainer.MaxRestarts, c.Restarts)
-		case c.Restart+c.Restarts-1 > runlog.MaxRestart:
-			return usagef("--restart %d --restarts %d goes past the last restart, %d", c.Restart, c.Restarts, runlog.MaxRestart)
-		case c.Restarts > 1 && cfg.Val == 0:
-			return usagef("--restarts %d keeps the graph that does best on the validation rows; --val 0 leaves none", c.Restarts)
+		if err := trainer.CheckRestarts(cfg, c.Restarts); err != nil {
+			return usageError{err}
 		}
 		if preset != "paper" {
 			args.Refine = presetRefine

@@ -138,6 +138,16 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 	}
 }
 
+// Gather copies rows idx, one after another, to the start of dst and
+// returns that part of dst, which must hold them.
+func (d *Dataset) Gather(dst []float64, idx []int) []float64 {
+	f := d.Features
+	for k, i := range idx {
+		copy(dst[k*f:(k+1)*f], d.Row(i))
+	}
+	return dst[:len(idx)*f]
+}
+
 // Subset returns the rows idx of d as a new dataset (copies).
 func (d *Dataset) Subset(idx []int) *Dataset {
 	s := &Dataset{Name: d.Name, Rows: len(idx), Features: d.Features, Schema: d.Schema, Header: d.Header,
@@ -145,8 +155,8 @@ func (d *Dataset) Subset(idx []int) *Dataset {
 	if d.Labels != nil {
 		s.Labels = make([]string, len(idx))
 	}
+	d.Gather(s.X, idx)
 	for k, i := range idx {
-		copy(s.Row(k), d.Row(i))
 		s.Line[k] = d.Line[i]
 		if d.Labels != nil {
 			s.Labels[k] = d.Labels[i]
