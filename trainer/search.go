@@ -305,13 +305,12 @@ func trainSideBySide(ctx context.Context, runs []*Run, group []int, target int, 
 		go func() {
 			defer wg.Done()
 			t0 := time.Now()
+			cores := coreShare(goruntime.GOMAXPROCS(0), len(group)) // the candidates share the cores
 			for r := runs[i]; r.EpochsDone() < target && !r.Done(); {
 				if over() {
 					cut[g] = true
 					break
 				}
-				// The candidates share the cores.
-				cores := coreShare(goruntime.GOMAXPROCS(0), len(group))
 				if errs[g] = trainGroup(ctx, []*Run{r}, 1, together{cores: cores}); errs[g] != nil {
 					break
 				}

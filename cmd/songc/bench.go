@@ -21,7 +21,7 @@ type BenchCmd struct {
 	Features  int    `default:"16" help:"Input features d."`
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
-	Kernel    string `enum:"auto,gonum,avx512,avx2" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
+	Kernel    string `enum:"${kernels}" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
 	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch; seconds are also given per graph."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
 	Table     bool   `help:"Time the graph sizes the default recipe searches instead (${sizes}), at batches of 64 and 128 and with 1 and 4 graphs, on --features and --classes, beside the kernel's peak, as one table."`
@@ -107,13 +107,6 @@ func (c *BenchCmd) Run(g *Globals) error {
 
 // benchShape times batches training steps of graphs graphs of shape s.
 func benchShape(s trainer.Shape, precision, kernel string, batch, graphs, batches int) (trainer.BenchResult, error) {
-	if graphs == 1 {
-		e, name, err := trainer.NewEngine(s, precision, kernel, batch)
-		if err != nil {
-			return trainer.BenchResult{}, err
-		}
-		return trainer.Bench(e, name, batches, 1)
-	}
 	shapes := make([]trainer.Shape, graphs)
 	for k := range shapes {
 		shapes[k] = s

@@ -143,7 +143,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"sizes": sizeList(trainer.DefaultSizes)},
+		kong.Vars{"sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
