@@ -52,11 +52,11 @@ type TrainCmd struct {
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
 	Restarts        int      `placeholder:"K" default:"1" hidden:"" group:"research" help:"Train K graphs of the recipe (restarts --restart to --restart+K-1) side by side on shared batches and keep the one that does best on the validation rows (not with the auto recipe)."`
 	Init            string   `enum:"paper,fan-in" default:"paper" hidden:"" group:"research" help:"Initial scale of the node weights (${enum}); fan-in is larger, for standardised inputs."`
-	Gumbel          string   `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Gumbel noise on the transitions during training (${enum}); dirty is the authors'."`
-	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation, in [1, 2)."`
+	Gumbel          string   `enum:"dirty,off" default:"dirty" hidden:"" group:"research" help:"Random (Gumbel) noise on the transition logits during training (${enum}); dirty, the authors' schedule, noises fewer batches as training goes on."`
+	NodeRegGamma    float64  `name:"node-reg-gamma" default:"1" hidden:"" group:"research" help:"Exponent of the node regularisation (a term that rewards nodes for splitting their rows both ways), in [1, 2)."`
 	NodeRegLambda   float64  `name:"node-reg-lambda" default:"0" hidden:"" group:"research" help:"Weight of the node regularisation (0: off)."`
 	WeightDecay     *float64 `name:"weight-decay" placeholder:"WD" hidden:"" group:"recipe" help:"Decoupled weight decay of the node weights, as in AdamW (0: off)."`
-	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself, with straight-through gradients (0: off)."`
+	StraightThrough float64  `name:"straight-through" placeholder:"SHARE" default:"0" hidden:"" group:"research" help:"Share of the last epochs that train the hard walk itself: the forward pass takes the hard walk's decisions, the gradients are the soft model's (0: off)."`
 	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
 
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
