@@ -49,6 +49,29 @@ type Refine struct {
 	Ridge    float64      `json:"ridge"`
 	Selected int          `json:"selected_pass"`
 	Log      []RefinePass `json:"log"`
+	// Majority, when refine ran its majority check, is its outcome.
+	Majority *MajorityCheck `json:"majority_check,omitempty"`
+}
+
+// MajorityCheck is the outcome of refine's majority check: the selected
+// walk against always predicting Class, the most frequent class of the
+// rows refitted to, on the validation rows.
+type MajorityCheck struct {
+	Class string `json:"class"`
+	// WalkOnly counts the validation rows the walk gets right and the
+	// constant wrong; ConstantOnly those the constant gets right and the
+	// walk wrong. The rows both get right, or both wrong, say nothing of
+	// which is better.
+	WalkOnly     int `json:"walk_only"`
+	ConstantOnly int `json:"constant_only"`
+	// PValue is the one-sided exact sign test's: the chance of WalkOnly or
+	// more among WalkOnly+ConstantOnly fair coin flips, that is of the walk
+	// doing this well if it were no better than the constant.
+	PValue float64 `json:"p_value"`
+	// Constant is set when PValue was not below the check's level: the
+	// model then predicts Class for every row (one node whose two branches
+	// lead to Class's leaf), in place of the walk.
+	Constant bool `json:"constant,omitempty"`
 }
 
 // RefinePass is one line of the refine report. Accuracies are the hard

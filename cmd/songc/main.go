@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
+	"github.com/songc/songc/trainer/refine"
 )
 
 // version is songc's release; the build's module version is shown beside it.
@@ -143,7 +145,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
+		kong.Vars{"majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)

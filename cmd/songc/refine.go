@@ -18,6 +18,7 @@ type RefineCmd struct {
 	Output    string  `short:"o" required:"" placeholder:"MODEL" help:"Where to write the refined model."`
 	Passes    int     `default:"10" help:"At most this many passes over the graph; it stops earlier when the hard walk stops improving on the validation rows."`
 	Ridge     float64 `default:"0.01" help:"Weight of the L2 penalty on a node's weights when they are refitted."`
+	Majority  bool    `name:"majority-check" help:"Keep the refined walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise write that constant model, with a warning (songc train's auto recipe does this)."`
 	Quiet     bool    `short:"q" help:"No progress output."`
 	Data      string  `placeholder:"FILE" group:"data" help:"The rows the model was trained on; its validation rows are rebuilt from them. Without --data, the embedded Letter data."`
 	Test      string  `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose."`
@@ -53,7 +54,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	start := time.Now()
-	out, err := refineModel(g, m, task, refine.Config{Passes: c.Passes, Ridge: c.Ridge}, c.Quiet)
+	out, err := refineModel(g, m, task, refine.Config{Passes: c.Passes, Ridge: c.Ridge, MajorityCheck: c.Majority}, c.Quiet)
 	if err != nil {
 		return err
 	}
@@ -61,6 +62,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
+	warnConstant(g.Stdout, out, "Refining without --majority-check")
 	return reportTest(g, out, task.Test)
 }
 
@@ -95,7 +97,48 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %d passes\n", cfg.Passes)
 		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p) }
 	}
-	return refine.Run(g.Ctx, m, task, cfg, progress)
+	out, err := refine.Run(g.Ctx, m, task, cfg, progress)
+	if err != nil || quiet || !cfg.MajorityCheck {
+		return out, err
+	}
+	meta, _ := runlog.ReadMetadata(out.Training)
+	switch mc := meta.Refine.Majority; {
+	case mc == nil:
+		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
+	case mc.Constant:
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the walk is replaced by always predicting %q\n", majorityCounts(mc), mc.Class)
+	default:
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the walk is kept\n", majorityCounts(mc))
+	}
+	return out, nil
+}
+
+// majorityCounts says in words how the walk and the constant did on the
+// validation rows.
+func majorityCounts(mc *runlog.MajorityCheck) string {
+	return fmt.Sprintf("on the validation rows the walk is right on %d rows where always predicting %q is wrong, and wrong on %d where it is right (sign test p = %.2g)",
+		mc.WalkOnly, mc.Class, mc.ConstantOnly, mc.PValue)
+}
+
+// majorityConstant returns the majority check of m's training metadata
+// when it replaced the walk by a constant, and nil otherwise.
+func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
+	meta, _ := runlog.ReadMetadata(m.Training)
+	if meta.Refine == nil || meta.Refine.Majority == nil || !meta.Refine.Majority.Constant {
+		return nil
+	}
+	return meta.Refine.Majority
+}
+
+// warnConstant warns, on w, when the majority check replaced m's walk by a
+// constant, naming the flag that keeps the walk.
+func warnConstant(w io.Writer, m *runtime.Model, keep string) {
+	mc := majorityConstant(m)
+	if mc == nil {
+		return
+	}
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk did not beat that on the validation rows by a sign test at %g (%d rows against %d, p = %.2g), so it would likely do worse on new rows. %s keeps the walk; more training rows may let it show an edge.\n",
+		mc.Class, refine.MajorityLevel, mc.WalkOnly, mc.ConstantOnly, mc.PValue, keep)
 }
 
 func printRefinePass(w io.Writer, p runlog.RefinePass) {
@@ -123,6 +166,6 @@ func reportTest(g *Globals, m *runtime.Model, test *data.Dataset) error {
 		return err
 	}
 	met := k.Evaluate(test.X, y)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met)
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, majorityConstant(m) != nil)
 	return nil
 }

@@ -47,6 +47,7 @@ type TrainCmd struct {
 	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs bounds the run and paces the Gumbel noise (0: off)."`
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
+	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning (default: on with the auto recipe)."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
@@ -88,7 +89,8 @@ type trainArgs struct {
 	Categorical, Numeric    []string `json:",omitempty"`
 	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
-	Refine                  int // passes of songc refine after training (0: none)
+	Refine                  int  // passes of songc refine after training (0: none)
+	Majority                bool `json:",omitempty"` // refine's majority check
 }
 
 func (c *TrainCmd) Run(g *Globals) error {
@@ -133,9 +135,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if c.Log != "" {
 			args.Log = c.Log
 		}
-		if c.Refine != nil {
-			args.Refine = *c.Refine
-		}
+		setIf(&args.Refine, c.Refine)
+		setIf(&args.Majority, c.Majority)
 		if c.Checkpoint == "" {
 			c.Checkpoint = c.Resume
 		}
@@ -197,7 +198,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if preset != "paper" {
 			args.Refine = presetRefine
 		}
+		args.Majority = preset == "auto"
 		setIf(&args.Refine, c.Refine)
+		setIf(&args.Majority, c.Majority)
 	}
 	if args.Refine < 0 {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
@@ -332,7 +335,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return err
 	}
 	if args.Refine > 0 {
-		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine}, c.Quiet)
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: args.Majority}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
@@ -699,6 +702,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (validation %.2f%%)%s\n",
 			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), 100*c.Score, cut)
 	}
+	warnConstant(g.Stdout, m, "--no-majority-check")
 	if _, val := r.Split(); len(val) > 0 {
 		k, err := runtime.New(m)
 		if err != nil {
@@ -710,7 +714,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			x = append(x, r.Task.Train.Row(row)...)
 			y[i] = r.Task.TrainTargets()[row]
 		}
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y))
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y), majorityConstant(m) != nil)
 	}
 	return reportTest(g, m, test)
 }
@@ -718,15 +722,16 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 // reportMetrics prints a line naming what was measured, with the hard walk's
 // and the soft model's accuracy and balanced accuracy, their fidelity, the
 // majority-class baseline and the forced exits, then a warning when the
-// hard walk does no better than the baseline, falls far below the soft
-// model, or often hits the step limit.
-func reportMetrics(w io.Writer, what string, met runtime.Metrics) {
+// hard walk does no better than the baseline (unless it is the constant
+// the majority check chose, as a warning already said), falls far below
+// the soft model, or often hits the step limit.
+func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant bool) {
 	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
 	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
 		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
 	rows := strings.Fields(what)[0]
 	switch {
-	case met.HardAccuracy <= met.Majority:
+	case met.HardAccuracy <= met.Majority && !constant:
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", rows)
 	case met.SoftAccuracy-met.HardAccuracy > 0.05:
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", rows, 100*(met.SoftAccuracy-met.HardAccuracy))

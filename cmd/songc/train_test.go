@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -465,5 +466,61 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 	code, _, errs = songc(t, context.Background(), "train", "--resume", "none.ckpt", "--categorical", "a", "--missing", "NA", "--numeric", "b")
 	if code != 2 || !strings.Contains(errs, "--categorical, --missing, --numeric would change it") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestMajorityCheckCLI: on labels that the features do not predict, the
+// auto recipe saves the constant model of the most frequent class, says so,
+// and --no-majority-check keeps the walk; on blobs the walk is kept; the
+// other recipes check only when asked.
+func TestMajorityCheckCLI(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 1))
+	var b strings.Builder
+	b.WriteString("u,v,label\n")
+	for range 200 {
+		label := "often"
+		if rng.Float64() < 0.3 {
+			label = "rarely"
+		}
+		fmt.Fprintf(&b, "%.3f,%.3f,%s\n", rng.Float64(), rng.Float64(), label)
+	}
+	noise := filepath.Join(dir, "noise.csv")
+	if err := os.WriteFile(noise, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := []string{"--nodes", "3", "--steps", "2", "--epochs", "4", "--refine", "1"}
+	train := func(name, data string, flags ...string) (*runtime.Model, string, string) {
+		t.Helper()
+		model := filepath.Join(dir, name)
+		code, out, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", model}, append(small, flags...)...)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
+		}
+		m, err := runtime.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, out, errs
+	}
+	m, out, errs := train("constant.json", noise)
+	if m.Nodes != 1 || !strings.Contains(out, `warning: the model predicts "often" for every row`) ||
+		!strings.Contains(errs, `songc: majority check: on the validation rows the walk is right on`) || strings.Contains(out, "no better than always predicting") {
+		t.Errorf("noise, auto recipe: %d nodes; output:\n%s\n%s", m.Nodes, out, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 {
+		t.Errorf("compile the constant model: exit %d: %s", code, errs)
+	}
+	m, out, _ = train("walk.json", noise, "--no-majority-check")
+	if meta, _ := runlog.ReadMetadata(m.Training); m.Nodes != 3 || meta.Refine.Majority != nil || strings.Contains(out, "for every row") {
+		t.Errorf("noise, --no-majority-check: %d nodes, check %+v; output:\n%s", m.Nodes, meta.Refine.Majority, out)
+	}
+	m, _, errs = train("blobs.json", blobs(t, dir, "blobs.csv", 300, 1))
+	if meta, _ := runlog.ReadMetadata(m.Training); m.Nodes != 3 || meta.Refine.Majority == nil || !strings.Contains(errs, "the walk is kept") {
+		t.Errorf("blobs, auto recipe: %d nodes, check %+v; output:\n%s", m.Nodes, meta.Refine.Majority, errs)
+	}
+	m, _, _ = train("fast.json", noise, "--preset", "fast")
+	if meta, _ := runlog.ReadMetadata(m.Training); meta.Refine.Majority != nil {
+		t.Errorf("--preset fast checked: %+v", meta.Refine.Majority)
 	}
 }

@@ -30,6 +30,11 @@ type Config struct {
 	// Ridge is the weight of the L2 penalty on a node's filter in its
 	// logistic refit (the bias is not penalised).
 	Ridge float64
+	// MajorityCheck, when set, ends Run with the majority check: unless
+	// the selected walk beats always predicting the most frequent class on
+	// the validation rows by a sign test at MajorityLevel, Run returns
+	// that constant model instead. It needs validation rows.
+	MajorityCheck bool
 }
 
 // DefaultRidge is the ridge weight of Config when it is 0.
@@ -168,7 +173,13 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	if err := json.Unmarshal(m.Training, &raw); err != nil {
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
-	rm, err := json.Marshal(runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log})
+	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
+	if cfg.MajorityCheck && len(val) > 0 {
+		if out, rec.Majority, err = majorityCheck(out, task, fit, val); err != nil {
+			return nil, err
+		}
+	}
+	rm, err := json.Marshal(rec)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,155 @@
+package refine
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/internal/fixture"
+)
+
+func TestSignTest(t *testing.T) {
+	for _, c := range []struct {
+		a, b int
+		want float64
+	}{
+		{0, 0, 1},
+		{0, 5, 1},
+		{5, 0, 1.0 / 32},
+		{1, 1, 3.0 / 4},
+		{9, 4, 1093.0 / 8192},       // C(13,9)+...+C(13,13) = 715+286+78+13+1
+		{60, 40, 0.028443966820490}, // P(X >= 60), X ~ Binomial(100, 1/2)
+	} {
+		if got := signTest(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("signTest(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestMajorityCheck: a walk that beats the most frequent class on the
+// validation rows is kept, with the counts of the rows where exactly one of
+// the two is right; one that does not is replaced by a one-node model that
+// predicts that class for every row and keeps the input columns.
+func TestMajorityCheck(t *testing.T) {
+	task, trained := refineFixture(t, 0.2)
+	// The fixture's 8 epochs leave a walk that is right on few rows; two
+	// passes of refining make one that is clearly better than a constant.
+	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := task.TrainTargets()
+	count := make([]int, m.Classes)
+	for _, r := range fit {
+		count[y[r]]++
+	}
+	major := 0
+	for c := range count {
+		if count[c] > count[major] {
+			major = c
+		}
+	}
+	walkOf := func(m *runtime.Model) func(r int) int {
+		k, err := runtime.New(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scratch := make([]float64, m.Features)
+		return func(r int) int {
+			w, _ := k.Walk(task.Train.Row(r), scratch, nil)
+			return w.Class
+		}
+	}
+	// counts recounts the check's rows for the walk of m.
+	counts := func(m *runtime.Model) (walkOnly, constOnly int) {
+		walk := walkOf(m)
+		for _, r := range val {
+			if p := walk(r); p == y[r] && y[r] != major {
+				walkOnly++
+			} else if p != y[r] && y[r] == major {
+				constOnly++
+			}
+		}
+		return walkOnly, constOnly
+	}
+
+	out, check, err := majorityCheck(m, task, fit, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, c := counts(m)
+	if check.Constant || out != m || check.WalkOnly != w || check.ConstantOnly != c || check.Class != m.ClassNames[major] || !(check.PValue < MajorityLevel) {
+		t.Fatalf("refined walk: check %+v, want kept with %d and %d rows, class %q", check, w, c, m.ClassNames[major])
+	}
+
+	// A walk to another class's leaf only: no better than the constant.
+	other := (major + 1) % m.Classes
+	weak := constantModel(m, other)
+	out, check, err = majorityCheck(weak, task, fit, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, c = counts(weak)
+	if !check.Constant || check.WalkOnly != w || check.ConstantOnly != c || check.PValue < MajorityLevel {
+		t.Fatalf("walk to class %d: check %+v, want the constant, with %d and %d rows", other, check, w, c)
+	}
+	if err := out.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if out.Nodes != 1 || out.Steps != 1 || out.Schema != m.Schema || !bytes.Equal(out.Training, m.Training) {
+		t.Errorf("constant model: %d nodes, %d steps; schema or metadata changed", out.Nodes, out.Steps)
+	}
+	walk := walkOf(out)
+	for r := range task.Train.Rows {
+		if got := walk(r); got != major {
+			t.Fatalf("constant model: row %d walks to class %d, want %d", r, got, major)
+		}
+	}
+	// Its soft model puts routeMass of the mass on that leaf.
+	k, _ := runtime.New(out)
+	probs := make([]float64, m.Classes)
+	k.Soft(probs, task.Train.Row(0), k.NewSoftScratch())
+	if math.Abs(probs[major]-routeMass) > 1e-12 {
+		t.Errorf("constant model's soft mass on class %d: %v, want %v", major, probs[major], routeMass)
+	}
+}
+
+// TestRefineMajorityCheck: Run with MajorityCheck records the check in the
+// refine metadata and, when the walk is kept, returns the model Run returns
+// without it; without validation rows there is no check.
+func TestRefineMajorityCheck(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	plain, err := Run(context.Background(), m, task, Config{Passes: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, err := Run(context.Background(), m, task, Config{Passes: 2, MajorityCheck: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := refineMeta(t, checked).Majority
+	if mc == nil || mc.Constant || refineMeta(t, plain).Majority != nil {
+		t.Fatalf("majority check %+v, want a kept walk", mc)
+	}
+	a, b := *plain, *checked
+	a.Training, b.Training = nil, nil
+	if !bytes.Equal(fixture.Encode(t, &a), fixture.Encode(t, &b)) {
+		t.Error("the kept walk differs from the one refined without the check")
+	}
+
+	task, m = refineFixture(t, 0)
+	out, err := Run(context.Background(), m, task, Config{Passes: 1, MajorityCheck: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mc := refineMeta(t, out).Majority; mc != nil {
+		t.Errorf("no validation rows, yet a majority check %+v", mc)
+	}
+}
