@@ -53,6 +53,10 @@ def main():
         if m:
             meta = m.get("training", {})
             chosen = "%d/%d, %d ep" % (m["nodes"], m["steps"], meta.get("epochs", 0))
+            if meta.get("refine", {}).get("majority_check", {}).get("constant"):
+                # The majority check replaced the walk: name what it replaced.
+                c = meta["search"]["candidates"][meta["search"]["chosen"]]
+                chosen = "constant (replaced %d/%d, %d ep)" % (c["nodes"], c["steps"], meta.get("epochs", 0))
         cell = lambda r: ("%s (%s)" % (pct(run[r][0]["hard_accuracy"]), secs(run[r][1]))) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
         for r in ["auto", "paper", "fast"]:
