@@ -27,6 +27,9 @@ type About struct {
 	// The hard walk's accuracies after refining (of RefinePass), on the
 	// model's validation rows and the test rows; 0 when not recorded.
 	RefineValAcc, RefineTestAcc float64
+	// Constant is the class the majority check put in place of the walk
+	// ("" when it kept the walk or did not run).
+	Constant string
 }
 
 // AboutModel reads the training metadata of m, loaded from file. A model
@@ -52,6 +55,9 @@ func AboutModel(m *runtime.Model, file string) (About, error) {
 			if l.Pass == r.Selected {
 				a.RefineValAcc, a.RefineTestAcc = l.ValAcc, l.TestAcc
 			}
+		}
+		if mc := r.Majority; mc != nil && mc.Constant {
+			a.Constant = mc.Class
 		}
 	}
 	return a, nil
@@ -80,6 +86,9 @@ func (a About) String() string {
 		fmt.Fprintf(&b, ", then refined (pass %d of %d)", a.RefinePass, a.RefinePasses)
 	case a.Refined:
 		b.WriteString(", not changed by refining")
+	}
+	if a.Constant != "" {
+		fmt.Fprintf(&b, ", then replaced by the constant %q (majority check)", a.Constant)
 	}
 	return b.String()
 }

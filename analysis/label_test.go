@@ -171,6 +171,11 @@ func TestAboutModel(t *testing.T) {
 	if a, _ = analysis.AboutModel(m, "m.json"); a.String() != "m.json: epoch 27 of 30, not changed by refining" {
 		t.Errorf("refine kept pass 0: %q", a)
 	}
+	m.Training = json.RawMessage(`{"epochs":30,"best_epoch":27,"refine":{"passes":10,"selected_pass":0,"log":[{"pass":0},{"pass":1}],
+		"majority_check":{"class":"no","walk_only":9,"constant_only":4,"p_value":0.13,"constant":true}}}`)
+	if a, _ = analysis.AboutModel(m, "m.json"); a.String() != `m.json: epoch 27 of 30, not changed by refining, then replaced by the constant "no" (majority check)` {
+		t.Errorf("replaced by the majority check: %q", a)
+	}
 	m.Training = json.RawMessage(`{"epochs":5,"best_epoch":4}`)
 	if a, _ = analysis.AboutModel(m, "m.json"); a.String() != "m.json: epoch 4 of 5" {
 		t.Errorf("trained: %q", a)

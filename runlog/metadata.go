@@ -68,9 +68,14 @@ type MajorityCheck struct {
 	// more among WalkOnly+ConstantOnly fair coin flips, that is of the walk
 	// doing this well if it were no better than the constant.
 	PValue float64 `json:"p_value"`
-	// Constant is set when PValue was not below the check's level: the
-	// model then predicts Class for every row (one node whose two branches
-	// lead to Class's leaf), in place of the walk.
+	// Undecided is set when fewer rows tell the two apart than the test
+	// needs to reach its level at all: the walk was then kept if it was
+	// right on more of them than the constant.
+	Undecided bool `json:"undecided,omitempty"`
+	// Constant is set when the walk lost: the model then predicts Class
+	// for every row (one node whose two branches lead to Class's leaf), in
+	// place of the walk, and its soft model the classes' shares of the
+	// rows refitted to.
 	Constant bool `json:"constant,omitempty"`
 }
 

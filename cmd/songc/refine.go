@@ -49,6 +49,15 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
+	if c.Majority {
+		meta, _ := runlog.ReadMetadata(m.Training)
+		switch {
+		case meta.Val == 0:
+			return usagef("--majority-check compares on the validation rows, and %s has none (trained with --val 0)", c.Model)
+		case meta.Select == "balanced":
+			return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of %s's --select balanced", c.Model)
+		}
+	}
 	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags)
 	if err != nil {
 		return err
@@ -103,6 +112,8 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	}
 	meta, _ := runlog.ReadMetadata(out.Training)
 	switch mc := meta.Refine.Majority; {
+	case mc == nil && meta.Select == "balanced":
+		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
 	case mc.Constant:
@@ -116,8 +127,24 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 // majorityCounts says in words how the walk and the constant did on the
 // validation rows.
 func majorityCounts(mc *runlog.MajorityCheck) string {
-	return fmt.Sprintf("on the validation rows the walk is right on %d rows where always predicting %q is wrong, and wrong on %d where it is right (sign test p = %.2g)",
-		mc.WalkOnly, mc.Class, mc.ConstantOnly, mc.PValue)
+	n := mc.WalkOnly + mc.ConstantOnly
+	if n == 0 {
+		return fmt.Sprintf("the walk and always predicting %q are right on the same validation rows", mc.Class)
+	}
+	line := fmt.Sprintf("on the validation rows the walk is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
+		plural(mc.WalkOnly, "row"), mc.Class, plural(mc.ConstantOnly, "row"))
+	if mc.Undecided {
+		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
+	}
+	return line + fmt.Sprintf(" (sign test p = %.2g)", mc.PValue)
+}
+
+// plural returns "1 row", "2 rows".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // majorityConstant returns the majority check of m's training metadata
@@ -137,8 +164,8 @@ func warnConstant(w io.Writer, m *runtime.Model, keep string) {
 	if mc == nil {
 		return
 	}
-	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk did not beat that on the validation rows by a sign test at %g (%d rows against %d, p = %.2g), so it would likely do worse on new rows. %s keeps the walk; more training rows may let it show an edge.\n",
-		mc.Class, refine.MajorityLevel, mc.WalkOnly, mc.ConstantOnly, mc.PValue, keep)
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (--val) can show an edge that is there.\n",
+		mc.Class, majorityCounts(mc), keep)
 }
 
 func printRefinePass(w io.Writer, p runlog.RefinePass) {

@@ -47,7 +47,7 @@ type TrainCmd struct {
 	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs bounds the run and paces the Gumbel noise (0: off)."`
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
-	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning (default: on with the auto recipe)."`
+	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning. Needs refining and validation rows; not with --select balanced (default: on with the auto recipe, where balanced selection skips it)."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
@@ -89,8 +89,8 @@ type trainArgs struct {
 	Categorical, Numeric    []string `json:",omitempty"`
 	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
-	Refine                  int  // passes of songc refine after training (0: none)
-	Majority                bool `json:",omitempty"` // refine's majority check
+	Refine                  int   // passes of songc refine after training (0: none)
+	Majority                *bool `json:",omitempty"` // refine's majority check; nil in checkpoints of songc before it: on for the auto recipe
 }
 
 func (c *TrainCmd) Run(g *Globals) error {
@@ -136,7 +136,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 			args.Log = c.Log
 		}
 		setIf(&args.Refine, c.Refine)
-		setIf(&args.Majority, c.Majority)
+		if c.Majority != nil {
+			args.Majority = c.Majority
+		}
 		if c.Checkpoint == "" {
 			c.Checkpoint = c.Resume
 		}
@@ -198,9 +200,21 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if preset != "paper" {
 			args.Refine = presetRefine
 		}
-		args.Majority = preset == "auto"
 		setIf(&args.Refine, c.Refine)
-		setIf(&args.Majority, c.Majority)
+		args.Majority = c.Majority
+		if args.Majority == nil {
+			auto := preset == "auto"
+			args.Majority = &auto
+		} else if *args.Majority {
+			switch {
+			case args.Refine == 0:
+				return usagef("--majority-check is the last step of refining: it needs --refine above 0 (--preset paper does not refine)")
+			case cfg.Val == 0:
+				return usagef("--majority-check compares on the validation rows: --val must be above 0")
+			case cfg.Select == "balanced":
+				return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of --select balanced")
+			}
+		}
 	}
 	if args.Refine < 0 {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
@@ -335,7 +349,11 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return err
 	}
 	if args.Refine > 0 {
-		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: args.Majority}, c.Quiet)
+		// A checkpoint of songc before the check does not say: the auto
+		// recipe (a search) checks.
+		check := r.Search != nil
+		setIf(&check, args.Majority)
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
@@ -419,8 +437,8 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 
 // resumeConflicts refuses, with --resume, the flags that would change the
 // run: a resumed run continues with the checkpoint's own recipe. Only where
-// files are (--data, --test, -o, --log, --checkpoint), --refine and
-// --quiet may be given. A flag given at its default value cannot be told
+// files are (--data, --test, -o, --log, --checkpoint), --refine,
+// --[no-]majority-check and --quiet may be given. A flag given at its default value cannot be told
 // from one not given, and is let through.
 func (c *TrainCmd) resumeConflicts() error {
 	var given []string
@@ -690,6 +708,9 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			kept = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
 		}
 		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, kept)
+	}
+	if mc := majorityConstant(m); mc != nil {
+		by += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
 		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))

@@ -505,7 +505,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 	}
 	m, out, errs := train("constant.json", noise)
 	if m.Nodes != 1 || !strings.Contains(out, `warning: the model predicts "often" for every row`) ||
-		!strings.Contains(errs, `songc: majority check: on the validation rows the walk is right on`) || strings.Contains(out, "no better than always predicting") {
+		!strings.Contains(errs, `songc: majority check: `) || strings.Contains(out, "no better than always predicting") {
 		t.Errorf("noise, auto recipe: %d nodes; output:\n%s\n%s", m.Nodes, out, errs)
 	}
 	if code, _, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 {
@@ -522,5 +522,28 @@ func TestMajorityCheckCLI(t *testing.T) {
 	m, _, _ = train("fast.json", noise, "--preset", "fast")
 	if meta, _ := runlog.ReadMetadata(m.Training); meta.Refine.Majority != nil {
 		t.Errorf("--preset fast checked: %+v", meta.Refine.Majority)
+	}
+	m, out, _ = train("fast-checked.json", noise, "--preset", "fast", "--majority-check")
+	if meta, _ := runlog.ReadMetadata(m.Training); meta.Refine.Majority == nil || !meta.Refine.Majority.Constant || m.Nodes != 1 ||
+		!strings.Contains(out, `then the majority check replaced the walk by always predicting "often"`) {
+		t.Errorf("--preset fast --majority-check: %d nodes, check %+v; output:\n%s", m.Nodes, meta.Refine.Majority, out)
+	}
+	// songc refine --majority-check on the walk kept above.
+	code, out, errs := songc(t, context.Background(), "refine", filepath.Join(dir, "walk.json"), "--data", noise, "--passes", "1", "--majority-check", "-o", filepath.Join(dir, "refined.json"))
+	if code != 0 || !strings.Contains(out, "Refining without --majority-check keeps the walk") {
+		t.Errorf("refine --majority-check: exit %d:\n%s\n%s", code, out, errs)
+	}
+	// The check cannot run without refining or validation rows, and is
+	// not made for balanced selection.
+	for _, flags := range [][]string{
+		{"--preset", "paper", "--majority-check"},
+		{"--preset", "fast", "--refine", "0", "--majority-check"},
+		{"--preset", "fast", "--val", "0", "--majority-check"},
+		{"--preset", "fast", "--select", "balanced", "--majority-check"},
+	} {
+		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", noise, "-o", filepath.Join(dir, "refused.json")}, flags...)...)
+		if code != 2 || !strings.Contains(errs, "--majority-check") {
+			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
+		}
 	}
 }

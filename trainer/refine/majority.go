@@ -17,9 +17,11 @@ const MajorityLevel = 0.05
 // majorityCheck compares the hard walk of m with always predicting the
 // most frequent class of the fit rows (the lower class on ties), on the
 // val rows of task, by a one-sided exact sign test on the rows where
-// exactly one of the two is right (McNemar's exact test). Only when the
-// walk is better at MajorityLevel is it kept; otherwise the returned model
-// is constantModel(m, class).
+// exactly one of the two is right (McNemar's exact test). The walk is kept
+// when it is better at MajorityLevel; otherwise the returned model is
+// constantModel(m, fit). When fewer rows tell the two apart than the test
+// needs to reach MajorityLevel at all (5 at 0.05), the walk is kept if it
+// is right on more of them than the constant.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on
@@ -30,10 +32,7 @@ func majorityCheck(m *runtime.Model, task *trainer.Task, fit, val []int) (*runti
 		return nil, nil, err
 	}
 	y := task.TrainTargets()
-	count := make([]int, m.Classes)
-	for _, r := range fit {
-		count[y[r]]++
-	}
+	count := classCounts(m.Classes, y, fit)
 	class := 0
 	for c, v := range count {
 		if v > count[class] {
@@ -52,11 +51,25 @@ func majorityCheck(m *runtime.Model, task *trainer.Task, fit, val []int) (*runti
 		}
 	}
 	check.PValue = signTest(check.WalkOnly, check.ConstantOnly)
-	if check.PValue < MajorityLevel {
+	keep := check.PValue < MajorityLevel
+	if n := check.WalkOnly + check.ConstantOnly; !(signTest(n, 0) < MajorityLevel) {
+		check.Undecided = true
+		keep = check.WalkOnly > check.ConstantOnly
+	}
+	if keep {
 		return m, check, nil
 	}
 	check.Constant = true
-	return constantModel(m, class), check, nil
+	return constantModel(m, count), check, nil
+}
+
+// classCounts counts the rows of each class among rows.
+func classCounts(classes int, y, rows []int) []int {
+	count := make([]int, classes)
+	for _, r := range rows {
+		count[y[r]]++
+	}
+	return count
 }
 
 // signTest returns the chance of at least a heads in a+b tosses of a fair
@@ -73,24 +86,32 @@ func signTest(a, b int) float64 {
 
 // constantModel returns the model of m's shape of data (its input columns,
 // preprocessing, classes and training metadata) whose every walk ends in
-// class's leaf: one node with zero weights whose two branches lead there.
-// Its soft model puts routeMass of every row's mass on that leaf.
-func constantModel(m *runtime.Model, class int) *runtime.Model {
+// the leaf of the most frequent class of count (the lower class on ties):
+// one node with zero weights whose two branches lead there. Its soft model
+// gives every row the classes' shares of count, as leaf masses: a class
+// without rows gets the share of half a row.
+func constantModel(m *runtime.Model, count []int) *runtime.Model {
 	out := *m
 	c := m.Classes
 	out.Nodes, out.Steps = 1, 1
 	out.W, out.B = [][]float64{make([]float64, m.Features)}, []float64{0}
-	// The other c states of the column have logit 0.
-	top := math.Log(routeMass / (1 - routeMass) * float64(c))
-	logits := func() [][]float64 {
-		l := make([][]float64, 1+c)
-		for i := range l {
-			l[i] = []float64{0}
-		}
-		l[1+class][0] = top
-		return l
+	// Column 0 is node 0's distribution over the 1+c states: itself, with
+	// a share of constantLoss (mass left inside after the one step is
+	// lost), then the leaves by their counts.
+	total := 0.0
+	for _, v := range count {
+		total += max(float64(v), 0.5)
 	}
-	out.M0Logits, out.M1Logits = logits(), logits()
+	l := make([][]float64, 1+c)
+	l[0] = []float64{math.Log(constantLoss)}
+	for k, v := range count {
+		l[1+k] = []float64{math.Log(max(float64(v), 0.5) / total)}
+	}
+	out.M0Logits, out.M1Logits = l, clone2(l)
 	out.Training = slices.Clone(m.Training)
 	return &out
 }
+
+// constantLoss is the share of the mass that a constant model's soft walk
+// leaves inside the graph.
+const constantLoss = 1e-9

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/songc/songc/runtime"
@@ -22,8 +23,13 @@ func TestSignTest(t *testing.T) {
 		{1, 1, 3.0 / 4},
 		{9, 4, 1093.0 / 8192},       // C(13,9)+...+C(13,13) = 715+286+78+13+1
 		{60, 40, 0.028443966820490}, // P(X >= 60), X ~ Binomial(100, 1/2)
+		// Beyond the range of 0.5^n C(n, k) in float64 (n > 1074), on
+		// either side of the level: exact values to 12 digits.
+		{3065, 2935, 0.0479141109103},
+		{3064, 2936, 0.0505440364986},
+		{0, 6000, 1},
 	} {
-		if got := signTest(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+		if got := signTest(c.a, c.b); math.Abs(got-c.want) > 1e-11 {
 			t.Errorf("signTest(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
@@ -46,10 +52,7 @@ func TestMajorityCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := task.TrainTargets()
-	count := make([]int, m.Classes)
-	for _, r := range fit {
-		count[y[r]]++
-	}
+	count := classCounts(m.Classes, y, fit)
 	major := 0
 	for c := range count {
 		if count[c] > count[major] {
@@ -91,7 +94,9 @@ func TestMajorityCheck(t *testing.T) {
 
 	// A walk to another class's leaf only: no better than the constant.
 	other := (major + 1) % m.Classes
-	weak := constantModel(m, other)
+	skewed := slices.Clone(count)
+	skewed[other] = count[major] + 1
+	weak := constantModel(m, skewed)
 	out, check, err = majorityCheck(weak, task, fit, val)
 	if err != nil {
 		t.Fatal(err)
@@ -112,12 +117,96 @@ func TestMajorityCheck(t *testing.T) {
 			t.Fatalf("constant model: row %d walks to class %d, want %d", r, got, major)
 		}
 	}
-	// Its soft model puts routeMass of the mass on that leaf.
+	// Its soft model gives the classes' shares of the fit rows.
 	k, _ := runtime.New(out)
 	probs := make([]float64, m.Classes)
 	k.Soft(probs, task.Train.Row(0), k.NewSoftScratch())
-	if math.Abs(probs[major]-routeMass) > 1e-12 {
-		t.Errorf("constant model's soft mass on class %d: %v, want %v", major, probs[major], routeMass)
+	for c, p := range probs {
+		if want := float64(count[c]) / float64(len(fit)); count[c] > 0 && math.Abs(p-want) > 1e-8 {
+			t.Errorf("constant model's soft mass on class %d: %v, want its share %v", c, p, want)
+		}
+	}
+}
+
+// TestMajorityClass: the constant is the most frequent class of the fit
+// rows, not of the validation rows, and the lower class on ties.
+func TestMajorityClass(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := task.TrainTargets()
+	// Fit rows: the first two of classes 3 and 5 (a tie), one of 1; the
+	// validation rows are all of class 1.
+	var fit2, val2 []int
+	seen := map[int]int{}
+	for _, r := range append(fit, val...) {
+		if c := y[r]; (c == 3 || c == 5) && seen[c] < 2 || c == 1 && seen[c] < 1 {
+			seen[c]++
+			fit2 = append(fit2, r)
+		}
+	}
+	for _, r := range append(fit, val...) {
+		if y[r] == 1 && !slices.Contains(fit2, r) {
+			val2 = append(val2, r)
+		}
+	}
+	_, check, err := majorityCheck(m, task, fit2, val2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if check.Class != m.ClassNames[3] {
+		t.Errorf("constant %q, want %q (the lower of two tied classes of the fit rows)", check.Class, m.ClassNames[3])
+	}
+}
+
+// TestMajorityUndecided: with fewer than 5 rows that tell the walk from the
+// constant, the sign test cannot reach 0.05, and the one right on more of
+// them is kept.
+func TestMajorityUndecided(t *testing.T) {
+	task, trained := refineFixture(t, 0.2)
+	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := runtime.New(m)
+	y := task.TrainTargets()
+	count := classCounts(m.Classes, y, fit)
+	major := slices.Index(count, slices.Max(count))
+	scratch := make([]float64, m.Features)
+	var walkOnly, constOnly []int
+	for _, r := range val {
+		w, _ := k.Walk(task.Train.Row(r), scratch, nil)
+		switch {
+		case w.Class == y[r] && y[r] != major:
+			walkOnly = append(walkOnly, r)
+		case w.Class != y[r] && y[r] == major:
+			constOnly = append(constOnly, r)
+		}
+	}
+	if len(walkOnly) < 3 || len(constOnly) < 1 {
+		t.Skipf("the fixture's walk has %d and %d telling rows", len(walkOnly), len(constOnly))
+	}
+	for _, c := range []struct {
+		rows     []int
+		constant bool
+	}{
+		{walkOnly[:3], false},                            // 3 against 0: p = 0.125, but the walk is right more often
+		{append(walkOnly[:1:1], constOnly[:1]...), true}, // 1 against 1: the simpler model
+		{nil, true}, // no telling rows
+	} {
+		out, check, err := majorityCheck(m, task, fit, c.rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !check.Undecided || check.Constant != c.constant || (out.Nodes == 1) != c.constant {
+			t.Errorf("%d rows: check %+v, want undecided and constant %v", len(c.rows), check, c.constant)
+		}
 	}
 }
 

@@ -33,7 +33,9 @@ type Config struct {
 	// MajorityCheck, when set, ends Run with the majority check: unless
 	// the selected walk beats always predicting the most frequent class on
 	// the validation rows by a sign test at MajorityLevel, Run returns
-	// that constant model instead. It needs validation rows.
+	// that constant model instead. It needs validation rows, and is not
+	// made for a model selected by balanced accuracy, whose baseline is
+	// not the most frequent class.
 	MajorityCheck bool
 }
 
@@ -86,7 +88,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	if !(cfg.Ridge > 0) || math.IsInf(cfg.Ridge, 0) {
 		return nil, fmt.Errorf("refine: ridge must be a finite number > 0, got %v", cfg.Ridge)
 	}
-	_, fit, val, err := trainer.ModelSplit(m, task, "refine")
+	meta, fit, val, err := trainer.ModelSplit(m, task, "refine")
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +176,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
 	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
-	if cfg.MajorityCheck && len(val) > 0 {
+	if cfg.MajorityCheck && len(val) > 0 && meta.Select != "balanced" {
 		if out, rec.Majority, err = majorityCheck(out, task, fit, val); err != nil {
 			return nil, err
 		}
@@ -193,17 +195,19 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 // cloneModel returns a deep copy of the parts of m that Refine changes.
 func cloneModel(m *runtime.Model) *runtime.Model {
 	out := *m
-	clone2 := func(a [][]float64) [][]float64 {
-		b := make([][]float64, len(a))
-		for i, row := range a {
-			b[i] = slices.Clone(row)
-		}
-		return b
-	}
 	out.W, out.M0Logits, out.M1Logits = clone2(m.W), clone2(m.M0Logits), clone2(m.M1Logits)
 	out.B = slices.Clone(m.B)
 	out.Training = slices.Clone(m.Training)
 	return &out
+}
+
+// clone2 returns a deep copy of a.
+func clone2(a [][]float64) [][]float64 {
+	b := make([][]float64, len(a))
+	for i, row := range a {
+		b[i] = slices.Clone(row)
+	}
+	return b
 }
 
 // setRoutes changes the columns of the logits l, where needed, so that the
