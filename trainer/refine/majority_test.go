@@ -35,30 +35,32 @@ func TestSignTest(t *testing.T) {
 	}
 }
 
+// refinedFixture returns the fixture's model refined for two passes, and
+// its fit and validation rows. The fixture's 8 epochs leave a walk that is
+// right on few rows; two passes of refining make one that is clearly
+// better than a constant.
+func refinedFixture(t *testing.T) (task *trainer.Task, m *runtime.Model, fit, val []int) {
+	t.Helper()
+	task, trained := refineFixture(t, 0.2)
+	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, fit, val, err = trainer.ModelSplit(m, task, "test"); err != nil {
+		t.Fatal(err)
+	}
+	return task, m, fit, val
+}
+
 // TestMajorityCheck: a walk that beats the most frequent class on the
 // validation rows is kept, with the counts of the rows where exactly one of
 // the two is right; one that does not is replaced by a one-node model that
 // predicts that class for every row and keeps the input columns.
 func TestMajorityCheck(t *testing.T) {
-	task, trained := refineFixture(t, 0.2)
-	// The fixture's 8 epochs leave a walk that is right on few rows; two
-	// passes of refining make one that is clearly better than a constant.
-	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, fit, val, err := trainer.ModelSplit(m, task, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	task, m, fit, val := refinedFixture(t)
 	y := task.TrainTargets()
 	count := classCounts(m.Classes, y, fit)
-	major := 0
-	for c := range count {
-		if count[c] > count[major] {
-			major = c
-		}
-	}
+	major := slices.Index(count, slices.Max(count))
 	walkOf := func(m *runtime.Model) func(r int) int {
 		k, err := runtime.New(m)
 		if err != nil {
@@ -165,15 +167,7 @@ func TestMajorityClass(t *testing.T) {
 // constant, the sign test cannot reach 0.05, and the one right on more of
 // them is kept.
 func TestMajorityUndecided(t *testing.T) {
-	task, trained := refineFixture(t, 0.2)
-	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, fit, val, err := trainer.ModelSplit(m, task, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	task, m, fit, val := refinedFixture(t)
 	k, _ := runtime.New(m)
 	y := task.TrainTargets()
 	count := classCounts(m.Classes, y, fit)
