@@ -6,7 +6,6 @@ import (
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
-	"github.com/songc/songc/trainer"
 )
 
 // MajorityLevel is the level of the majority check's sign test: the walk is
@@ -14,24 +13,20 @@ import (
 // the validation rows with a chance below it.
 const MajorityLevel = 0.05
 
-// majorityCheck compares the hard walk of m with always predicting the
-// most frequent class of the fit rows (the lower class on ties), on the
-// val rows of task, by a one-sided exact sign test on the rows where
+// majorityCheck compares the hard walk of m, which gives the val rows the
+// classes walked, with always predicting the most frequent class of the
+// fit rows (the lower class on ties; y holds every row's class), on the
+// val rows, by a one-sided exact sign test on the rows where
 // exactly one of the two is right (McNemar's exact test). The walk is kept
 // when it is better at MajorityLevel; otherwise the returned model is
-// constantModel(m, fit). When fewer rows tell the two apart than the test
+// constantModel(m, the fit rows' class counts). When fewer rows tell the two apart than the test
 // needs to reach MajorityLevel at all (5 at 0.05), the walk is kept if it
 // is right on more of them than the constant.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on
 // those rows by luck alone; the constant then does better on new rows.
-func majorityCheck(m *runtime.Model, task *trainer.Task, fit, val []int) (*runtime.Model, *runlog.MajorityCheck, error) {
-	k, err := runtime.New(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	y := task.TrainTargets()
+func majorityCheck(m *runtime.Model, y, fit, val, walked []int) (*runtime.Model, *runlog.MajorityCheck) {
 	count := classCounts(m.Classes, y, fit)
 	class := 0
 	for c, v := range count {
@@ -40,10 +35,8 @@ func majorityCheck(m *runtime.Model, task *trainer.Task, fit, val []int) (*runti
 		}
 	}
 	check := &runlog.MajorityCheck{Class: m.ClassNames[class]}
-	scratch := make([]float64, m.Features)
-	for _, r := range val {
-		w, _ := k.Walk(task.Train.Row(r), scratch, nil)
-		switch walk, constant := w.Class == y[r], class == y[r]; {
+	for i, r := range val {
+		switch walk, constant := walked[i] == y[r], class == y[r]; {
 		case walk && !constant:
 			check.WalkOnly++
 		case constant && !walk:
@@ -57,10 +50,10 @@ func majorityCheck(m *runtime.Model, task *trainer.Task, fit, val []int) (*runti
 		keep = check.WalkOnly > check.ConstantOnly
 	}
 	if keep {
-		return m, check, nil
+		return m, check
 	}
 	check.Constant = true
-	return constantModel(m, count), check, nil
+	return constantModel(m, count), check
 }
 
 // classCounts counts the rows of each class among rows.

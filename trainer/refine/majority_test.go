@@ -52,6 +52,22 @@ func refinedFixture(t *testing.T) (task *trainer.Task, m *runtime.Model, fit, va
 	return task, m, fit, val
 }
 
+// walkClasses returns the class runtime's walk of m gives each of rows.
+func walkClasses(t *testing.T, m *runtime.Model, task *trainer.Task, rows []int) []int {
+	t.Helper()
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := make([]float64, m.Features)
+	out := make([]int, len(rows))
+	for i, r := range rows {
+		w, _ := k.Walk(task.Train.Row(r), scratch, nil)
+		out[i] = w.Class
+	}
+	return out
+}
+
 // TestMajorityCheck: a walk that beats the most frequent class on the
 // validation rows is kept, with the counts of the rows where exactly one of
 // the two is right; one that does not is replaced by a one-node model that
@@ -61,22 +77,11 @@ func TestMajorityCheck(t *testing.T) {
 	y := task.TrainTargets()
 	count := classCounts(m.Classes, y, fit)
 	major := slices.Index(count, slices.Max(count))
-	walkOf := func(m *runtime.Model) func(r int) int {
-		k, err := runtime.New(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scratch := make([]float64, m.Features)
-		return func(r int) int {
-			w, _ := k.Walk(task.Train.Row(r), scratch, nil)
-			return w.Class
-		}
-	}
 	// counts recounts the check's rows for the walk of m.
 	counts := func(m *runtime.Model) (walkOnly, constOnly int) {
-		walk := walkOf(m)
-		for _, r := range val {
-			if p := walk(r); p == y[r] && y[r] != major {
+		walked := walkClasses(t, m, task, val)
+		for i, r := range val {
+			if p := walked[i]; p == y[r] && y[r] != major {
 				walkOnly++
 			} else if p != y[r] && y[r] == major {
 				constOnly++
@@ -85,10 +90,7 @@ func TestMajorityCheck(t *testing.T) {
 		return walkOnly, constOnly
 	}
 
-	out, check, err := majorityCheck(m, task, fit, val)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, check := majorityCheck(m, y, fit, val, walkClasses(t, m, task, val))
 	w, c := counts(m)
 	if check.Constant || out != m || check.WalkOnly != w || check.ConstantOnly != c || check.Class != m.ClassNames[major] || !(check.PValue < MajorityLevel) {
 		t.Fatalf("refined walk: check %+v, want kept with %d and %d rows, class %q", check, w, c, m.ClassNames[major])
@@ -99,10 +101,7 @@ func TestMajorityCheck(t *testing.T) {
 	skewed := slices.Clone(count)
 	skewed[other] = count[major] + 1
 	weak := constantModel(m, skewed)
-	out, check, err = majorityCheck(weak, task, fit, val)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, check = majorityCheck(weak, y, fit, val, walkClasses(t, weak, task, val))
 	w, c = counts(weak)
 	if !check.Constant || check.WalkOnly != w || check.ConstantOnly != c || check.PValue < MajorityLevel {
 		t.Fatalf("walk to class %d: check %+v, want the constant, with %d and %d rows", other, check, w, c)
@@ -113,9 +112,8 @@ func TestMajorityCheck(t *testing.T) {
 	if out.Nodes != 1 || out.Steps != 1 || out.Schema != m.Schema || !bytes.Equal(out.Training, m.Training) {
 		t.Errorf("constant model: %d nodes, %d steps; schema or metadata changed", out.Nodes, out.Steps)
 	}
-	walk := walkOf(out)
-	for r := range task.Train.Rows {
-		if got := walk(r); got != major {
+	for r, got := range walkClasses(t, out, task, fixture.Rows(task.Train.Rows)) {
+		if got != major {
 			t.Fatalf("constant model: row %d walks to class %d, want %d", r, got, major)
 		}
 	}
@@ -154,10 +152,7 @@ func TestMajorityClass(t *testing.T) {
 			val2 = append(val2, r)
 		}
 	}
-	_, check, err := majorityCheck(m, task, fit2, val2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, check := majorityCheck(m, y, fit2, val2, walkClasses(t, m, task, val2))
 	if check.Class != m.ClassNames[3] {
 		t.Errorf("constant %q, want %q (the lower of two tied classes of the fit rows)", check.Class, m.ClassNames[3])
 	}
@@ -168,18 +163,15 @@ func TestMajorityClass(t *testing.T) {
 // them is kept.
 func TestMajorityUndecided(t *testing.T) {
 	task, m, fit, val := refinedFixture(t)
-	k, _ := runtime.New(m)
 	y := task.TrainTargets()
 	count := classCounts(m.Classes, y, fit)
 	major := slices.Index(count, slices.Max(count))
-	scratch := make([]float64, m.Features)
 	var walkOnly, constOnly []int
-	for _, r := range val {
-		w, _ := k.Walk(task.Train.Row(r), scratch, nil)
-		switch {
-		case w.Class == y[r] && y[r] != major:
+	for i, class := range walkClasses(t, m, task, val) {
+		switch r := val[i]; {
+		case class == y[r] && y[r] != major:
 			walkOnly = append(walkOnly, r)
-		case w.Class != y[r] && y[r] == major:
+		case class != y[r] && y[r] == major:
 			constOnly = append(constOnly, r)
 		}
 	}
@@ -194,10 +186,7 @@ func TestMajorityUndecided(t *testing.T) {
 		{append(walkOnly[:1:1], constOnly[:1]...), true}, // 1 against 1: the simpler model
 		{nil, true}, // no telling rows
 	} {
-		out, check, err := majorityCheck(m, task, fit, c.rows)
-		if err != nil {
-			t.Fatal(err)
-		}
+		out, check := majorityCheck(m, y, fit, c.rows, walkClasses(t, m, task, c.rows))
 		if !check.Undecided || check.Constant != c.constant || (out.Nodes == 1) != c.constant {
 			t.Errorf("%d rows: check %+v, want undecided and constant %v", len(c.rows), check, c.constant)
 		}

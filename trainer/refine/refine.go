@@ -48,9 +48,10 @@ const refinePatience = 2
 
 // Run fine-tunes the hard walk of a trained model, the classifier that
 // compiles, directly: it changes node filters, argmax children and forced
-// exits so that the walk's training accuracy never falls, and returns the
-// model of the pass with the best validation accuracy (pass 0, the model
-// as given, included).
+// exits, and puts unused nodes into the walk, so that the walk's training
+// accuracy never falls, and returns the model of the pass with the best
+// validation accuracy (pass 0, the model as given, included), or, when
+// Config.MajorityCheck says so, the constant model of the majority check.
 //
 // The rows are the model's own split: Refine rebuilds its training and
 // validation rows from the seed and share recorded in the metadata, and
@@ -64,9 +65,9 @@ const refinePatience = 2
 // there, since the decision depends on the input alone:
 //
 //   - For each reachable node j, the rows whose walk visits j are walked
-//     twice more with j's decision forced left and forced right. Where
-//     exactly one of the two ends in the true class, that branch is the
-//     row's target; elsewhere j's decision does not matter. A logistic
+//     once more from their first visit of j, with j's decision forced to
+//     the other branch. Where exactly one of the two branches ends in the
+//     true class, that branch is the row's target; elsewhere j's decision does not matter. A logistic
 //     regression fitted to the targets (from j's filter, with Ridge)
 //     replaces the filter when it routes more of them right: the walk's
 //     training accuracy rises by exactly that many rows.
@@ -74,10 +75,12 @@ const refinePatience = 2
 //     rows whose walk takes the edge, and the best replaces the child when
 //     it is strictly better; likewise the forced-exit leaf of the edge for
 //     the rows that end there.
+//   - Unused nodes are put on the edges where a new filter with the edge's
+//     old child on its left gains most rows (grow).
 //
-// A child or exit is changed by raising its transition logit just above
-// the column's largest, so the soft model changes a little too; the hard
-// walk is what Refine optimises.
+// A changed child gets routeMass of its column's probability and a changed
+// exit a logit just above the other leaves', so the soft model changes a
+// little too; the hard walk is what Refine optimises.
 func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, progress func(runlog.RefinePass)) (*runtime.Model, error) {
 	if cfg.Passes < 1 {
 		return nil, fmt.Errorf("refine: passes must be at least 1, got %d", cfg.Passes)
@@ -102,19 +105,16 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	var log []runlog.RefinePass
 	best, bestVal := 0, -1.0
 	var bestW, bestB []float64
-	var bestChild, bestExit [2][]int
-	keep := func() {
-		bestW, bestB = slices.Clone(g.w), slices.Clone(g.b)
-		for s := range 2 {
-			bestChild[s], bestExit[s] = slices.Clone(g.routes.Child[s]), slices.Clone(g.routes.Exit[s])
-		}
-	}
+	var bestRoutes runtime.Routes
+	var valClass, bestValClass []int // the walk's class of each validation row
 	report := func(p runlog.RefinePass, start time.Time) {
-		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.accuracy(g.val), g.accuracy(g.test)
+		valClass = g.classes(valClass, g.val)
+		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.share(valClass, g.val), g.accuracy(g.test)
 		p.Seconds = time.Since(start).Seconds()
 		if p.ValAcc > bestVal || (len(g.val) == 0 && p.Pass > 0) {
 			best, bestVal = p.Pass, p.ValAcc
-			keep()
+			bestW, bestB, bestRoutes = slices.Clone(g.w), slices.Clone(g.b), g.routes.Clone()
+			bestValClass = slices.Clone(valClass)
 		}
 		log = append(log, p)
 		if progress != nil {
@@ -160,6 +160,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 		copy(out.W[i], bestW[i*d:(i+1)*d])
 	}
 	copy(out.B, bestB)
+	bestChild, bestExit := bestRoutes.Child, bestRoutes.Exit
 	setRoutes(out.M0Logits, bestChild[0], bestExit[0], n)
 	setRoutes(out.M1Logits, bestChild[1], bestExit[1], n)
 	// The model must walk exactly as the refiner did.
@@ -177,9 +178,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	}
 	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
 	if cfg.MajorityCheck && len(val) > 0 && meta.Select != "balanced" {
-		if out, rec.Majority, err = majorityCheck(out, task, fit, val); err != nil {
-			return nil, err
-		}
+		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass)
 	}
 	rm, err := json.Marshal(rec)
 	if err != nil {
@@ -264,7 +263,7 @@ func logAddExp(a, b float64) float64 {
 type refiner struct {
 	n, c, d int
 	w, b    []float64      // n x d filters and biases, in the preprocessed space
-	routes  runtime.Routes // the walk's graph, changed by child and exit moves
+	routes  runtime.Routes // the walk's graph, changed by child and exit moves and insertions
 
 	// x holds the preprocessed rows, the training rows then the test rows,
 	// unless sparse does.
@@ -435,17 +434,17 @@ func (g *refiner) walkOn(rt *runtime.Routes, r, node, t0, f, fs int) int {
 }
 
 // eachState returns, for every state c but skip, score(rt) on a copy rt of
-// the routes whose entries for node set(rt, c) has changed: the candidates
-// of a child or of an inserted node's right child, scored on up to
-// GOMAXPROCS goroutines, each with its own copy. set may change node's
-// children and exits only; they are restored after each candidate. The
-// scores are those of a loop over c on the routes themselves.
-func (g *refiner) eachState(node, skip int, set func(rt *runtime.Routes, c int), score func(rt *runtime.Routes) int) []int {
+// base whose entries for node set(rt, c) has changed: the candidates of a
+// child or of an inserted node's right child, scored on up to GOMAXPROCS
+// goroutines, each with its own copy. set may change node's children and
+// exits only; they are restored after each candidate. The scores are those
+// of a loop over c on base itself.
+func (g *refiner) eachState(base *runtime.Routes, node, skip int, set func(rt *runtime.Routes, c int), score func(rt *runtime.Routes) int) []int {
 	states := g.n + g.c
 	scores := make([]int, states)
 	workers := min(states, goruntime.GOMAXPROCS(0))
 	parallelFor(workers, func(w int) {
-		rt := g.routes.Clone()
+		rt := base.Clone()
 		for c := w; c < states; c += workers {
 			if c == skip {
 				continue
@@ -453,11 +452,27 @@ func (g *refiner) eachState(node, skip int, set func(rt *runtime.Routes, c int),
 			set(&rt, c)
 			scores[c] = score(&rt)
 			for s := range 2 {
-				rt.Child[s][node], rt.Exit[s][node] = g.routes.Child[s][node], g.routes.Exit[s][node]
+				rt.Child[s][node], rt.Exit[s][node] = base.Child[s][node], base.Exit[s][node]
 			}
 		}
 	})
 	return scores
+}
+
+// countRight counts the rows whose walk on rt, from steps[i] with node
+// f's decision forced to fs (f = -1: none), ends in their class, or which
+// known says are right already (known may be nil). The count stops once
+// it cannot exceed floor, and is then at most floor.
+func (g *refiner) countRight(rt *runtime.Routes, rows, steps []int, j, f, fs int, known []bool, floor int) int {
+	k, most := 0, len(rows)
+	for i, r := range rows {
+		if known != nil && known[i] || g.walkOn(rt, r, j, steps[i], f, fs) == g.y[r] {
+			k++
+		} else if most--; most <= floor {
+			return most
+		}
+	}
+	return k
 }
 
 // trace is walk without forcing that also records the hops in g.hops.
@@ -475,17 +490,35 @@ func (g *refiner) trace(r int) int {
 	}
 }
 
+// accuracy is the walk's accuracy on rows (0 without rows).
 func (g *refiner) accuracy(rows []int) float64 {
-	if len(rows) == 0 {
-		return 0
-	}
 	correct := 0
 	for _, r := range rows {
 		if g.walk(r) == g.y[r] {
 			correct++
 		}
 	}
-	return float64(correct) / float64(len(rows))
+	return float64(correct) / float64(max(1, len(rows)))
+}
+
+// classes returns the walk's class of each of rows, in dst's memory.
+func (g *refiner) classes(dst, rows []int) []int {
+	dst = dst[:0]
+	for _, r := range rows {
+		dst = append(dst, g.walk(r))
+	}
+	return dst
+}
+
+// share is the accuracy of the classes of rows (0 without rows).
+func (g *refiner) share(class, rows []int) float64 {
+	correct := 0
+	for i, r := range rows {
+		if class[i] == g.y[r] {
+			correct++
+		}
+	}
+	return float64(correct) / float64(max(1, len(rows)))
 }
 
 // reachable returns the internal nodes reachable from the root, in
@@ -510,6 +543,7 @@ func (g *refiner) reachable() []int {
 // whose outcome its branch decides, if that routes more of them right.
 func (g *refiner) refitNode(j int, ridge float64) bool {
 	g.care, g.target = g.care[:0], g.target[:0]
+	before := 0 // care rows the current filter routes to their target
 	for _, r := range g.fit {
 		c := g.trace(r)
 		t := slices.IndexFunc(g.hops, func(h hop) bool { return h.node == j })
@@ -529,29 +563,27 @@ func (g *refiner) refitNode(j int, ridge float64) bool {
 		}
 		g.care = append(g.care, r)
 		g.target = append(g.target, b2f(right))
+		if own {
+			before++ // the filter sends the row to its target already
+		}
 	}
-	if len(g.care) == 0 {
+	if before == len(g.care) {
 		return false
 	}
 	d := g.d
 	g.theta = append(g.theta[:0], g.w[j*d:(j+1)*d]...)
 	g.theta = append(g.theta, g.b[j])
-	before := g.routed(g.theta)
-	if before == len(g.care) {
+	theta := g.logistic(g.theta, ridge)
+	if theta == nil {
 		return false
 	}
-	best, bestN := g.theta, before
-	if theta := g.logistic(g.theta, ridge); theta != nil {
-		if k := g.routed(theta); k > bestN {
-			g.sharpen(theta)
-			best, bestN = theta, k
-		}
-	}
-	if bestN <= before {
+	k := g.routed(theta)
+	if k <= before {
 		return false
 	}
-	copy(g.w[j*d:(j+1)*d], best[:d])
-	g.b[j] = best[d]
+	g.sharpen(theta, k)
+	copy(g.w[j*d:(j+1)*d], theta[:d])
+	g.b[j] = theta[d]
 	g.decide(j)
 	return true
 }
@@ -708,8 +740,8 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 // a ridge-penalised fit alone would leave its sigmoid near 1/2. Scaling by
 // a power of two scales every product and partial sum of the margin
 // exactly (barring overflow), so every routing decision stays bit for bit
-// the same (the count of routed is compared anyway).
-func (g *refiner) sharpen(theta []float64) {
+// the same (routed, which theta gives, is compared anyway).
+func (g *refiner) sharpen(theta []float64, routed int) {
 	margin := g.marginOf(theta[:g.d], theta[g.d])
 	a := make([]float64, len(g.care))
 	for i, r := range g.care {
@@ -725,7 +757,7 @@ func (g *refiner) sharpen(theta []float64) {
 	for i := range scaled {
 		scaled[i] *= k
 	}
-	if g.routed(scaled) == g.routed(theta) {
+	if g.routed(scaled) == routed {
 		copy(theta, scaled)
 	}
 }
@@ -809,16 +841,9 @@ func (g *refiner) refitChild(j, s int) bool {
 	// Only a child that gets more than floor rows right can be chosen: a
 	// candidate stops counting when it cannot.
 	floor := bestN
-	scores := g.eachState(j, cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
-		k, most := 0, len(rows)
-		for i, r := range rows {
-			if g.walkOn(rt, r, j, steps[i], -1, 0) == g.y[r] { // the walk up to the edge is unchanged
-				k++
-			} else if most--; most <= floor {
-				return most
-			}
-		}
-		return k
+	// The walk up to the edge is unchanged.
+	scores := g.eachState(&g.routes, j, cur, func(rt *runtime.Routes, c int) { setChild(rt, j, s, c, cur) }, func(rt *runtime.Routes) int {
+		return g.countRight(rt, rows, steps, j, -1, 0, nil, floor)
 	})
 	best := cur
 	for c, k := range scores {
@@ -944,23 +969,19 @@ func (g *refiner) unused() []int {
 	return out
 }
 
-// bestInsertion evaluates putting unused node u on edge (j, s) and returns
-// the best such insertion if it gains at least minGain rows; the refiner is
-// left as it was.
+// bestInsertion evaluates putting unused node u on edge (j, s), on a copy
+// of the routes, and returns the best such insertion if it gains at least
+// minGain rows.
 func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insertion, bool) {
 	rows, steps, base := g.edgeRows(j, s)
 	if len(rows) == 0 {
 		return insertion{}, false
 	}
-	old := g.saveNode(u)
-	defer g.restoreNode(u, old)
-	c0, e0 := g.routes.Child[s][j], g.routes.Exit[s][j]
-	defer func() { g.routes.Child[s][j] = c0 }()
-	g.routes.Child[s][j] = u
-	g.routes.Child[0][u], g.routes.Exit[0][u] = c0, e0
+	rt := g.routes.Clone()
+	e0 := splice(&rt, j, s, u)
 	left := make([]bool, len(rows))
 	for i, r := range rows {
-		left[i] = g.walkOn(&g.routes, r, j, steps[i], u, 0) == g.y[r]
+		left[i] = g.walkOn(&rt, r, j, steps[i], u, 0) == g.y[r]
 	}
 	// The right child with the most rows that either branch gets right:
 	// the most the filter could do.
@@ -970,16 +991,8 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	floor := base + minGain - 1
 	const tries = 3
 	type cand struct{ c, oracle int }
-	oracle := g.eachState(u, u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
-		k, most := 0, len(rows)
-		for i, r := range rows {
-			if left[i] || g.walkOn(rt, r, j, steps[i], u, 1) == g.y[r] {
-				k++
-			} else if most--; most <= floor {
-				return most
-			}
-		}
-		return k
+	oracle := g.eachState(&rt, u, u, func(rt *runtime.Routes, c int) { setInserted(rt, u, c, e0) }, func(rt *runtime.Routes) int {
+		return g.countRight(rt, rows, steps, j, u, 1, left, floor)
 	})
 	var top []cand
 	for c, k := range oracle {
@@ -990,15 +1003,15 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	sort.SliceStable(top, func(a, b int) bool { return top[a].oracle > top[b].oracle })
 	best := insertion{j: j, s: s, u: u, gain: minGain - 1}
 	found := false
+	right := make([]bool, len(rows))
 	for _, t := range top[:min(tries, len(top))] {
 		if t.oracle-base <= best.gain {
 			break // the filter cannot beat what is found
 		}
-		setInserted(&g.routes, u, t.c, e0)
+		setInserted(&rt, u, t.c, e0)
 		g.care, g.target = g.care[:0], g.target[:0]
-		right := make([]bool, len(rows))
 		for i, r := range rows {
-			right[i] = g.walkOn(&g.routes, r, j, steps[i], u, 1) == g.y[r]
+			right[i] = g.walkOn(&rt, r, j, steps[i], u, 1) == g.y[r]
 			if left[i] != right[i] {
 				g.care = append(g.care, r)
 				g.target = append(g.target, b2f(right[i]))
@@ -1011,7 +1024,7 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		if theta == nil {
 			continue
 		}
-		g.sharpen(theta)
+		g.sharpen(theta, g.routed(theta))
 		k := 0
 		margin := g.marginOf(theta[:g.d], theta[g.d])
 		for i, r := range rows {
@@ -1031,6 +1044,15 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	return best, found
 }
 
+// splice puts node u on edge (j, s) of rt, with the edge's child and exit
+// as u's left ones, and returns that exit.
+func splice(rt *runtime.Routes, j, s, u int) (e0 int) {
+	c0, e0 := rt.Child[s][j], rt.Exit[s][j]
+	rt.Child[s][j] = u
+	rt.Child[0][u], rt.Exit[0][u] = c0, e0
+	return e0
+}
+
 // setInserted sets the routes in rt of node u when inserted on an edge
 // whose old exit leaf is e0: right child c, exits the old one (or c, a
 // leaf).
@@ -1043,29 +1065,11 @@ func setInserted(rt *runtime.Routes, u, c, e0 int) {
 
 // insert applies an insertion found by bestInsertion.
 func (g *refiner) insert(in insertion) {
-	c0, e0 := g.routes.Child[in.s][in.j], g.routes.Exit[in.s][in.j]
-	g.routes.Child[in.s][in.j] = in.u
-	g.routes.Child[0][in.u], g.routes.Exit[0][in.u] = c0, e0
-	setInserted(&g.routes, in.u, in.other, e0)
+	setInserted(&g.routes, in.u, in.other, splice(&g.routes, in.j, in.s, in.u))
 	d := g.d
 	copy(g.w[in.u*d:(in.u+1)*d], in.theta[:d])
 	g.b[in.u] = in.theta[d]
 	g.decide(in.u)
-}
-
-// nodeState is what insertion evaluation changes of a node.
-type nodeState struct {
-	child, exit [2]int
-}
-
-func (g *refiner) saveNode(u int) nodeState {
-	return nodeState{child: [2]int{g.routes.Child[0][u], g.routes.Child[1][u]}, exit: [2]int{g.routes.Exit[0][u], g.routes.Exit[1][u]}}
-}
-
-func (g *refiner) restoreNode(u int, st nodeState) {
-	for s := range 2 {
-		g.routes.Child[s][u], g.routes.Exit[s][u] = st.child[s], st.exit[s]
-	}
 }
 
 func b2f(b bool) float64 {
