@@ -56,7 +56,7 @@ func AboutModel(m *runtime.Model, file string) (About, error) {
 				a.RefineValAcc, a.RefineTestAcc = l.ValAcc, l.TestAcc
 			}
 		}
-		if mc := r.Majority; mc != nil && mc.Constant {
+		if mc := t.Constant(); mc != nil {
 			a.Constant = mc.Class
 		}
 	}

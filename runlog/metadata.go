@@ -27,6 +27,15 @@ type Metadata struct {
 	Refine       *Refine `json:"refine,omitempty"`
 }
 
+// Constant returns the majority check when it replaced the walk by a
+// constant model, and nil otherwise.
+func (m Metadata) Constant() *MajorityCheck {
+	if m.Refine == nil || m.Refine.Majority == nil || !m.Refine.Majority.Constant {
+		return nil
+	}
+	return m.Refine.Majority
+}
+
 // ErrNoMetadata is returned by ReadMetadata for a model without training metadata.
 var ErrNoMetadata = errors.New("the model has no training metadata")
 

@@ -51,11 +51,8 @@ func (c *RefineCmd) Run(g *Globals) error {
 	}
 	if c.Majority {
 		meta, _ := runlog.ReadMetadata(m.Training)
-		switch {
-		case meta.Val == 0:
-			return usagef("--majority-check compares on the validation rows, and %s has none (trained with --val 0)", c.Model)
-		case meta.Select == "balanced":
-			return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of %s's --select balanced", c.Model)
+		if err := checkMajority(c.Passes, meta.Val, meta.Select); err != nil {
+			return err
 		}
 	}
 	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags)
@@ -71,8 +68,9 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
-	warnConstant(g.Stdout, out, "Refining without --majority-check")
-	return reportTest(g, out, task.Test)
+	meta, _ := runlog.ReadMetadata(out.Training)
+	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
+	return reportTest(g, out, task.Test, meta.Constant() != nil)
 }
 
 // loadTask reads the training data (the embedded Letter data without a
@@ -147,20 +145,24 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// majorityConstant returns the majority check of m's training metadata
-// when it replaced the walk by a constant, and nil otherwise.
-func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
-	meta, _ := runlog.ReadMetadata(m.Training)
-	if meta.Refine == nil || meta.Refine.Majority == nil || !meta.Refine.Majority.Constant {
-		return nil
+// checkMajority refuses the majority check where it cannot run: without
+// refining (passes 0), without validation rows (val 0), or for a model
+// selected by balanced accuracy.
+func checkMajority(passes int, val float64, sel string) error {
+	switch {
+	case passes == 0:
+		return usagef("--majority-check is the last step of refining: it needs --refine above 0 (--preset paper does not refine)")
+	case val == 0:
+		return usagef("--majority-check compares on the validation rows: the model needs them (--val above 0)")
+	case sel == "balanced":
+		return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of --select balanced")
 	}
-	return meta.Refine.Majority
+	return nil
 }
 
-// warnConstant warns, on w, when the majority check replaced m's walk by a
-// constant, naming the flag that keeps the walk.
-func warnConstant(w io.Writer, m *runtime.Model, keep string) {
-	mc := majorityConstant(m)
+// warnConstant warns, on w, when the majority check mc (nil: none) replaced
+// the walk by a constant, naming the flag that keeps the walk.
+func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
 	if mc == nil {
 		return
 	}
@@ -179,8 +181,9 @@ func printRefinePass(w io.Writer, p runlog.RefinePass) {
 	fmt.Fprintln(w, line)
 }
 
-// reportTest prints the model's test accuracies, in float64 by the runtime.
-func reportTest(g *Globals, m *runtime.Model, test *data.Dataset) error {
+// reportTest prints the model's test accuracies, in float64 by the runtime;
+// constant says that the majority check made the model a constant.
+func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, constant bool) error {
 	if test == nil {
 		return nil
 	}
@@ -193,6 +196,6 @@ func reportTest(g *Globals, m *runtime.Model, test *data.Dataset) error {
 		return err
 	}
 	met := k.Evaluate(test.X, y)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, majorityConstant(m) != nil)
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, constant)
 	return nil
 }

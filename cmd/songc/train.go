@@ -90,7 +90,7 @@ type trainArgs struct {
 	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
 	Refine                  int   // passes of songc refine after training (0: none)
-	Majority                *bool `json:",omitempty"` // refine's majority check; nil in checkpoints of songc before it: on for the auto recipe
+	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
 }
 
 func (c *TrainCmd) Run(g *Globals) error {
@@ -202,22 +202,14 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		setIf(&args.Refine, c.Refine)
 		args.Majority = c.Majority
-		if args.Majority == nil {
-			auto := preset == "auto"
-			args.Majority = &auto
-		} else if *args.Majority {
-			switch {
-			case args.Refine == 0:
-				return usagef("--majority-check is the last step of refining: it needs --refine above 0 (--preset paper does not refine)")
-			case cfg.Val == 0:
-				return usagef("--majority-check compares on the validation rows: --val must be above 0")
-			case cfg.Select == "balanced":
-				return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of --select balanced")
-			}
-		}
 	}
 	if args.Refine < 0 {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
+	}
+	if c.Majority != nil && *c.Majority {
+		if err := checkMajority(args.Refine, cfg.Val, cfg.Select); err != nil {
+			return err
+		}
 	}
 	if args.Log == "" {
 		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
@@ -349,8 +341,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return err
 	}
 	if args.Refine > 0 {
-		// A checkpoint of songc before the check does not say: the auto
-		// recipe (a search) checks.
+		// By default the auto recipe (a search chose the run) checks.
 		check := r.Search != nil
 		setIf(&check, args.Majority)
 		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check}, c.Quiet)
@@ -709,7 +700,8 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, kept)
 	}
-	if mc := majorityConstant(m); mc != nil {
+	mc := meta.Constant()
+	if mc != nil {
 		by += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
@@ -723,21 +715,20 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (validation %.2f%%)%s\n",
 			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), 100*c.Score, cut)
 	}
-	warnConstant(g.Stdout, m, "--no-majority-check")
+	warnConstant(g.Stdout, mc, "--no-majority-check")
 	if _, val := r.Split(); len(val) > 0 {
 		k, err := runtime.New(m)
 		if err != nil {
 			return err
 		}
-		x := make([]float64, 0, len(val)*k.NumFeatures())
+		x := r.Task.Train.Gather(make([]float64, len(val)*k.NumFeatures()), val)
 		y := make([]int, len(val))
 		for i, row := range val {
-			x = append(x, r.Task.Train.Row(row)...)
 			y[i] = r.Task.TrainTargets()[row]
 		}
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y), majorityConstant(m) != nil)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y), mc != nil)
 	}
-	return reportTest(g, m, test)
+	return reportTest(g, m, test, mc != nil)
 }
 
 // reportMetrics prints a line naming what was measured, with the hard walk's

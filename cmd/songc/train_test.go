@@ -546,4 +546,10 @@ func TestMajorityCheckCLI(t *testing.T) {
 			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
 		}
 	}
+	// Nor on --resume of a run that does not refine.
+	ckpt := filepath.Join(dir, "norefine.ckpt")
+	train("norefine.json", noise, "--preset", "fast", "--refine", "0", "--checkpoint", ckpt)
+	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--majority-check"); code != 2 || !strings.Contains(errs, "--majority-check is the last step of refining") {
+		t.Errorf("train --resume %s --majority-check: exit %d, want 2: %s", ckpt, code, errs)
+	}
 }
