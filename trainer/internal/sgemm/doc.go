@@ -9,8 +9,9 @@
 //
 // Results are deterministic and the same on either tile and any thread
 // count: every element of C is accumulated by one goroutine, one FMA per k
-// in order within a K block, the blocks in order. An AVX-512 GEMM runs
-// products of at most 16 columns on the 6x16 tile for that reason. The
+// in order within a K block, the blocks in order. That is why Gemm may run
+// a product of at most 16 columns on the 6x16 tile on an AVX-512 machine,
+// which packs fewer zero columns (GemmPacked keeps its operand's tile). The
 // order differs from gonum's, so the two agree to rounding, not bit for bit.
 package sgemm
 

@@ -11,5 +11,5 @@ func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int)
 
 // kernel14x32 adds the product of a packed 14 x k panel of A and a packed
 // k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).
-// It needs AVX-512F.
+// It needs AVX-512F and AVX512DQ (VXORPS on ZMM registers).
 func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int)

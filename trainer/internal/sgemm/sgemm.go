@@ -97,9 +97,8 @@ type state struct {
 	threads int           // workers a product may use (SetThreads)
 
 	// The current product, read by the workers. pre, when set, is op(A)
-	// packed whole (PackedA), with mpad rows.
+	// packed whole (PackedA), its rows rounded up to whole mr-row panels.
 	pre    []float32
-	mpad   int
 	transA bool
 	m, k   int
 	alpha  float32
@@ -221,7 +220,6 @@ type PackedA struct {
 	packed bool
 	isa    ISA
 	m, k   int
-	mpad   int // m rounded up to whole mr-row panels
 	data   []float32
 }
 
@@ -237,15 +235,16 @@ func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []floa
 	} else {
 		dst.data = dst.data[:need]
 	}
-	dst.packed, dst.isa, dst.m, dst.k, dst.mpad = true, g.isa, m, k, mpad
+	dst.packed, dst.isa, dst.m, dst.k = true, g.isa, m, k
 	for p0 := 0; p0 < k; p0 += kc {
 		packA(dst.data[p0*mpad:], a, lda, transA, alpha, mr, 0, m, p0, min(kc, k-p0))
 	}
 }
 
 // GemmPacked computes C = A*op(B) + beta*C with A packed by Pack (m x k,
-// alpha and any transposition applied): the same bits as Gemm with A's
-// operands, without packing A again. It panics when a was packed for
+// alpha and any transposition applied): for alpha other than 0, the same
+// bits as Gemm with A's operands, without packing A again (Gemm with alpha
+// 0 only scales C). It panics when a was packed for
 // another micro-kernel or on shapes that do not fit.
 func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if !a.packed || a.isa != g.isa {
@@ -261,13 +260,13 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 	if k == 0 {
 		return
 	}
-	g.m, g.k, g.pre, g.mpad = m, k, a.data, a.mpad
+	g.m, g.k, g.pre = m, k, a.data
 	g.run(micros[a.isa], n, b, ldb, transB, c, ldc) // a's panels are its ISA's tile's, whatever n is
 }
 
-// work runs the M blocks w, w+threads, ... of the current K and N block.
-// The rows of C are split between the workers, so no two write the same
-// element, and each element's sum runs in a fixed order.
+// work runs worker w's share, one of threads contiguous ranges of whole
+// mr-row panels, of the current K and N block. No two workers write the
+// same element of C, and each element's sum runs in a fixed order.
 func (g *state) work(w, threads int) {
 	wk := &g.workers[w]
 	mr, nr, mc := g.mr, g.nr, g.mc
@@ -279,7 +278,7 @@ func (g *state) work(w, threads int) {
 		mb := min(mc, hi-i0)
 		pa := wk.packA
 		if g.pre != nil { // packed whole: this block's panels are in place
-			pa = g.pre[g.p0*g.mpad+i0*g.kb:]
+			pa = g.pre[g.p0*panels*mr+i0*g.kb:]
 		} else {
 			packA(pa, g.a, g.lda, g.transA, g.alpha, mr, i0, mb, g.p0, g.kb)
 		}

@@ -34,7 +34,7 @@ func main() {
 	kernel("kernel14x32", 14, 32, ZMM, 16, true,
 		"kernel14x32 adds the product of a packed 14 x k panel of A and a packed",
 		"k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).",
-		"It needs AVX-512F.")
+		"It needs AVX-512F and AVX512DQ (VXORPS on ZMM registers).")
 	Generate()
 }
 
