@@ -1,8 +1,9 @@
 // Package dot holds the float64 dot products and scaled additions of
-// songc's hard-walk refiner, four rows at a time, with the bits of gonum's
-// floats.Dot (its amd64 assembly) and floats.AddScaled, on every
-// architecture. (Where gonum runs no assembly, on other architectures and
-// with its noasm tag, its floats.Dot is a plain loop in another order.)
+// songc's hard-walk refiner, four rows at a time, with the bits that
+// gonum's floats.Dot and floats.AddScaled give on amd64 (its assembly), on
+// every architecture. (Where gonum runs no assembly, on other
+// architectures and with its noasm tag, its floats.Dot is a plain loop in
+// another order, and its floats.AddScaled may fuse multiply-adds.)
 //
 // floats.Dot's assembly on amd64 keeps four partial sums, element i going
 // to sum i mod 4 in order (each product rounded before its addition), adds

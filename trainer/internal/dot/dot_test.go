@@ -54,7 +54,8 @@ func TestDot(t *testing.T) {
 }
 
 // TestAddScaled checks AddScaled4 and AddScaled against four
-// floats.AddScaled calls in order.
+// floats.AddScaled calls in order, where gonum runs its amd64 assembly, and
+// against four unfused loops elsewhere.
 func TestAddScaled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 3, 4, 6, 17, 784} {
@@ -63,7 +64,13 @@ func TestAddScaled(t *testing.T) {
 			e := [4]float64{rng.NormFloat64(), rng.NormFloat64(), -rng.NormFloat64(), rng.NormFloat64() * 1e-9}
 			want, got, one := append([]float64(nil), dst...), append([]float64(nil), dst...), append([]float64(nil), dst...)
 			for r := range 4 {
-				floats.AddScaled(want, e[r], x[r*ld:r*ld+n])
+				if gonumAsm {
+					floats.AddScaled(want, e[r], x[r*ld:r*ld+n])
+				} else {
+					for i, v := range x[r*ld : r*ld+n] {
+						want[i] += float64(e[r] * v)
+					}
+				}
 				AddScaled(one, e[r], x[r*ld:r*ld+n])
 			}
 			AddScaled4(got, e, x, ld)
@@ -121,5 +128,22 @@ func BenchmarkGonumDotAddScaled(b *testing.B) {
 			row := x[r*d : (r+1)*d]
 			floats.AddScaled(g, floats.Dot(w, row), row)
 		}
+	}
+}
+
+// lanes4Go is lanes4 in Go: the reference the assembly's lanes are checked
+// against.
+func lanes4Go(n4 int, w, x []float64, ld int, s *[16]float64) {
+	for r := range 4 {
+		row := x[r*ld : r*ld+n4]
+		var a0, a1, a2, a3 float64
+		for i := 0; i < n4; i += 4 {
+			w4, x4 := w[i:i+4:i+4], row[i:i+4:i+4]
+			a0 += float64(w4[0] * x4[0])
+			a1 += float64(w4[1] * x4[1])
+			a2 += float64(w4[2] * x4[2])
+			a3 += float64(w4[3] * x4[3])
+		}
+		s[4*r], s[4*r+1], s[4*r+2], s[4*r+3] = a0, a1, a2, a3
 	}
 }
