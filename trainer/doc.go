@@ -75,11 +75,14 @@
 // # Several graphs, one pass
 //
 // TrainTogether trains runs that see the same batches (restarts of a
-// seed, a search's candidates: any sizes, rates and regularisation) in one
-// pass per batch: the rows are gathered once, and the runs' steps, noise
-// draws and end-of-epoch validation are spread over the cores, each run
-// the packed kernels on a share of them each. Every run ends with the bits it has
-// alone. Graphs is the same at the engine level, one step at a time.
+// seed: any sizes, rates and regularisation) in one pass per batch: the
+// rows are gathered once, and the runs' steps, noise draws and
+// end-of-epoch validation are spread over the cores, each run's packed
+// kernel getting a share of them. Every run ends with the bits it has
+// alone. (The auto recipe's search trains its candidates on goroutines of
+// their own instead, a candidate an epoch at a time.) Graphs is the same
+// at the engine level, one step at a time: the harness songc bench
+// times.
 //
 // # The step
 //

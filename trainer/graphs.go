@@ -9,7 +9,9 @@ import (
 
 // Graphs trains K graphs of one size (nodes, steps, classes, features) on
 // the same batches, one call per batch: restarts, seeds, learning rates
-// and regularisation strengths of one recipe side by side. Each graph has
+// and regularisation strengths of one recipe side by side. It is the
+// engine-level harness that songc bench times; training runs go through
+// TrainTogether and Restarts, which spread runs over the cores alike. Each graph has
 // its own engine (parameters, Adam state, temperature, straight-through
 // mode) and its own learning rate, weight decay and node regularisation,
 // and trains with the bits it would have alone: a graph's step is its own

@@ -125,8 +125,8 @@ func (Gonum64) Gemm(tA, tB bool, m, n, k int, alpha float64, a []float64, lda in
 
 // Packed is the float32 kernel on songc's packed SGEMM
 // (trainer/internal/sgemm), with its AVX-512 or its AVX2/FMA
-// micro-kernel, on GOMAXPROCS's threads (fewer for each of several graphs
-// trained side by side: NewGraphs). Both micro-kernels give the same bits:
+// micro-kernel, on GOMAXPROCS's threads (SetThreads gives each of several
+// graphs trained side by side its share). Both micro-kernels give the same bits:
 // an element of a product is summed in the same order by either, so a run
 // trains the same model on either. NewKernel32 makes one by name.
 type Packed struct {

@@ -66,8 +66,9 @@ type Run struct {
 	noise        *rand.Rand
 	noiseSrc     *rand.PCG
 	state        runState
-	// ws holds TrainFor's buffers: a batch's rows and labels, the Gumbel
-	// noise, the epoch's row order and the test rows' indices.
+	// ws holds the run's training buffers (set by trainGroup's begin): a
+	// batch's rows and labels, the Gumbel noise, the epoch's row order, and
+	// the rows and leaf masses of an accuracy pass.
 	ws struct {
 		x          []float64
 		y          []int
