@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Training speed of two commits side by side, on this machine, in one run
-# (docs/RESULTS.md, "One graph: steps and epochs against the commit before
+# (experiments/speed-history.md, "One graph: steps and epochs against the commit before
 # the speed work"):
 #
 #   - seconds per training step (songc bench, median of 41 batches) of the
