@@ -39,7 +39,7 @@ type CLI struct {
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict the class of every row of a file, as the compiled classifier does."`
-	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (standard library only) from a model."`
+	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (a package that imports nothing) from a model."`
 	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph, as in the paper; DOT drawings and plots."`
 	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s."`
 	Version VersionCmd `cmd:"" help:"Print songc's version."`
@@ -57,7 +57,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default), first, a number from 1, or a header name (eval, predict: the model's)."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default), first, a number from 1, or a header name (with a model: the model's)."`
 }
 
 // options returns how to read a file of rows for model m: encoded by its
