@@ -73,10 +73,12 @@ func (c *CompileCmd) Run(g *Globals) error {
 		}
 		return err
 	}
-	if err := makeFolderFor(c.Output); err != nil {
-		return err
+	testPath := strings.TrimSuffix(c.Output, ".go") + "_test.go"
+	outputs := map[string]string{"-o": c.Output}
+	if c.EmitTests {
+		outputs["--emit-tests"] = testPath
 	}
-	if err := checkWritable(c.Output); err != nil {
+	if err := checkOutputs([]string{"-o", "--emit-tests"}, outputs, true); err != nil {
 		return err
 	}
 	var ds *data.Dataset
@@ -96,7 +98,6 @@ func (c *CompileCmd) Run(g *Globals) error {
 		return fmt.Errorf("%s: has no rows for the golden vectors", c.Data)
 	}
 	var testSrc []byte
-	testPath := strings.TrimSuffix(c.Output, ".go") + "_test.go"
 	if c.EmitTests {
 		rows := min(ds.Rows, max(8, 20000/ds.Features), 200)
 		var b bytes.Buffer

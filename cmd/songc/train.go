@@ -66,7 +66,7 @@ type TrainCmd struct {
 	DataFlags   `embed:""`
 	Categorical []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
-	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: NA,N/A,?,NaN)."`
+	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: ${missing})."`
 }
 
 // Help implements kong.HelpProvider.
