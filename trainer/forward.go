@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/internal/vec"
 )
 
 // The forward pass and the loss of the CPU engine (docs/model.md).
@@ -83,9 +84,7 @@ func (e *CPU[T]) forward(x []float64, B int) {
 	s := e.shape
 	n, c, d, N, S := s.Nodes, s.Classes, s.Features, s.Steps, s.States()
 	_, _, wo, bo, _ := s.offsets()
-	for i, v := range x {
-		e.xb[i] = T(v)
-	}
+	vec.Narrow(e.xb, x)
 	// Pre-activations a = W x^T (n x B), then s = sigmoid(a + b).
 	e.k.Gemm(false, true, n, B, d, 1, e.p[wo:], d, e.xb, d, 0, e.sg, B)
 	for i := 0; i < n; i++ {
@@ -121,18 +120,8 @@ func (e *CPU[T]) forward(x []float64, B int) {
 		for i := 0; i < n; i++ {
 			u1 := e.u[i*NB+t*B : i*NB+t*B+B]
 			u0 := e.u[(n+i)*NB+t*B : (n+i)*NB+t*B+B]
-			si := e.sg[i*B : (i+1)*B]
-			u1, u0 = u1[:len(si)], u0[:len(si)]
-			for j, p := range pt[i*B : (i+1)*B] {
-				a, b := si[j]*p, (1-si[j])*p
-				if a < tiny { // no subnormals into the GEMM (see transitions)
-					a = 0
-				}
-				if b < tiny {
-					b = 0
-				}
-				u1[j], u0[j] = a, b
-			}
+			// No subnormals into the GEMM (see transitions).
+			vec.Split(u1, u0, e.sg[i*B:(i+1)*B], pt[i*B:(i+1)*B], tiny)
 		}
 		// One product per step: next = [M1 | M0] U_t (S x B). Its internal
 		// rows are p_{t+1}; its leaf rows accumulate into q.

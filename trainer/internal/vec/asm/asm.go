@@ -1,0 +1,92 @@
+// Command asm generates the AVX loops of package vec with avo
+// (github.com/mmcloughlin/avo). It is its own module so that avo is a
+// build-time tool only; run it through go generate in package vec:
+//
+//	go generate ./trainer/internal/vec
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	split()
+	narrow()
+	Generate()
+}
+
+// ltOQ is VCMPPS's predicate "less than, ordered, quiet": false where
+// either operand is NaN, as Go's < is.
+const ltOQ = 0x11
+
+// split generates u1 = s*p and u0 = (1-s)*p, eight lanes at a time, each
+// lane cleared where its product is below tiny.
+func split() {
+	TEXT("split", NOSPLIT, "func(n8 int, u1, u0, s, p *float32, tiny float32)")
+	Pragma("noescape")
+	Doc("split sets u1[j] = s[j]*p[j] and u0[j] = (1-s[j])*p[j] for j < n8,",
+		"each zero where it is below tiny. n8 is a multiple of 8. It needs AVX.")
+	n := Load(Param("n8"), GP64())
+	u1 := Load(Param("u1"), GP64())
+	u0 := Load(Param("u0"), GP64())
+	s := Load(Param("s"), GP64())
+	p := Load(Param("p"), GP64())
+	tiny, one := YMM(), YMM()
+	VBROADCASTSS(NewParamAddr("tiny", 40), tiny)
+	VBROADCASTSS(ConstData("one", U32(0x3f800000)), one) // float32 1
+	i := GP64()
+	XORQ(i, i)
+	Label("split_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("split_done"))
+	sv, pv := YMM(), YMM()
+	VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
+	VMOVUPS(Mem{Base: p, Index: i, Scale: 4}, pv)
+	a, b := YMM(), YMM()
+	VMULPS(pv, sv, a)
+	VSUBPS(sv, one, b)
+	VMULPS(pv, b, b)
+	for _, v := range []struct {
+		x   VecVirtual
+		dst Register
+	}{{a, u1}, {b, u0}} {
+		m := YMM()
+		VCMPPS(U8(ltOQ), tiny, v.x, m)
+		VANDNPS(v.x, m, v.x)
+		VMOVUPS(v.x, Mem{Base: v.dst, Index: i, Scale: 4})
+	}
+	ADDQ(U8(8), i)
+	JMP(LabelRef("split_loop"))
+	Label("split_done")
+	VZEROUPPER()
+	RET()
+}
+
+// narrow generates dst = float32(src), eight values at a time.
+func narrow() {
+	TEXT("narrow", NOSPLIT, "func(n8 int, dst *float32, src *float64)")
+	Pragma("noescape")
+	Doc("narrow sets dst[i] = float32(src[i]) for i < n8, rounding to nearest.",
+		"n8 is a multiple of 8. It needs AVX.")
+	n := Load(Param("n8"), GP64())
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	i := GP64()
+	XORQ(i, i)
+	Label("narrow_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("narrow_done"))
+	lo, hi := XMM(), XMM()
+	VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8}, lo)
+	VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8, Disp: 32}, hi)
+	VMOVUPS(lo, Mem{Base: dst, Index: i, Scale: 4})
+	VMOVUPS(hi, Mem{Base: dst, Index: i, Scale: 4, Disp: 16})
+	ADDQ(U8(8), i)
+	JMP(LabelRef("narrow_loop"))
+	Label("narrow_done")
+	VZEROUPPER()
+	RET()
+}
