@@ -56,17 +56,17 @@ func (r *Run) export(flat []float64, tau float64) *Params {
 // hardAccuracy is the hard walk's accuracy on the validation rows, its
 // balanced accuracy there, and its accuracy on the test rows (when there
 // are any) for the current parameters at temperature tau, computed by the
-// runtime in float64 on the raw rows, exactly as the saved model would be.
+// runtime in float64 exactly as the saved model would be. The rows are
+// preprocessed once (prepare), with the bits the model's InputShift and
+// InputScale give them, so the classifier here has neither.
 func (r *Run) hardAccuracy(tau float64) (val, valBalanced, test float64) {
-	m := r.export(r.state.Params, tau).Model(r.Task.ClassNames)
-	m.InputShift, m.InputScale = r.shift, r.scale
-	k, err := runtime.New(m)
+	k, err := runtime.New(r.export(r.state.Params, tau).Model(r.Task.ClassNames))
 	if err != nil {
 		return 0, 0, 0 // non-finite parameters: the loss check reports them
 	}
-	val, valBalanced = HardAccuracy(k, r.Task.Train, r.Task.yTrain, r.valIdx)
-	if ts := r.Task.Test; ts != nil {
-		test, _ = HardAccuracy(k, ts, r.Task.yTest, nil)
+	val, valBalanced = HardAccuracy(k, r.val, r.yVal, nil)
+	if r.xTest != nil {
+		test, _ = HardAccuracy(k, r.xTest, r.Task.yTest, nil)
 	}
 	return val, valBalanced, test
 }

@@ -56,8 +56,10 @@ type Run struct {
 	kernel string // name of the kernel under the engine
 	shape  Shape
 	// x and xTest are the training and test rows as the engine sees them
-	// (preprocessed when Config.Standardize is set).
-	x, xTest     *data.Dataset
+	// (preprocessed when Config.Standardize is set); val holds x's
+	// validation rows (valIdx) one after another, yVal their classes.
+	x, xTest, val *data.Dataset
+	yVal          []int
 	shift, scale []float64
 	trainIdx     []int
 	valIdx       []int
@@ -74,7 +76,7 @@ type Run struct {
 		y          []int
 		noise      []float64
 		perm       []int
-		accX, accQ []float64 // accuracy's rows and leaf masses
+		accQ       []float64 // accuracy's leaf masses
 	}
 	ep epoch // the epoch in progress
 }
@@ -140,7 +142,7 @@ func (r *Run) setup() error {
 	prep := task.prepare(&cfg)
 	r.trainIdx, r.valIdx = prep.trainIdx, prep.valIdx
 	r.shift, r.scale = prep.shift, prep.scale
-	r.x, r.xTest = prep.x, prep.xTest
+	r.x, r.xTest, r.val, r.yVal = prep.x, prep.xTest, prep.val, prep.yVal
 	batch := min(cfg.Batch, len(r.trainIdx))
 	if err := checkMemory(r.shape, batch, task.Train.Rows, 1); err != nil {
 		return err
@@ -191,35 +193,24 @@ func (r *Run) snapshot() error {
 }
 
 // accuracy returns the soft accuracy of the current engine parameters on
-// rows idx of ds (labels y), or on all its rows when idx is nil.
-func (r *Run) accuracy(ds *data.Dataset, y []int, idx []int) float64 {
-	n := len(idx)
-	if idx == nil {
-		n = ds.Rows
-	}
+// the rows of ds (labels y).
+func (r *Run) accuracy(ds *data.Dataset, y []int) float64 {
+	n := ds.Rows
 	if n == 0 {
 		return 0
 	}
 	d, c := ds.Features, r.shape.Classes
 	const chunk = 4096
-	if m := min(chunk, n); len(r.ws.accX) < m*d || len(r.ws.accQ) < m*c { // once per run, or per larger set
-		r.ws.accX, r.ws.accQ = make([]float64, m*d), make([]float64, m*c)
+	if m := min(chunk, n); len(r.ws.accQ) < m*c { // once per run, or per larger set
+		r.ws.accQ = make([]float64, m*c)
 	}
-	x, q := r.ws.accX, r.ws.accQ
+	q := r.ws.accQ
 	correct := 0
 	for s := 0; s < n; s += chunk {
 		e := min(s+chunk, n)
-		rows := ds.X[s*d : e*d]
-		if idx != nil {
-			rows = ds.Gather(x, idx[s:e])
-		}
-		r.engine.Predict(q[:(e-s)*c], rows)
+		r.engine.Predict(q[:(e-s)*c], ds.X[s*d:e*d])
 		for k := range e - s {
-			i := s + k
-			if idx != nil {
-				i = idx[i]
-			}
-			if argmax(q[k*c:(k+1)*c]) == y[i] {
+			if argmax(q[k*c:(k+1)*c]) == y[s+k] {
 				correct++
 			}
 		}
@@ -261,14 +252,14 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 // case its parameters are kept. r.state.Epoch counts the epoch already.
 func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	if len(r.valIdx) > 0 {
-		rec.ValAcc = r.accuracy(r.x, r.Task.yTrain, r.valIdx)
+		rec.ValAcc = r.accuracy(r.val, r.yVal)
 	}
 	tau := r.ep.tau
 	if tau != 1 {
 		rec.Temp = tau
 	}
 	if r.Task.Test != nil {
-		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest, nil)
+		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest)
 	}
 	if err := r.snapshot(); err != nil {
 		return err
