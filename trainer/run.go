@@ -60,23 +60,23 @@ type Run struct {
 	// validation rows (valIdx) one after another, yVal their classes.
 	x, xTest, val *data.Dataset
 	yVal          []int
-	shift, scale []float64
-	trainIdx     []int
-	valIdx       []int
-	shuffle      *rand.Rand
-	shufSrc      *rand.PCG
-	noise        *rand.Rand
-	noiseSrc     *rand.PCG
-	state        runState
+	shift, scale  []float64
+	trainIdx      []int
+	valIdx        []int
+	shuffle       *rand.Rand
+	shufSrc       *rand.PCG
+	noise         *rand.Rand
+	noiseSrc      *rand.PCG
+	state         runState
 	// ws holds the run's training buffers (set by trainGroup's begin): a
 	// batch's rows and labels, the Gumbel noise, the epoch's row order, and
 	// the rows and leaf masses of an accuracy pass.
 	ws struct {
-		x          []float64
-		y          []int
-		noise      []float64
-		perm       []int
-		accQ       []float64 // accuracy's leaf masses
+		x     []float64
+		y     []int
+		noise []float64
+		perm  []int
+		accQ  []float64 // accuracy's leaf masses
 	}
 	ep epoch // the epoch in progress
 }
