@@ -9,10 +9,10 @@ const (
 	hasAVX512 = false
 )
 
-func kernel6x16(k int, a, b, c *float32, ldc int) {
+func kernel6x16(k int, a, b, c *float32, ldc, rows int) {
 	panic("sgemm: no micro-kernel on this architecture; check Has(AVX2)")
 }
 
-func kernel14x32(k int, a, b, c *float32, ldc int) {
+func kernel14x32(k int, a, b, c *float32, ldc, rows int) {
 	panic("sgemm: no micro-kernel on this architecture; check Has(AVX512)")
 }

@@ -5,11 +5,12 @@
 package sgemm
 
 // kernel6x16 adds the product of a packed 6 x k panel of A and a packed
-// k x 16 panel of B to the 6 x 16 tile of C at c (row stride ldc floats).
-// It needs AVX2 and FMA.
-func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int)
+// k x 16 panel of B to the first rows (1 to 6) rows of the 6 x 16 tile of
+// C at c (row stride ldc floats). It needs AVX2 and FMA.
+func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 
 // kernel14x32 adds the product of a packed 14 x k panel of A and a packed
-// k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).
-// It needs AVX-512F and AVX512DQ (VXORPS on ZMM registers).
-func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int)
+// k x 32 panel of B to the first rows (1 to 14) rows of the 14 x 32 tile
+// of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ
+// (VXORPS on ZMM registers).
+func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int, rows int)

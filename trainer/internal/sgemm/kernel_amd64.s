@@ -4,14 +4,15 @@
 
 #include "textflag.h"
 
-// func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int)
+// func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 // Requires: AVX, FMA3
-TEXT ·kernel6x16(SB), NOSPLIT, $0-40
+TEXT ·kernel6x16(SB), NOSPLIT, $0-48
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
 	MOVQ   c+24(FP), BX
 	MOVQ   ldc+32(FP), SI
+	MOVQ   rows+40(FP), DI
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -148,41 +149,54 @@ kernel6x16_store:
 	VADDPS  32(BX), Y1, Y0
 	VMOVUPS Y0, 32(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x01
+	JLE     kernel6x16_done
 	VADDPS  (BX), Y2, Y0
 	VMOVUPS Y0, (BX)
 	VADDPS  32(BX), Y3, Y0
 	VMOVUPS Y0, 32(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x02
+	JLE     kernel6x16_done
 	VADDPS  (BX), Y4, Y0
 	VMOVUPS Y0, (BX)
 	VADDPS  32(BX), Y5, Y0
 	VMOVUPS Y0, 32(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x03
+	JLE     kernel6x16_done
 	VADDPS  (BX), Y6, Y0
 	VMOVUPS Y0, (BX)
 	VADDPS  32(BX), Y7, Y0
 	VMOVUPS Y0, 32(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x04
+	JLE     kernel6x16_done
 	VADDPS  (BX), Y8, Y0
 	VMOVUPS Y0, (BX)
 	VADDPS  32(BX), Y9, Y0
 	VMOVUPS Y0, 32(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x05
+	JLE     kernel6x16_done
 	VADDPS  (BX), Y10, Y0
 	VMOVUPS Y0, (BX)
 	VADDPS  32(BX), Y11, Y0
 	VMOVUPS Y0, 32(BX)
+
+kernel6x16_done:
 	VZEROUPPER
 	RET
 
-// func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int)
+// func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·kernel14x32(SB), NOSPLIT, $0-40
+TEXT ·kernel14x32(SB), NOSPLIT, $0-48
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
 	MOVQ   c+24(FP), BX
 	MOVQ   ldc+32(FP), SI
+	MOVQ   rows+40(FP), DI
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
@@ -385,69 +399,97 @@ kernel14x32_store:
 	VADDPS  64(BX), Z1, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x01
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z2, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z3, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x02
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z4, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z5, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x03
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z6, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z7, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x04
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z8, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z9, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x05
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z10, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z11, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x06
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z12, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z13, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x07
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z14, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z15, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x08
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z16, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z17, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x09
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z18, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z19, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x0a
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z20, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z21, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x0b
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z22, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z23, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x0c
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z24, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z25, Z0
 	VMOVUPS Z0, 64(BX)
 	ADDQ    SI, BX
+	CMPQ    DI, $0x0d
+	JLE     kernel14x32_done
 	VADDPS  (BX), Z26, Z0
 	VMOVUPS Z0, (BX)
 	VADDPS  64(BX), Z27, Z0
 	VMOVUPS Z0, 64(BX)
+
+kernel14x32_done:
 	VZEROUPPER
 	RET

@@ -38,13 +38,14 @@ func (i ISA) String() string {
 }
 
 // micro is a micro-kernel: it adds the product of a packed mr x k panel of
-// A and a packed k x nr panel of B to an mr x nr tile of C.
+// A and a packed k x nr panel of B to the first rows rows (1 to mr) of an
+// mr x nr tile of C.
 type micro struct {
 	name       string // of its instruction set
 	lanes      int    // float32 values in one of its vector registers
 	has        bool   // this machine runs it
 	mr, nr, mc int    // mc: rows of A packed at once, a multiple of mr
-	fn         func(k int, a, b, c *float32, ldc int)
+	fn         func(k int, a, b, c *float32, ldc, rows int)
 }
 
 var micros = [...]micro{
@@ -289,12 +290,12 @@ func (g *state) work(w, threads int) {
 				mrb := min(mr, mb-ir)
 				ap := pa[ir*g.kb:]
 				ci := (i0+ir)*g.ldc + g.j0 + jr
-				if mrb == mr && nrb == nr {
-					g.fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc)
+				if nrb == nr { // the tile's columns are in C
+					g.fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc, mrb)
 					continue
 				}
 				clear(wk.tile[:mr*nr])
-				g.fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr)
+				g.fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr, mr)
 				for i := 0; i < mrb; i++ {
 					row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
 					for j := range row {

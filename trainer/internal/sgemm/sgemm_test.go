@@ -18,7 +18,7 @@ func tr(t bool) blas.Transpose {
 
 // TestAgainstGonum compares with gonum's Sgemm on random shapes, odd sizes
 // (1, 7, 33, 527 and block edges), both transposes, alpha and beta values,
-// and leading dimensions larger than the rows.
+// and leading dimensions larger than the rows; nothing outside C changes.
 // Every micro-kernel this machine runs passes it, and gives the same bits
 // as the AVX2 one; and GemmPacked, with A packed by Pack (one PackedA
 // reused across the trials, so its buffer grows and shrinks), gives the
@@ -66,8 +66,14 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 		a, b := make([]float32, ar*lda), make([]float32, br*ldb)
 		fill(a)
 		fill(b)
-		c0 := make([]float32, m*ldc)
-		fill(c0)
+		// C has 15 rows past its m, more than a tile's, all -0: a kernel
+		// that adds a whole tile where the last panel has fewer rows adds
+		// +0 there (the panel's padding), which turns them into +0.
+		c0 := make([]float32, (m+15)*ldc)
+		fill(c0[:m*ldc])
+		for i := m * ldc; i < len(c0); i++ {
+			c0[i] = float32(math.Copysign(0, -1))
+		}
 		want := append([]float32(nil), c0...)
 		gonum.Implementation{}.Sgemm(tr(tA), tr(tB), m, n, k, alpha, a, lda, b, ldb, beta, want, ldc)
 		var same []float32 // the AVX2 kernel's bits
@@ -91,6 +97,11 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 				if math.Float32bits(x) != math.Float32bits(got[i]) {
 					t.Fatalf("trial %d (%dx%dx%d tA=%v tB=%v alpha=%v beta=%v, %d threads): element %d is %v, the AVX2 kernel's %v",
 						trial, m, n, k, tA, tB, alpha, beta, g.pool.Size(), i, got[i], x)
+				}
+			}
+			for i := m * ldc; i < len(got); i++ {
+				if b := math.Float32bits(c0[i]); math.Float32bits(got[i]) != b || math.Float32bits(packed[i]) != b {
+					t.Fatalf("trial %d (%dx%dx%d): wrote past the last row of C, at (%d, %d)", trial, m, n, k, i/ldc, i%ldc)
 				}
 			}
 			for i := 0; i < m; i++ {

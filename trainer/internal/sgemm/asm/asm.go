@@ -24,17 +24,20 @@ import (
 //
 // Both add the products of each element in the order of p, one FMA at a
 // time, and then add the tile to C: an element of C gets the same bits from
-// either kernel.
+// either kernel. They add only the tile's first rows rows, so that a
+// panel with fewer rows than the tile (the last of a product, or a small
+// product's only one) adds straight into C.
 func main() {
 	ConstraintExpr("amd64,!purego")
 	kernel("kernel6x16", 6, 16, YMM, 8, false,
 		"kernel6x16 adds the product of a packed 6 x k panel of A and a packed",
-		"k x 16 panel of B to the 6 x 16 tile of C at c (row stride ldc floats).",
-		"It needs AVX2 and FMA.")
+		"k x 16 panel of B to the first rows (1 to 6) rows of the 6 x 16 tile of",
+		"C at c (row stride ldc floats). It needs AVX2 and FMA.")
 	kernel("kernel14x32", 14, 32, ZMM, 16, true,
 		"kernel14x32 adds the product of a packed 14 x k panel of A and a packed",
-		"k x 32 panel of B to the 14 x 32 tile of C at c (row stride ldc floats).",
-		"It needs AVX-512F and AVX512DQ (VXORPS on ZMM registers).")
+		"k x 32 panel of B to the first rows (1 to 14) rows of the 14 x 32 tile",
+		"of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ",
+		"(VXORPS on ZMM registers).")
 	Generate()
 }
 
@@ -42,13 +45,14 @@ func main() {
 // vec, of width floats each; bcst broadcasts A's elements within the FMA
 // instead of into a register of their own.
 func kernel(name string, mr, nr int, vec func() VecVirtual, width int, bcst bool, doc ...string) {
-	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc int)")
+	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc, rows int)")
 	Doc(doc...)
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
 	b := Load(Param("b"), GP64())
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
+	rows := Load(Param("rows"), GP64())
 
 	nv := nr / width // registers per row of the tile
 	acc := make([][]VecVirtual, mr)
@@ -103,10 +107,15 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, bcst bool
 	DECQ(k)
 	JMP(LabelRef(loop1))
 
-	// C += tile, row by row.
+	// C += tile, row by row, the first rows rows.
 	Label(store)
 	SHLQ(U8(2), ldc) // bytes per row
+	done := name + "_done"
 	for i := 0; i < mr; i++ {
+		if i > 0 {
+			CMPQ(rows, U8(i))
+			JLE(LabelRef(done))
+		}
 		for j := 0; j < nv; j++ {
 			t := vec()
 			VADDPS(Mem{Base: c, Disp: 4 * width * j}, acc[i][j], t)
@@ -116,6 +125,7 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, bcst bool
 			ADDQ(ldc, c)
 		}
 	}
+	Label(done)
 	VZEROUPPER()
 	RET()
 }
