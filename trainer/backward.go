@@ -3,6 +3,8 @@ package trainer
 import (
 	"fmt"
 	"math"
+
+	"github.com/songc/songc/trainer/internal/vec"
 )
 
 // The backward pass and the optimiser step of the CPU engine.
@@ -98,7 +100,7 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 	// n..S-1 are dq (the same for every step, since q sums the steps).
 	NB := N * B
 	gamma := s.NodeRegGamma
-	tiny := float64(sqrtMinNormal[T]())
+	tiny := sqrtMinNormal[T]()
 	for t := 0; t < N; t++ {
 		for k := 0; k < c; k++ {
 			copy(e.dn[(n+k)*NB+t*B:(n+k)*NB+t*B+B], e.dq[k*B:(k+1)*B])
@@ -127,24 +129,9 @@ func (e *CPU[T]) lossGrad(x []float64, y []int, noise []float64, wantGrad bool) 
 				gp = e.dn[i*NB+(t-1)*B : i*NB+t*B]
 			}
 			// Each row gets the terms of the walk, then those of the node
-			// regularisation, in that order, one loop for each.
-			gsi, du1, du0, pi = gsi[:len(si)], du1[:len(si)], du0[:len(si)], pi[:len(si)]
-			if gp == nil {
-				for j := range si {
-					gsi[j] += pi[j] * (du1[j] - du0[j])
-				}
-			} else {
-				gp = gp[:len(si)]
-				for j, sv := range si {
-					d1, d0 := du1[j], du0[j]
-					gsi[j] += pi[j] * (d1 - d0)
-					g := sv*d1 + (1-sv)*d0
-					if math.Abs(float64(g)) < tiny { // no subnormals into the GEMMs
-						g = 0
-					}
-					gp[j] = g
-				}
-			}
+			// regularisation, in that order, one loop for each. No
+			// subnormals into the GEMMs.
+			vec.SplitGrad(gsi, gp, si, pi, du1, du0, tiny)
 			if !reg {
 				continue
 			}

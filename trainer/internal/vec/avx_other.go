@@ -12,3 +12,11 @@ func split(n8 int, u1, u0, s, p *float32, tiny float32) {
 func narrow(n8 int, dst *float32, src *float64) {
 	panic("vec: no assembly in this build")
 }
+
+func splitGrad(n8 int, gs, gp, s, p, du1, du0 *float32, tiny float32) {
+	panic("vec: no assembly in this build")
+}
+
+func addDiff(n8 int, gs, p, du1, du0 *float32) {
+	panic("vec: no assembly in this build")
+}

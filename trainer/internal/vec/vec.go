@@ -2,6 +2,7 @@ package vec
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 )
 
@@ -39,6 +40,46 @@ func Split[T Float](u1, u0, s, p []T, tiny T) {
 			b = 0
 		}
 		u1[j], u0[j] = a, b
+	}
+}
+
+// SplitGrad is Split's backward pass. Given the gradients du1 and du0 with
+// respect to Split's u1 and u0, it adds p[j]*(du1[j]-du0[j]) to gs[j], the
+// gradient with respect to s[j], and sets gp[j], the gradient with respect
+// to p[j], to s[j]*du1[j] + (1-s[j])*du0[j], or to zero where its
+// magnitude is below tiny. Every operation is rounded to T, none fused.
+// gp may be nil (p is the root's constant mass); otherwise it, and gs, p,
+// du1 and du0, must be at least as long as s.
+func SplitGrad[T Float](gs, gp, s, p, du1, du0 []T, tiny T) {
+	n := len(s)
+	if len(gs) < n || len(p) < n || len(du1) < n || len(du0) < n || gp != nil && len(gp) < n {
+		panic(fmt.Sprintf("vec: SplitGrad of %d values with %d, %d, %d, %d and %d", n, len(gs), len(gp), len(p), len(du1), len(du0)))
+	}
+	n8 := 0
+	if hasAVX && single[T]() && n >= 8 {
+		n8 = n &^ 7
+		if gp == nil {
+			addDiff(n8, f32(&gs[0]), f32(&p[0]), f32(&du1[0]), f32(&du0[0]))
+		} else {
+			splitGrad(n8, f32(&gs[0]), f32(&gp[0]), f32(&s[0]), f32(&p[0]), f32(&du1[0]), f32(&du0[0]), float32(tiny))
+		}
+	}
+	gs, p, du1, du0 = gs[n8:n], p[n8:n], du1[n8:n], du0[n8:n]
+	if gp == nil {
+		for j := range gs {
+			gs[j] += T(p[j] * (du1[j] - du0[j]))
+		}
+		return
+	}
+	gp = gp[n8:n]
+	for j, sv := range s[n8:] {
+		d1, d0 := du1[j], du0[j]
+		gs[j] += T(p[j] * (d1 - d0))
+		g := T(sv*d1) + T((1-sv)*d0)
+		if math.Abs(float64(g)) < float64(tiny) { // not a test of the sign, a coin toss
+			g = 0
+		}
+		gp[j] = g
 	}
 }
 

@@ -10,6 +10,19 @@ package vec
 //go:noescape
 func split(n8 int, u1 *float32, u0 *float32, s *float32, p *float32, tiny float32)
 
+// splitGrad adds p[j]*(du1[j]-du0[j]) to gs[j] and sets gp[j] to
+// s[j]*du1[j] + (1-s[j])*du0[j], or zero where its magnitude is below
+// tiny, for j < n8. n8 is a multiple of 8. It needs AVX.
+//
+//go:noescape
+func splitGrad(n8 int, gs *float32, gp *float32, s *float32, p *float32, du1 *float32, du0 *float32, tiny float32)
+
+// addDiff adds p[j]*(du1[j]-du0[j]) to gs[j] for j < n8. n8 is a
+// multiple of 8. It needs AVX.
+//
+//go:noescape
+func addDiff(n8 int, gs *float32, p *float32, du1 *float32, du0 *float32)
+
 // narrow sets dst[i] = float32(src[i]) for i < n8, rounding to nearest.
 // n8 is a multiple of 8. It needs AVX.
 //

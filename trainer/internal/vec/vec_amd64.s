@@ -4,6 +4,12 @@
 
 #include "textflag.h"
 
+DATA one<>+0(SB)/4, $0x3f800000
+GLOBL one<>(SB), RODATA|NOPTR, $4
+
+DATA abs<>+0(SB)/4, $0x7fffffff
+GLOBL abs<>(SB), RODATA|NOPTR, $4
+
 // func split(n8 int, u1 *float32, u0 *float32, s *float32, p *float32, tiny float32)
 // Requires: AVX
 TEXT ·split(SB), NOSPLIT, $0-44
@@ -37,8 +43,70 @@ split_done:
 	VZEROUPPER
 	RET
 
-DATA one<>+0(SB)/4, $0x3f800000
-GLOBL one<>(SB), RODATA|NOPTR, $4
+// func splitGrad(n8 int, gs *float32, gp *float32, s *float32, p *float32, du1 *float32, du0 *float32, tiny float32)
+// Requires: AVX
+TEXT ·splitGrad(SB), NOSPLIT, $0-60
+	MOVQ         n8+0(FP), AX
+	MOVQ         gs+8(FP), CX
+	MOVQ         gp+16(FP), DX
+	MOVQ         s+24(FP), BX
+	MOVQ         p+32(FP), SI
+	MOVQ         du1+40(FP), DI
+	MOVQ         du0+48(FP), R8
+	VBROADCASTSS tiny+56(FP), Y0
+	VBROADCASTSS one<>+0(SB), Y1
+	VBROADCASTSS abs<>+0(SB), Y2
+	XORQ         R9, R9
+
+splitGrad_loop:
+	CMPQ    R9, AX
+	JGE     splitGrad_done
+	VMOVUPS (DI)(R9*4), Y3
+	VMOVUPS (R8)(R9*4), Y4
+	VSUBPS  Y4, Y3, Y5
+	VMULPS  (SI)(R9*4), Y5, Y5
+	VADDPS  (CX)(R9*4), Y5, Y5
+	VMOVUPS Y5, (CX)(R9*4)
+	VMOVUPS (BX)(R9*4), Y5
+	VMULPS  Y3, Y5, Y3
+	VSUBPS  Y5, Y1, Y5
+	VMULPS  Y4, Y5, Y5
+	VADDPS  Y5, Y3, Y3
+	VANDPS  Y2, Y3, Y4
+	VCMPPS  $0x11, Y0, Y4, Y4
+	VANDNPS Y3, Y4, Y3
+	VMOVUPS Y3, (DX)(R9*4)
+	ADDQ    $0x08, R9
+	JMP     splitGrad_loop
+
+splitGrad_done:
+	VZEROUPPER
+	RET
+
+// func addDiff(n8 int, gs *float32, p *float32, du1 *float32, du0 *float32)
+// Requires: AVX
+TEXT ·addDiff(SB), NOSPLIT, $0-40
+	MOVQ n8+0(FP), AX
+	MOVQ gs+8(FP), CX
+	MOVQ p+16(FP), DX
+	MOVQ du1+24(FP), BX
+	MOVQ du0+32(FP), SI
+	XORQ DI, DI
+
+addDiff_loop:
+	CMPQ    DI, AX
+	JGE     addDiff_done
+	VMOVUPS (BX)(DI*4), Y0
+	VSUBPS  (SI)(DI*4), Y0, Y0
+	VMULPS  (DX)(DI*4), Y0, Y0
+	VADDPS  (CX)(DI*4), Y0, Y0
+	VMOVUPS Y0, (CX)(DI*4)
+	ADDQ    $0x08, DI
+	JMP     addDiff_loop
+
+addDiff_done:
+	VZEROUPPER
+	RET
 
 // func narrow(n8 int, dst *float32, src *float64)
 // Requires: AVX

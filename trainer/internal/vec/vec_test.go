@@ -32,7 +32,10 @@ func values(r *rand.Rand, n int, tiny float32) []float32 {
 	return v
 }
 
-func same(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+// same reports whether a and b have the same bits, or are both NaN: which
+// input's NaN an operation passes on depends on the order of its operands
+// in the machine code, which Go does not fix.
+func same(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b }
 
 func TestSplit(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -62,6 +65,52 @@ func TestSplit(t *testing.T) {
 	}
 }
 
+func TestSplitGrad(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	tiny := float32(math.Sqrt(0x1p-126))
+	for n := 0; n <= 41; n++ {
+		for rep := 0; rep < 20; rep++ {
+			s, p := values(r, n, tiny), values(r, n, tiny)
+			du1, du0 := values(r, n, tiny), values(r, n, tiny)
+			for j := range du0 { // gradients of either sign
+				if r.IntN(2) == 0 {
+					du0[j] = -du0[j]
+				}
+			}
+			gs0 := values(r, n+1, tiny)
+			for _, root := range []bool{false, true} {
+				gs := append([]float32(nil), gs0...)
+				var gp []float32
+				if !root {
+					gp = make([]float32, n+1)
+					gp[n] = 7
+				}
+				SplitGrad(gs, gp, s, p, du1, du0, tiny)
+				for j := 0; j < n; j++ {
+					d1, d0 := du1[j], du0[j]
+					ws := gs0[j] + float32(p[j]*(d1-d0))
+					if !same(gs[j], ws) {
+						t.Fatalf("n %d, element %d: gs %g, want %g", n, j, gs[j], ws)
+					}
+					if root {
+						continue
+					}
+					g := float32(s[j]*d1) + float32((1-s[j])*d0)
+					if math.Abs(float64(g)) < float64(tiny) {
+						g = 0
+					}
+					if !same(gp[j], g) {
+						t.Fatalf("n %d, element %d: s %g du1 %g du0 %g: gp %g, want %g", n, j, s[j], d1, d0, gp[j], g)
+					}
+				}
+				if !same(gs[n], gs0[n]) || gp != nil && gp[n] != 7 {
+					t.Fatalf("n %d: wrote past the end", n)
+				}
+			}
+		}
+	}
+}
+
 func TestNarrow(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n <= 41; n++ {
@@ -81,7 +130,7 @@ func TestNarrow(t *testing.T) {
 		Narrow(dst, src)
 		for i, v := range src {
 			want := float32(v)
-			if !same(dst[i], want) && !(v != v && dst[i] != dst[i]) {
+			if !same(dst[i], want) {
 				t.Fatalf("n %d, element %d: float32(%g) = %g, want %g", n, i, v, dst[i], want)
 			}
 		}
@@ -96,6 +145,14 @@ func TestShort(t *testing.T) {
 		func() { Split(make([]float32, 3), make([]float32, 4), make([]float32, 4), make([]float32, 4), 0) },
 		func() { Split(make([]float32, 4), make([]float32, 4), make([]float32, 4), make([]float32, 3), 0) },
 		func() { Narrow(make([]float32, 3), make([]float64, 4)) },
+		func() {
+			v := make([]float32, 4)
+			SplitGrad(v, v[:3], v, v, v, v, 0)
+		},
+		func() {
+			v := make([]float32, 4)
+			SplitGrad(v, nil, v, v, v[:3], v, 0)
+		},
 	} {
 		func() {
 			defer func() {

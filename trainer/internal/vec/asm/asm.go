@@ -11,9 +11,17 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
+// one and abs are float32 constants broadcast to every lane: 1, and the
+// mask of all bits but the sign.
+var one, abs Mem
+
 func main() {
 	ConstraintExpr("amd64,!purego")
+	one = ConstData("one", U32(0x3f800000))
+	abs = ConstData("abs", U32(0x7fffffff))
 	split()
+	splitGrad()
+	addDiff()
 	narrow()
 	Generate()
 }
@@ -34,9 +42,9 @@ func split() {
 	u0 := Load(Param("u0"), GP64())
 	s := Load(Param("s"), GP64())
 	p := Load(Param("p"), GP64())
-	tiny, one := YMM(), YMM()
+	tiny, ones := YMM(), YMM()
 	VBROADCASTSS(NewParamAddr("tiny", 40), tiny)
-	VBROADCASTSS(ConstData("one", U32(0x3f800000)), one) // float32 1
+	VBROADCASTSS(one, ones)
 	i := GP64()
 	XORQ(i, i)
 	Label("split_loop")
@@ -47,7 +55,7 @@ func split() {
 	VMOVUPS(Mem{Base: p, Index: i, Scale: 4}, pv)
 	a, b := YMM(), YMM()
 	VMULPS(pv, sv, a)
-	VSUBPS(sv, one, b)
+	VSUBPS(sv, ones, b)
 	VMULPS(pv, b, b)
 	for _, v := range []struct {
 		x   VecVirtual
@@ -61,6 +69,85 @@ func split() {
 	ADDQ(U8(8), i)
 	JMP(LabelRef("split_loop"))
 	Label("split_done")
+	VZEROUPPER()
+	RET()
+}
+
+// splitGrad generates Split's backward pass: gs += p*(du1-du0) and gp =
+// s*du1 + (1-s)*du0, eight lanes at a time, gp's lanes cleared where
+// their magnitude is below tiny.
+func splitGrad() {
+	TEXT("splitGrad", NOSPLIT, "func(n8 int, gs, gp, s, p, du1, du0 *float32, tiny float32)")
+	Pragma("noescape")
+	Doc("splitGrad adds p[j]*(du1[j]-du0[j]) to gs[j] and sets gp[j] to",
+		"s[j]*du1[j] + (1-s[j])*du0[j], or zero where its magnitude is below",
+		"tiny, for j < n8. n8 is a multiple of 8. It needs AVX.")
+	n := Load(Param("n8"), GP64())
+	gs := Load(Param("gs"), GP64())
+	gp := Load(Param("gp"), GP64())
+	s := Load(Param("s"), GP64())
+	p := Load(Param("p"), GP64())
+	du1 := Load(Param("du1"), GP64())
+	du0 := Load(Param("du0"), GP64())
+	tiny, ones, mask := YMM(), YMM(), YMM()
+	VBROADCASTSS(NewParamAddr("tiny", 56), tiny)
+	VBROADCASTSS(one, ones)
+	VBROADCASTSS(abs, mask)
+	i := GP64()
+	XORQ(i, i)
+	Label("splitGrad_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("splitGrad_done"))
+	d1, d0, x := YMM(), YMM(), YMM()
+	VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, d1)
+	VMOVUPS(Mem{Base: du0, Index: i, Scale: 4}, d0)
+	VSUBPS(d0, d1, x)                               // d1 - d0
+	VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)  // p * (d1 - d0)
+	VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x) // gs + that
+	VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+	sv, a, b := YMM(), YMM(), YMM()
+	VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
+	VMULPS(d1, sv, a)   // s * d1
+	VSUBPS(sv, ones, b) // 1 - s
+	VMULPS(d0, b, b)    // (1 - s) * d0
+	VADDPS(b, a, a)
+	m := YMM()
+	VANDPS(mask, a, m)
+	VCMPPS(U8(ltOQ), tiny, m, m)
+	VANDNPS(a, m, a)
+	VMOVUPS(a, Mem{Base: gp, Index: i, Scale: 4})
+	ADDQ(U8(8), i)
+	JMP(LabelRef("splitGrad_loop"))
+	Label("splitGrad_done")
+	VZEROUPPER()
+	RET()
+}
+
+// addDiff generates gs += p*(du1-du0), eight lanes at a time.
+func addDiff() {
+	TEXT("addDiff", NOSPLIT, "func(n8 int, gs, p, du1, du0 *float32)")
+	Pragma("noescape")
+	Doc("addDiff adds p[j]*(du1[j]-du0[j]) to gs[j] for j < n8. n8 is a",
+		"multiple of 8. It needs AVX.")
+	n := Load(Param("n8"), GP64())
+	gs := Load(Param("gs"), GP64())
+	p := Load(Param("p"), GP64())
+	du1 := Load(Param("du1"), GP64())
+	du0 := Load(Param("du0"), GP64())
+	i := GP64()
+	XORQ(i, i)
+	Label("addDiff_loop")
+	CMPQ(i, n)
+	JGE(LabelRef("addDiff_done"))
+	x := YMM()
+	VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, x)
+	VSUBPS(Mem{Base: du0, Index: i, Scale: 4}, x, x)
+	VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)
+	VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x)
+	VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+	ADDQ(U8(8), i)
+	JMP(LabelRef("addDiff_loop"))
+	Label("addDiff_done")
 	VZEROUPPER()
 	RET()
 }
