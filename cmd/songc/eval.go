@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -73,7 +74,14 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if unseen > 0 {
 		fmt.Fprintf(w, "unseen categories  %d rows (%.1f%%) hold a value no training row had\n", unseen, 100*float64(unseen)/float64(max(1, met.Rows)))
 	}
-	if met.HardAccuracy <= met.Majority {
+	// A model the majority check made constant is no better than its
+	// training rows' most frequent class by design: say so, and warn
+	// only if these rows' most frequent class does better.
+	mc := constantModel(k.Model)
+	if mc != nil {
+		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained, the majority check replaced its walk (songc analyze says why)\n", mc.Class)
+	}
+	if met.HardAccuracy < met.Majority || met.HardAccuracy == met.Majority && mc == nil {
 		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")
 	}
 	if k.NumClasses() <= 12 {
@@ -81,6 +89,16 @@ func (c *EvalCmd) Run(g *Globals) error {
 		writeConfusion(w, k.Model.ClassNames, met.ConfusionHard)
 	}
 	return w.Flush()
+}
+
+// constantModel returns the majority check's record when it made m a
+// constant model, and nil otherwise (or without training metadata).
+func constantModel(m *runtime.Model) *runlog.MajorityCheck {
+	meta, err := runlog.ReadMetadata(m.Training)
+	if err != nil {
+		return nil
+	}
+	return meta.Constant()
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in

@@ -511,6 +511,11 @@ func TestMajorityCheckCLI(t *testing.T) {
 	if code, _, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 {
 		t.Errorf("compile the constant model: exit %d: %s", code, errs)
 	}
+	// eval names the constant instead of warning that it is one.
+	if code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "constant.json"), "--data", noise); code != 0 ||
+		!strings.Contains(out, `note: the model predicts "often" for every row`) || strings.Contains(out, "warning:") {
+		t.Errorf("eval of the constant model: exit %d:\n%s\n%s", code, out, errs)
+	}
 	m, out, _ = train("walk.json", noise, "--no-majority-check")
 	if meta, _ := runlog.ReadMetadata(m.Training); m.Nodes != 3 || meta.Refine.Majority != nil || strings.Contains(out, "for every row") {
 		t.Errorf("noise, --no-majority-check: %d nodes, check %+v; output:\n%s", m.Nodes, meta.Refine.Majority, out)
