@@ -14,3 +14,9 @@ func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 // of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ
 // (VXORPS on ZMM registers).
 func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int, rows int)
+
+// transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,
+// each product rounded to float32. kb8 is a multiple of 8. It needs AVX.
+//
+//go:noescape
+func transpose8(kb8 int, panel *float32, w int, src *float32, ld int, alpha float32)

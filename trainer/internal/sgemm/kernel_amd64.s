@@ -563,3 +563,81 @@ kernel14x32_store:
 kernel14x32_done:
 	VZEROUPPER
 	RET
+
+// func transpose8(kb8 int, panel *float32, w int, src *float32, ld int, alpha float32)
+// Requires: AVX
+TEXT ·transpose8(SB), NOSPLIT, $0-44
+	MOVQ         kb8+0(FP), AX
+	MOVQ         panel+8(FP), CX
+	MOVQ         w+16(FP), DX
+	MOVQ         src+24(FP), BX
+	MOVQ         ld+32(FP), SI
+	VBROADCASTSS alpha+40(FP), Y0
+	SHLQ         $0x02, DX
+	SHLQ         $0x02, SI
+	LEAQ         (DX)(DX*2), DI
+	LEAQ         (SI)(SI*2), R8
+	LEAQ         (BX)(SI*4), R9
+	LEAQ         (CX)(DX*4), R10
+
+transpose8_loop:
+	CMPQ       AX, $0x00
+	JE         transpose8_done
+	VMOVUPS    (BX), Y1
+	VMOVUPS    (BX)(SI*1), Y2
+	VMOVUPS    (BX)(SI*2), Y3
+	VMOVUPS    (BX)(R8*1), Y4
+	VMOVUPS    (R9), Y5
+	VMOVUPS    (R9)(SI*1), Y6
+	VMOVUPS    (R9)(SI*2), Y7
+	VMOVUPS    (R9)(R8*1), Y8
+	VUNPCKLPS  Y2, Y1, Y9
+	VUNPCKHPS  Y2, Y1, Y1
+	VUNPCKLPS  Y4, Y3, Y2
+	VUNPCKHPS  Y4, Y3, Y3
+	VUNPCKLPS  Y6, Y5, Y4
+	VUNPCKHPS  Y6, Y5, Y5
+	VUNPCKLPS  Y8, Y7, Y6
+	VUNPCKHPS  Y8, Y7, Y7
+	VSHUFPS    $0x44, Y2, Y9, Y8
+	VSHUFPS    $0xee, Y2, Y9, Y2
+	VSHUFPS    $0x44, Y3, Y1, Y9
+	VSHUFPS    $0xee, Y3, Y1, Y1
+	VSHUFPS    $0x44, Y6, Y4, Y3
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VSHUFPS    $0x44, Y7, Y5, Y6
+	VSHUFPS    $0xee, Y7, Y5, Y5
+	VPERM2F128 $0x20, Y3, Y8, Y7
+	VMULPS     Y0, Y7, Y7
+	VMOVUPS    Y7, (CX)
+	VPERM2F128 $0x20, Y4, Y2, Y7
+	VMULPS     Y0, Y7, Y7
+	VMOVUPS    Y7, (CX)(DX*1)
+	VPERM2F128 $0x20, Y6, Y9, Y7
+	VMULPS     Y0, Y7, Y7
+	VMOVUPS    Y7, (CX)(DX*2)
+	VPERM2F128 $0x20, Y5, Y1, Y7
+	VMULPS     Y0, Y7, Y7
+	VMOVUPS    Y7, (CX)(DI*1)
+	VPERM2F128 $0x31, Y3, Y8, Y3
+	VMULPS     Y0, Y3, Y3
+	VMOVUPS    Y3, (R10)
+	VPERM2F128 $0x31, Y4, Y2, Y2
+	VMULPS     Y0, Y2, Y2
+	VMOVUPS    Y2, (R10)(DX*1)
+	VPERM2F128 $0x31, Y6, Y9, Y2
+	VMULPS     Y0, Y2, Y2
+	VMOVUPS    Y2, (R10)(DX*2)
+	VPERM2F128 $0x31, Y5, Y1, Y1
+	VMULPS     Y0, Y1, Y1
+	VMOVUPS    Y1, (R10)(DI*1)
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, R9
+	LEAQ       (CX)(DX*8), CX
+	LEAQ       (R10)(DX*8), R10
+	SUBQ       $0x08, AX
+	JMP        transpose8_loop
+
+transpose8_done:
+	VZEROUPPER
+	RET

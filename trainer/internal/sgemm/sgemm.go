@@ -356,10 +356,11 @@ func gather(panel []float32, w int, src []float32, ld, n, kb int, alpha float32)
 }
 
 // scatter sets panel[p*w+i] = alpha*src[i*ld+p] for p < kb, i < n, and to
-// zero for n <= i < w: rows of the source are columns of the panel. Four
-// source rows at a time, so that each p writes four adjacent values. The
+// zero for n <= i < w: rows of the source are columns of the panel. The
 // zeros go first, each p's in one run: written a column at a time, they
-// would cost more than the values when the operand is narrow.
+// would cost more than the values when the operand is narrow. With AVX,
+// strips of 8 source rows go 8x8 blocks at a time through transpose8;
+// the rest (or all, without AVX) four source rows at a time.
 func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32) {
 	panel = panel[:w*kb]
 	if n < w {
@@ -367,7 +368,24 @@ func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32
 			clear(panel[p*w+n : p*w+w])
 		}
 	}
-	i := 0
+	n8, kb8 := 0, 0
+	if hasAVX && kb >= 8 {
+		kb8 = kb &^ 7
+		for ; n8+8 <= n; n8 += 8 {
+			_ = src[(n8+7)*ld+kb8-1] // the strip's last value read
+			transpose8(kb8, &panel[n8], w, &src[n8*ld], ld, alpha)
+		}
+		if n8 > 0 && kb8 < kb { // the strips' last columns
+			scatterRows(panel[kb8*w:], w, src[kb8:], ld, 0, n8, kb-kb8, alpha)
+		}
+	}
+	scatterRows(panel, w, src, ld, n8, n, kb, alpha)
+}
+
+// scatterRows is scatter's assignment for rows i0 <= i < n of the source,
+// four rows at a time, so that each p writes four adjacent values.
+func scatterRows(panel []float32, w int, src []float32, ld, i0, n, kb int, alpha float32) {
+	i := i0
 	for ; i+4 <= n; i += 4 {
 		s0 := src[i*ld : i*ld+kb]
 		s1 := src[(i+1)*ld : (i+1)*ld+kb]

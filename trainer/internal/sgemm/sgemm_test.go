@@ -220,3 +220,44 @@ func TestGemmPackedRefuses(t *testing.T) {
 		}()
 	}
 }
+
+// TestScatter checks the packing of transposed operands, through
+// transpose8's 8x8 blocks where the machine has AVX and four rows at a
+// time elsewhere, against the plain loop, bit for bit: every panel width
+// the tiles use, strips of 8 rows and their remainders, widths of k around
+// multiples of 8, strides past the row, and alpha 1 or not.
+func TestScatter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, w := range []int{6, 14, 16, 32} {
+		for n := 1; n <= w; n++ {
+			for _, kb := range []int{1, 7, 8, 9, 16, 23, 64} {
+				ld := kb + rng.IntN(3)
+				src := make([]float32, (n-1)*ld+kb)
+				for i := range src {
+					src[i] = float32(rng.NormFloat64())
+				}
+				for _, alpha := range []float32{1, -0.75} {
+					got := make([]float32, w*kb+1)
+					for i := range got {
+						got[i] = 9 // scatter writes every value of the panel
+					}
+					scatter(got[:w*kb], w, src, ld, n, kb, alpha)
+					for p := 0; p < kb; p++ {
+						for i := 0; i < w; i++ {
+							var want float32
+							if i < n {
+								want = alpha * src[i*ld+p]
+							}
+							if g := got[p*w+i]; math.Float32bits(g) != math.Float32bits(want) {
+								t.Fatalf("w %d, n %d, kb %d, ld %d, alpha %v: panel (%d, %d) is %v, want %v", w, n, kb, ld, alpha, p, i, g, want)
+							}
+						}
+					}
+					if got[w*kb] != 9 {
+						t.Fatalf("w %d, n %d, kb %d: wrote past the panel", w, n, kb)
+					}
+				}
+			}
+		}
+	}
+}

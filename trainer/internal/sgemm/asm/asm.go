@@ -40,6 +40,7 @@ func main() {
 		"k x 32 panel of B to the first rows (1 to 14) rows of the 14 x 32 tile",
 		"of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ",
 		"(VXORPS on ZMM registers).")
+	transpose8()
 	Generate()
 }
 
@@ -120,6 +121,99 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...st
 		}
 	}
 	Label(done)
+	VZEROUPPER()
+	RET()
+}
+
+// transpose8 generates the packing of an 8-row strip of a source whose
+// rows become a panel's columns: 8x8 blocks loaded a row each, transposed
+// in registers (unpack, shuffle, then swap 128-bit halves), scaled by
+// alpha and stored a panel row each.
+func transpose8() {
+	TEXT("transpose8", NOSPLIT, "func(kb8 int, panel *float32, w int, src *float32, ld int, alpha float32)")
+	Pragma("noescape")
+	Doc("transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,",
+		"each product rounded to float32. kb8 is a multiple of 8. It needs AVX.")
+	kb := Load(Param("kb8"), GP64())
+	o0 := Load(Param("panel"), GP64())
+	w := Load(Param("w"), GP64())
+	s0 := Load(Param("src"), GP64())
+	ld := Load(Param("ld"), GP64())
+	alpha := YMM()
+	VBROADCASTSS(NewParamAddr("alpha", 40), alpha)
+	SHLQ(U8(2), w) // bytes per panel row
+	SHLQ(U8(2), ld)
+	w3, ld3 := GP64(), GP64()
+	LEAQ(Mem{Base: w, Index: w, Scale: 2}, w3)
+	LEAQ(Mem{Base: ld, Index: ld, Scale: 2}, ld3)
+	s4, o4 := GP64(), GP64()
+	LEAQ(Mem{Base: s0, Index: ld, Scale: 4}, s4)
+	LEAQ(Mem{Base: o0, Index: w, Scale: 4}, o4)
+	// Row r of a block is at s0 or s4 (r >= 4) plus 0, ld, 2 ld or 3 ld;
+	// panel row q likewise at o0 or o4 plus 0, w, 2 w or 3 w.
+	at := func(b0, b4, one, three Register, r int) Mem {
+		base := b0
+		if r >= 4 {
+			base = b4
+		}
+		switch r % 4 {
+		case 1:
+			return Mem{Base: base, Index: one, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: one, Scale: 2}
+		case 3:
+			return Mem{Base: base, Index: three, Scale: 1}
+		}
+		return Mem{Base: base}
+	}
+	Label("transpose8_loop")
+	CMPQ(kb, U8(0))
+	JE(LabelRef("transpose8_done"))
+	var r [8]VecVirtual
+	for i := range r {
+		r[i] = YMM()
+		VMOVUPS(at(s0, s4, ld, ld3, i), r[i])
+	}
+	// t[2k] and t[2k+1]: rows 2k and 2k+1 interleaved, low and high
+	// pairs of each 128-bit half.
+	var t [8]VecVirtual
+	for k := 0; k < 4; k++ {
+		t[2*k], t[2*k+1] = YMM(), YMM()
+		VUNPCKLPS(r[2*k+1], r[2*k], t[2*k])
+		VUNPCKHPS(r[2*k+1], r[2*k], t[2*k+1])
+	}
+	// u: four rows' elements q, q+4 of each half, for the four q.
+	var u [8]VecVirtual
+	for h := 0; h < 2; h++ { // rows 0-3, rows 4-7
+		a, b := t[4*h], t[4*h+2]   // low pairs of rows (0,1) and (2,3)
+		c, d := t[4*h+1], t[4*h+3] // high pairs
+		for q, src := range [][2]VecVirtual{{a, b}, {a, b}, {c, d}, {c, d}} {
+			u[4*h+q] = YMM()
+			imm := U8(0x44) // elements 0 and 1 of each: column 0 (or 2)
+			if q%2 == 1 {
+				imm = U8(0xee) // elements 2 and 3: column 1 (or 3)
+			}
+			VSHUFPS(imm, src[1], src[0], u[4*h+q])
+		}
+	}
+	// Panel row q: u[q]'s and u[4+q]'s halves, the low ones for q < 4.
+	for q := 0; q < 8; q++ {
+		v := YMM()
+		imm := U8(0x20)
+		if q >= 4 {
+			imm = U8(0x31)
+		}
+		VPERM2F128(imm, u[4+q%4], u[q%4], v)
+		VMULPS(alpha, v, v)
+		VMOVUPS(v, at(o0, o4, w, w3, q))
+	}
+	ADDQ(U8(32), s0)
+	ADDQ(U8(32), s4)
+	LEAQ(Mem{Base: o0, Index: w, Scale: 8}, o0)
+	LEAQ(Mem{Base: o4, Index: w, Scale: 8}, o4)
+	SUBQ(U8(8), kb)
+	JMP(LabelRef("transpose8_loop"))
+	Label("transpose8_done")
 	VZEROUPPER()
 	RET()
 }
