@@ -45,32 +45,24 @@ func split() {
 	tiny, ones := YMM(), YMM()
 	VBROADCASTSS(NewParamAddr("tiny", 40), tiny)
 	VBROADCASTSS(one, ones)
-	i := GP64()
-	XORQ(i, i)
-	Label("split_loop")
-	CMPQ(i, n)
-	JGE(LabelRef("split_done"))
-	sv, pv := YMM(), YMM()
-	VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
-	VMOVUPS(Mem{Base: p, Index: i, Scale: 4}, pv)
-	a, b := YMM(), YMM()
-	VMULPS(pv, sv, a)
-	VSUBPS(sv, ones, b)
-	VMULPS(pv, b, b)
-	for _, v := range []struct {
-		x   VecVirtual
-		dst Register
-	}{{a, u1}, {b, u0}} {
-		m := YMM()
-		VCMPPS(U8(ltOQ), tiny, v.x, m)
-		VANDNPS(v.x, m, v.x)
-		VMOVUPS(v.x, Mem{Base: v.dst, Index: i, Scale: 4})
-	}
-	ADDQ(U8(8), i)
-	JMP(LabelRef("split_loop"))
-	Label("split_done")
-	VZEROUPPER()
-	RET()
+	eight("split", n, func(i Register) {
+		sv, pv := YMM(), YMM()
+		VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
+		VMOVUPS(Mem{Base: p, Index: i, Scale: 4}, pv)
+		a, b := YMM(), YMM()
+		VMULPS(pv, sv, a)
+		VSUBPS(sv, ones, b)
+		VMULPS(pv, b, b)
+		for _, v := range []struct {
+			x   VecVirtual
+			dst Register
+		}{{a, u1}, {b, u0}} {
+			m := YMM()
+			VCMPPS(U8(ltOQ), tiny, v.x, m)
+			VANDNPS(v.x, m, v.x)
+			VMOVUPS(v.x, Mem{Base: v.dst, Index: i, Scale: 4})
+		}
+	})
 }
 
 // splitGrad generates Split's backward pass: gs += p*(du1-du0) and gp =
@@ -93,34 +85,26 @@ func splitGrad() {
 	VBROADCASTSS(NewParamAddr("tiny", 56), tiny)
 	VBROADCASTSS(one, ones)
 	VBROADCASTSS(abs, mask)
-	i := GP64()
-	XORQ(i, i)
-	Label("splitGrad_loop")
-	CMPQ(i, n)
-	JGE(LabelRef("splitGrad_done"))
-	d1, d0, x := YMM(), YMM(), YMM()
-	VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, d1)
-	VMOVUPS(Mem{Base: du0, Index: i, Scale: 4}, d0)
-	VSUBPS(d0, d1, x)                               // d1 - d0
-	VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)  // p * (d1 - d0)
-	VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x) // gs + that
-	VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
-	sv, a, b := YMM(), YMM(), YMM()
-	VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
-	VMULPS(d1, sv, a)   // s * d1
-	VSUBPS(sv, ones, b) // 1 - s
-	VMULPS(d0, b, b)    // (1 - s) * d0
-	VADDPS(b, a, a)
-	m := YMM()
-	VANDPS(mask, a, m)
-	VCMPPS(U8(ltOQ), tiny, m, m)
-	VANDNPS(a, m, a)
-	VMOVUPS(a, Mem{Base: gp, Index: i, Scale: 4})
-	ADDQ(U8(8), i)
-	JMP(LabelRef("splitGrad_loop"))
-	Label("splitGrad_done")
-	VZEROUPPER()
-	RET()
+	eight("splitGrad", n, func(i Register) {
+		d1, d0, x := YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, d1)
+		VMOVUPS(Mem{Base: du0, Index: i, Scale: 4}, d0)
+		VSUBPS(d0, d1, x)                               // d1 - d0
+		VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)  // p * (d1 - d0)
+		VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x) // gs + that
+		VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+		sv, a, b := YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
+		VMULPS(d1, sv, a)   // s * d1
+		VSUBPS(sv, ones, b) // 1 - s
+		VMULPS(d0, b, b)    // (1 - s) * d0
+		VADDPS(b, a, a)
+		m := YMM()
+		VANDPS(mask, a, m)
+		VCMPPS(U8(ltOQ), tiny, m, m)
+		VANDNPS(a, m, a)
+		VMOVUPS(a, Mem{Base: gp, Index: i, Scale: 4})
+	})
 }
 
 // addDiff generates gs += p*(du1-du0), eight lanes at a time.
@@ -134,22 +118,14 @@ func addDiff() {
 	p := Load(Param("p"), GP64())
 	du1 := Load(Param("du1"), GP64())
 	du0 := Load(Param("du0"), GP64())
-	i := GP64()
-	XORQ(i, i)
-	Label("addDiff_loop")
-	CMPQ(i, n)
-	JGE(LabelRef("addDiff_done"))
-	x := YMM()
-	VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, x)
-	VSUBPS(Mem{Base: du0, Index: i, Scale: 4}, x, x)
-	VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)
-	VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x)
-	VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
-	ADDQ(U8(8), i)
-	JMP(LabelRef("addDiff_loop"))
-	Label("addDiff_done")
-	VZEROUPPER()
-	RET()
+	eight("addDiff", n, func(i Register) {
+		x := YMM()
+		VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, x)
+		VSUBPS(Mem{Base: du0, Index: i, Scale: 4}, x, x)
+		VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)
+		VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x)
+		VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+	})
 }
 
 // narrow generates dst = float32(src), eight values at a time.
@@ -161,19 +137,27 @@ func narrow() {
 	n := Load(Param("n8"), GP64())
 	dst := Load(Param("dst"), GP64())
 	src := Load(Param("src"), GP64())
+	eight("narrow", n, func(i Register) {
+		lo, hi := XMM(), XMM()
+		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8}, lo)
+		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8, Disp: 32}, hi)
+		VMOVUPS(lo, Mem{Base: dst, Index: i, Scale: 4})
+		VMOVUPS(hi, Mem{Base: dst, Index: i, Scale: 4, Disp: 16})
+	})
+}
+
+// eight generates the loop of the function name: body for i = 0, 8, 16,
+// ... while i < n (a multiple of 8), then the return.
+func eight(name string, n Register, body func(i Register)) {
 	i := GP64()
 	XORQ(i, i)
-	Label("narrow_loop")
+	Label(name + "_loop")
 	CMPQ(i, n)
-	JGE(LabelRef("narrow_done"))
-	lo, hi := XMM(), XMM()
-	VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8}, lo)
-	VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8, Disp: 32}, hi)
-	VMOVUPS(lo, Mem{Base: dst, Index: i, Scale: 4})
-	VMOVUPS(hi, Mem{Base: dst, Index: i, Scale: 4, Disp: 16})
+	JGE(LabelRef(name + "_done"))
+	body(i)
 	ADDQ(U8(8), i)
-	JMP(LabelRef("narrow_loop"))
-	Label("narrow_done")
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }
