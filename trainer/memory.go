@@ -11,14 +11,15 @@ var MemoryCap = min(64<<30, physicalMemory())
 // batch rows needs, with rows training rows of its features: the flat
 // parameters and their copies (the run's parameters, best parameters and
 // Adam moments in float64; the engine's parameters, gradient and moments),
-// the engine's per-step workspaces, and the rows (read, and preprocessed).
-// It errs high by design.
+// the engine's per-step workspaces, and the rows (read, preprocessed, and
+// the validation rows' copy, counted as all of them). It errs high by
+// design.
 func TrainingBytes(s Shape, batch, rows int) float64 {
 	p := float64(s.NumParams())
 	n, S, N, B := float64(s.Nodes), float64(s.States()), float64(s.Steps), float64(batch)
 	params := 8*4*p + 8*5*p
 	work := 8 * 3 * (2*n + S) * N * B
-	data := 16 * float64(rows) * float64(s.Features)
+	data := 24 * float64(rows) * float64(s.Features)
 	return params + work + data
 }
 

@@ -64,7 +64,11 @@ func (r *Run) hardAccuracy(tau float64) (val, valBalanced, test float64) {
 	if err != nil {
 		return 0, 0, 0 // non-finite parameters: the loss check reports them
 	}
-	val, valBalanced = HardAccuracy(k, r.val, r.yVal, nil)
+	if len(r.valIdx) > 0 {
+		val, valBalanced = HardAccuracy(k, r.val, r.yVal, nil)
+	} else { // --val 0: the walk on every training row, as the log has always said
+		val, valBalanced = HardAccuracy(k, r.x, r.Task.yTrain, nil)
+	}
 	if r.xTest != nil {
 		test, _ = HardAccuracy(k, r.xTest, r.Task.yTest, nil)
 	}

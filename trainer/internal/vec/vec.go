@@ -76,7 +76,9 @@ func SplitGrad[T Float](gs, gp, s, p, du1, du0 []T, tiny T) {
 		d1, d0 := du1[j], du0[j]
 		gs[j] += T(p[j] * (d1 - d0))
 		g := T(sv*d1) + T((1-sv)*d0)
-		if math.Abs(float64(g)) < float64(tiny) { // not a test of the sign, a coin toss
+		// One test of the magnitude: the sign is random, and a test on
+		// each side of zero would be mispredicted half the time.
+		if math.Abs(float64(g)) < float64(tiny) {
 			g = 0
 		}
 		gp[j] = g
