@@ -97,7 +97,8 @@ addDiff_loop:
 	CMPQ    DI, AX
 	JGE     addDiff_done
 	VMOVUPS (BX)(DI*4), Y0
-	VSUBPS  (SI)(DI*4), Y0, Y0
+	VMOVUPS (SI)(DI*4), Y1
+	VSUBPS  Y1, Y0, Y0
 	VMULPS  (DX)(DI*4), Y0, Y0
 	VADDPS  (CX)(DI*4), Y0, Y0
 	VMOVUPS Y0, (CX)(DI*4)

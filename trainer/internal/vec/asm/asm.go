@@ -37,18 +37,15 @@ func split() {
 	Pragma("noescape")
 	Doc("split sets u1[j] = s[j]*p[j] and u0[j] = (1-s[j])*p[j] for j < n8,",
 		"each zero where it is below tiny. n8 is a multiple of 8. It needs AVX.")
-	n := Load(Param("n8"), GP64())
-	u1 := Load(Param("u1"), GP64())
-	u0 := Load(Param("u0"), GP64())
-	s := Load(Param("s"), GP64())
-	p := Load(Param("p"), GP64())
+	r := params("n8", "u1", "u0", "s", "p")
+	n, u1, u0, s, p := r[0], r[1], r[2], r[3], r[4]
 	tiny, ones := YMM(), YMM()
 	VBROADCASTSS(NewParamAddr("tiny", 40), tiny)
 	VBROADCASTSS(one, ones)
 	eight("split", n, func(i Register) {
 		sv, pv := YMM(), YMM()
-		VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
-		VMOVUPS(Mem{Base: p, Index: i, Scale: 4}, pv)
+		VMOVUPS(lanes(s, i), sv)
+		VMOVUPS(lanes(p, i), pv)
 		a, b := YMM(), YMM()
 		VMULPS(pv, sv, a)
 		VSUBPS(sv, ones, b)
@@ -60,7 +57,7 @@ func split() {
 			m := YMM()
 			VCMPPS(U8(ltOQ), tiny, v.x, m)
 			VANDNPS(v.x, m, v.x)
-			VMOVUPS(v.x, Mem{Base: v.dst, Index: i, Scale: 4})
+			VMOVUPS(v.x, lanes(v.dst, i))
 		}
 	})
 }
@@ -74,27 +71,19 @@ func splitGrad() {
 	Doc("splitGrad adds p[j]*(du1[j]-du0[j]) to gs[j] and sets gp[j] to",
 		"s[j]*du1[j] + (1-s[j])*du0[j], or zero where its magnitude is below",
 		"tiny, for j < n8. n8 is a multiple of 8. It needs AVX.")
-	n := Load(Param("n8"), GP64())
-	gs := Load(Param("gs"), GP64())
-	gp := Load(Param("gp"), GP64())
-	s := Load(Param("s"), GP64())
-	p := Load(Param("p"), GP64())
-	du1 := Load(Param("du1"), GP64())
-	du0 := Load(Param("du0"), GP64())
+	r := params("n8", "gs", "gp", "s", "p", "du1", "du0")
+	n, gs, gp, s, p, du1, du0 := r[0], r[1], r[2], r[3], r[4], r[5], r[6]
 	tiny, ones, mask := YMM(), YMM(), YMM()
 	VBROADCASTSS(NewParamAddr("tiny", 56), tiny)
 	VBROADCASTSS(one, ones)
 	VBROADCASTSS(abs, mask)
 	eight("splitGrad", n, func(i Register) {
-		d1, d0, x := YMM(), YMM(), YMM()
-		VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, d1)
-		VMOVUPS(Mem{Base: du0, Index: i, Scale: 4}, d0)
-		VSUBPS(d0, d1, x)                               // d1 - d0
-		VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)  // p * (d1 - d0)
-		VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x) // gs + that
-		VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+		d1, d0 := YMM(), YMM()
+		VMOVUPS(lanes(du1, i), d1)
+		VMOVUPS(lanes(du0, i), d0)
+		addDiffLanes(gs, p, i, d1, d0)
 		sv, a, b := YMM(), YMM(), YMM()
-		VMOVUPS(Mem{Base: s, Index: i, Scale: 4}, sv)
+		VMOVUPS(lanes(s, i), sv)
 		VMULPS(d1, sv, a)   // s * d1
 		VSUBPS(sv, ones, b) // 1 - s
 		VMULPS(d0, b, b)    // (1 - s) * d0
@@ -103,29 +92,35 @@ func splitGrad() {
 		VANDPS(mask, a, m)
 		VCMPPS(U8(ltOQ), tiny, m, m)
 		VANDNPS(a, m, a)
-		VMOVUPS(a, Mem{Base: gp, Index: i, Scale: 4})
+		VMOVUPS(a, lanes(gp, i))
 	})
 }
 
-// addDiff generates gs += p*(du1-du0), eight lanes at a time.
+// addDiff generates gs += p*(du1-du0), eight lanes at a time: splitGrad
+// at the first step, whose mass p has no gradient.
 func addDiff() {
 	TEXT("addDiff", NOSPLIT, "func(n8 int, gs, p, du1, du0 *float32)")
 	Pragma("noescape")
 	Doc("addDiff adds p[j]*(du1[j]-du0[j]) to gs[j] for j < n8. n8 is a",
 		"multiple of 8. It needs AVX.")
-	n := Load(Param("n8"), GP64())
-	gs := Load(Param("gs"), GP64())
-	p := Load(Param("p"), GP64())
-	du1 := Load(Param("du1"), GP64())
-	du0 := Load(Param("du0"), GP64())
+	r := params("n8", "gs", "p", "du1", "du0")
+	n, gs, p, du1, du0 := r[0], r[1], r[2], r[3], r[4]
 	eight("addDiff", n, func(i Register) {
-		x := YMM()
-		VMOVUPS(Mem{Base: du1, Index: i, Scale: 4}, x)
-		VSUBPS(Mem{Base: du0, Index: i, Scale: 4}, x, x)
-		VMULPS(Mem{Base: p, Index: i, Scale: 4}, x, x)
-		VADDPS(Mem{Base: gs, Index: i, Scale: 4}, x, x)
-		VMOVUPS(x, Mem{Base: gs, Index: i, Scale: 4})
+		d1, d0 := YMM(), YMM()
+		VMOVUPS(lanes(du1, i), d1)
+		VMOVUPS(lanes(du0, i), d0)
+		addDiffLanes(gs, p, i, d1, d0)
 	})
+}
+
+// addDiffLanes generates gs[i:i+8] += p[i:i+8] * (d1 - d0), each
+// operation rounded.
+func addDiffLanes(gs, p, i Register, d1, d0 VecVirtual) {
+	x := YMM()
+	VSUBPS(d0, d1, x)          // d1 - d0
+	VMULPS(lanes(p, i), x, x)  // p * (d1 - d0)
+	VADDPS(lanes(gs, i), x, x) // gs + that
+	VMOVUPS(x, lanes(gs, i))
 }
 
 // narrow generates dst = float32(src), eight values at a time.
@@ -134,14 +129,13 @@ func narrow() {
 	Pragma("noescape")
 	Doc("narrow sets dst[i] = float32(src[i]) for i < n8, rounding to nearest.",
 		"n8 is a multiple of 8. It needs AVX.")
-	n := Load(Param("n8"), GP64())
-	dst := Load(Param("dst"), GP64())
-	src := Load(Param("src"), GP64())
+	r := params("n8", "dst", "src")
+	n, dst, src := r[0], r[1], r[2]
 	eight("narrow", n, func(i Register) {
 		lo, hi := XMM(), XMM()
 		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8}, lo)
 		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8, Disp: 32}, hi)
-		VMOVUPS(lo, Mem{Base: dst, Index: i, Scale: 4})
+		VMOVUPS(lo, lanes(dst, i))
 		VMOVUPS(hi, Mem{Base: dst, Index: i, Scale: 4, Disp: 16})
 	})
 }
@@ -161,3 +155,15 @@ func eight(name string, n Register, body func(i Register)) {
 	VZEROUPPER()
 	RET()
 }
+
+// params loads the named integer and pointer parameters into registers.
+func params(names ...string) []Register {
+	r := make([]Register, len(names))
+	for k, name := range names {
+		r[k] = Load(Param(name), GP64())
+	}
+	return r
+}
+
+// lanes is the float32 vector at element i of the array at base.
+func lanes(base, i Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
