@@ -135,10 +135,6 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if c.Log != "" {
 			args.Log = c.Log
 		}
-		setIf(&args.Refine, c.Refine)
-		if c.Majority != nil {
-			args.Majority = c.Majority
-		}
 		if c.Checkpoint == "" {
 			c.Checkpoint = c.Resume
 		}
@@ -200,7 +196,11 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if preset != "paper" {
 			args.Refine = presetRefine
 		}
-		setIf(&args.Refine, c.Refine)
+	}
+	// Given on the command line, they replace the checkpoint's or the
+	// recipe's.
+	setIf(&args.Refine, c.Refine)
+	if c.Majority != nil {
 		args.Majority = c.Majority
 	}
 	if args.Refine < 0 {
