@@ -90,7 +90,7 @@ type GEMM struct{ *state }
 // state is what the workers see; it holds no reference to the GEMM, so that
 // the GEMM can be collected and its cleanup stop the pool.
 type state struct {
-	micro   // the current product's tile (set by run)
+	cur     micro // the current product's tile (set by run; isa's, or narrower)
 	isa     ISA
 	packB   []float32
 	workers []worker
@@ -148,13 +148,7 @@ func (g *GEMM) ISA() ISA { return g.isa }
 // the slices, as BLAS does.
 func (g *GEMM) Gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	check(transA, m, k, a, lda, "a")
-	check(transB, k, n, b, ldb, "b")
-	check(false, m, n, c, ldc, "c")
-	if m == 0 || n == 0 {
-		return
-	}
-	scale(m, n, beta, c, ldc)
-	if k == 0 || alpha == 0 {
+	if !scaled(transB, m, n, k, b, ldb, beta, c, ldc) || alpha == 0 {
 		return
 	}
 	g.transA, g.m, g.k, g.alpha, g.a, g.lda = transA, m, k, alpha, a, lda
@@ -171,6 +165,19 @@ func (g *GEMM) tile(n int) micro {
 		return micros[AVX2]
 	}
 	return micros[g.isa]
+}
+
+// scaled, the start of both products, checks op(B) (k x n) and C (m x n)
+// against their slices, sets C to beta*C, and reports whether a product
+// is left to add to it.
+func scaled(transB bool, m, n, k int, b []float32, ldb int, beta float32, c []float32, ldc int) bool {
+	check(transB, k, n, b, ldb, "b")
+	check(false, m, n, c, ldc, "c")
+	if m == 0 || n == 0 {
+		return false
+	}
+	scale(m, n, beta, c, ldc)
+	return k > 0
 }
 
 // scale sets C (m x n) to beta*C.
@@ -194,18 +201,18 @@ func scale(m, n int, beta float32, c []float32, ldc int) {
 // run adds the current product's op(A) (set in g) times op(B) to C on
 // tile's micro-kernel.
 func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []float32, ldc int) {
-	g.micro = tile
+	g.cur = tile
 	m, k := g.m, g.k
 	g.c, g.ldc = c, ldc
 	threads := g.threads
-	if m*n*k < parallelMin || m <= g.mr {
+	if m*n*k < parallelMin || m <= tile.mr {
 		threads = 1
 	}
 	for j0 := 0; j0 < n; j0 += nc {
 		nb := min(nc, n-j0)
 		for p0 := 0; p0 < k; p0 += kc {
 			kb := min(kc, k-p0)
-			packB(g.packB, b, ldb, transB, g.nr, p0, kb, j0, nb)
+			packB(g.packB, b, ldb, transB, tile.nr, p0, kb, j0, nb)
 			g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
 			g.pool.Run(threads)
 		}
@@ -252,13 +259,7 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 		panic("sgemm: an operand packed for another micro-kernel, or never packed")
 	}
 	m, k := a.m, a.k
-	check(transB, k, n, b, ldb, "b")
-	check(false, m, n, c, ldc, "c")
-	if m == 0 || n == 0 {
-		return
-	}
-	scale(m, n, beta, c, ldc)
-	if k == 0 {
+	if !scaled(transB, m, n, k, b, ldb, beta, c, ldc) {
 		return
 	}
 	g.m, g.k, g.pre = m, k, a.data
@@ -270,7 +271,7 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 // same element of C, and each element's sum runs in a fixed order.
 func (g *state) work(w, threads int) {
 	wk := &g.workers[w]
-	mr, nr, mc := g.mr, g.nr, g.mc
+	mr, nr, mc, fn := g.cur.mr, g.cur.nr, g.cur.mc, g.cur.fn
 	// Split the rows into threads contiguous ranges of whole mr panels.
 	panels := (g.m + mr - 1) / mr
 	lo := panels * w / threads * mr
@@ -291,11 +292,11 @@ func (g *state) work(w, threads int) {
 				ap := pa[ir*g.kb:]
 				ci := (i0+ir)*g.ldc + g.j0 + jr
 				if nrb == nr { // the tile's columns are in C
-					g.fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc, mrb)
+					fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc, mrb)
 					continue
 				}
-				clear(wk.tile[:mr*nr])
-				g.fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr, mr)
+				clear(wk.tile[:mrb*nr])
+				fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr, mrb)
 				for i := 0; i < mrb; i++ {
 					row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
 					for j := range row {
@@ -375,7 +376,7 @@ func scatter(panel []float32, w int, src []float32, ld, n, kb int, alpha float32
 			_ = src[(n8+7)*ld+kb8-1] // the strip's last value read
 			transpose8(kb8, &panel[n8], w, &src[n8*ld], ld, alpha)
 		}
-		if n8 > 0 && kb8 < kb { // the strips' last columns
+		if kb8 < kb { // the strips' last columns
 			scatterRows(panel[kb8*w:], w, src[kb8:], ld, 0, n8, kb-kb8, alpha)
 		}
 	}
