@@ -17,6 +17,10 @@
 //
 // No multiply-add is fused: every product is rounded to float64 before it
 // is added, as in gonum's SSE2 code.
+//
+// Sparse holds rows by their nonzero values (raw pixels are mostly zeros)
+// and gives the same bits as the dense functions on them, reading only
+// those values.
 package dot
 
 //go:generate sh -c "cd asm && go run . -pkg dot -out ../dot_amd64.s -stubs ../dot_amd64.go"

@@ -24,7 +24,7 @@ func Dot4(w, x []float64, ld int) [4]float64 {
 		for i := n4; i < n; i++ {
 			a[0] += float64(w[i] * row[i])
 		}
-		out[r] = (a[0] + a[2]) + (a[1] + a[3])
+		out[r] = combine([4]float64(a))
 	}
 	return out
 }
@@ -33,20 +33,30 @@ func Dot4(w, x []float64, ld int) [4]float64 {
 // floats.Dot(w, x) on amd64.
 func Dot(w, x []float64) float64 {
 	x = x[:len(w)]
+	a := lanes(w, x)
+	for i := len(w) &^ 3; i < len(w); i++ {
+		a[0] += float64(w[i] * x[i])
+	}
+	return combine(a)
+}
+
+// lanes returns floats.Dot's four partial sums over the first len(w) &^ 3
+// elements of w and x: sum l adds the products of elements l, l+4, ... in
+// order, each rounded before its addition.
+func lanes(w, x []float64) [4]float64 {
 	var a0, a1, a2, a3 float64
-	i := 0
-	for ; len(w)-i >= 4; i += 4 {
+	for i := 0; len(w)-i >= 4; i += 4 {
 		w4, x4 := w[i:i+4:i+4], x[i:i+4:i+4]
 		a0 += float64(w4[0] * x4[0])
 		a1 += float64(w4[1] * x4[1])
 		a2 += float64(w4[2] * x4[2])
 		a3 += float64(w4[3] * x4[3])
 	}
-	for ; i < len(w); i++ {
-		a0 += float64(w[i] * x[i])
-	}
-	return (a0 + a2) + (a1 + a3)
+	return [4]float64{a0, a1, a2, a3}
 }
+
+// combine adds four partial sums as floats.Dot's assembly does.
+func combine(a [4]float64) float64 { return (a[0] + a[2]) + (a[1] + a[3]) }
 
 // AddScaled4 adds e[0] times the first of the four rows of x at 0, ld, 2ld
 // and 3ld to dst, element by element, then e[1] times the second, and so

@@ -135,15 +135,7 @@ func BenchmarkGonumDotAddScaled(b *testing.B) {
 // against.
 func lanes4Go(n4 int, w, x []float64, ld int, s *[16]float64) {
 	for r := range 4 {
-		row := x[r*ld : r*ld+n4]
-		var a0, a1, a2, a3 float64
-		for i := 0; i < n4; i += 4 {
-			w4, x4 := w[i:i+4:i+4], row[i:i+4:i+4]
-			a0 += float64(w4[0] * x4[0])
-			a1 += float64(w4[1] * x4[1])
-			a2 += float64(w4[2] * x4[2])
-			a3 += float64(w4[3] * x4[3])
-		}
-		s[4*r], s[4*r+1], s[4*r+2], s[4*r+3] = a0, a1, a2, a3
+		a := lanes(w[:n4], x[r*ld:r*ld+n4])
+		copy(s[4*r:], a[:])
 	}
 }

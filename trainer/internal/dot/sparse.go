@@ -78,7 +78,7 @@ func (s *Sparse) Dot(w []float64, r int) float64 {
 		}
 		a[l] += float64(w[j] * val[k])
 	}
-	return (a[0] + a[2]) + (a[1] + a[3])
+	return combine(a)
 }
 
 // AddScaled adds e times row r to dst, element by element, with the bits

@@ -1,9 +1,9 @@
 // Package vec holds elementwise loops of the training step (the mass a
 // node splits between its branches, the backward pass of that split, the
-// batch narrowed to float32) with the bits of plain Go loops. For float32 on amd64 with AVX
-// (asm/asm.go, generated with avo) they run eight lanes at a time with no
-// branch per element; for float64, elsewhere, and with the purego build
-// tag, they are Go loops.
+// batch narrowed to float32) with the bits of plain Go loops. For float32
+// on amd64 with AVX (asm/asm.go, generated with avo) they run eight lanes
+// at a time with no branch per element; for float64, elsewhere, and with
+// the purego build tag, they are Go loops.
 //
 // Every lane does what the Go loop does to its element, one IEEE
 // operation at a time, each rounded (no multiply-add is fused), so both
