@@ -68,9 +68,9 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
-	meta, _ := runlog.ReadMetadata(out.Training)
-	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
-	return reportTest(g, out, task.Test, meta.Constant() != nil)
+	mc := constantModel(out)
+	warnConstant(g.Stdout, mc, "Refining without --majority-check")
+	return reportTest(g, out, task.Test, mc != nil)
 }
 
 // loadTask reads the training data (the embedded Letter data without a
