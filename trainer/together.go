@@ -236,16 +236,17 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	return nil
 }
 
-// begin readies a run's buffers (once per run: TrainFor may be called
-// every epoch) and saves its starting state.
+// begin readies a run's buffers and takes its starting state from the
+// engine, once per run (TrainFor may be called every epoch, and each
+// epoch's end takes the state again), and saves that state.
 func (r *Run) begin() error {
 	d, B, nTrain := r.shape.Features, r.engine.MaxBatch(), len(r.trainIdx)
 	if r.ws.perm == nil {
 		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
 		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
-	}
-	if err := r.snapshot(); err != nil {
-		return err
+		if err := r.snapshot(); err != nil {
+			return err
+		}
 	}
 	if r.CheckpointPath != "" && r.state.Epoch == 0 {
 		// The starting state, so that a failure in the first epoch still
