@@ -86,10 +86,7 @@ func (t *Task) prepare(cfg *Config) *prepared {
 		}
 	}
 	p.val = p.x.Subset(p.valIdx)
-	p.yVal = make([]int, len(p.valIdx))
-	for k, i := range p.valIdx {
-		p.yVal[k] = t.yTrain[i]
-	}
+	p.yVal = pick(make([]int, len(p.valIdx)), t.yTrain, p.valIdx)
 	if t.prepared == nil {
 		t.prepared = make(map[prepKey]*prepared)
 	}
@@ -228,4 +225,14 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 		}
 	}
 	return &out
+}
+
+// pick sets dst[k] = y[idx[k]] for every k and returns dst[:len(idx)]:
+// the classes of rows idx.
+func pick(dst, y, idx []int) []int {
+	dst = dst[:len(idx)]
+	for k, i := range idx {
+		dst[k] = y[i]
+	}
+	return dst
 }

@@ -206,10 +206,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 				return g.runs[0].interrupted(e, b)
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
-			for k, i := range rows {
-				y[k] = labels[i]
-			}
-			g.x, g.y, g.b, g.endOfEpoch = ds.Gather(x, rows), y[:len(rows)], b, false
+			g.x, g.y, g.b, g.endOfEpoch = ds.Gather(x, rows), pick(y, labels, rows), b, false
 			g.each()
 			for _, r := range g.runs {
 				if err := r.afterStep(e, b, g.L, start, doneAtStart, cmp.Or(r.CheckpointPath, ckpt)); err != nil {
