@@ -1010,11 +1010,15 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		}
 		setInserted(&rt, u, t.c, e0)
 		g.care, g.target = g.care[:0], g.target[:0]
+		both := 0 // rows right whichever way the filter sends them
 		for i, r := range rows {
 			right[i] = g.walkOn(&rt, r, j, steps[i], u, 1) == g.y[r]
-			if left[i] != right[i] {
+			switch {
+			case left[i] != right[i]:
 				g.care = append(g.care, r)
 				g.target = append(g.target, b2f(right[i]))
+			case left[i]:
+				both++
 			}
 		}
 		if len(g.care) == 0 {
@@ -1024,18 +1028,12 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		if theta == nil {
 			continue
 		}
-		g.sharpen(theta, g.routed(theta))
-		k := 0
-		margin := g.marginOf(theta[:g.d], theta[g.d])
-		for i, r := range rows {
-			if runtime.Side(margin(r)) == 1 {
-				if right[i] {
-					k++
-				}
-			} else if left[i] {
-				k++
-			}
-		}
+		// The rows the walk gets right with the filter: the care rows it
+		// routes to their side (sharpen keeps that count) and the rest
+		// that either side gets right.
+		routed := g.routed(theta)
+		g.sharpen(theta, routed)
+		k := routed + both
 		if k-base > best.gain {
 			best.other, best.theta, best.gain = t.c, theta, k-base
 			found = true
