@@ -109,6 +109,13 @@ type state struct {
 	ldc    int
 	p0, kb int // current K block
 	j0, nb int // current N block
+
+	// The current product's B when each worker packs its own columns
+	// (cols; see workColumns).
+	cols   bool
+	b      []float32
+	ldb, n int
+	transB bool
 }
 
 type worker struct {
@@ -205,16 +212,30 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 	m, k := g.m, g.k
 	g.c, g.ldc = c, ldc
 	threads := g.threads
-	if m*n*k < parallelMin || m <= tile.mr {
+	if m*n*k < parallelMin {
 		threads = 1
 	}
-	for j0 := 0; j0 < n; j0 += nc {
-		nb := min(nc, n-j0)
-		for p0 := 0; p0 < k; p0 += kc {
-			kb := min(kc, k-p0)
-			packB(g.packB, b, ldb, transB, tile.nr, p0, kb, j0, nb)
-			g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
-			g.pool.Run(threads)
+	switch {
+	case threads > 1 && g.pre != nil && n <= nc && (n+tile.nr-1)/tile.nr >= threads:
+		// A packed whole and a few columns (a training step's product):
+		// each worker packs and multiplies its own columns of B for every
+		// K block, with no wait between blocks. Splitting the rows instead
+		// would leave the workers idle while one packs each block of B.
+		g.b, g.ldb, g.transB, g.n, g.cols = b, ldb, transB, n, true
+		g.pool.Run(threads)
+		g.b, g.cols = nil, false
+	default:
+		if m <= tile.mr {
+			threads = 1
+		}
+		for j0 := 0; j0 < n; j0 += nc {
+			nb := min(nc, n-j0)
+			for p0 := 0; p0 < k; p0 += kc {
+				kb := min(kc, k-p0)
+				packB(g.packB, b, ldb, transB, tile.nr, p0, kb, j0, nb)
+				g.p0, g.kb, g.j0, g.nb = p0, kb, j0, nb
+				g.pool.Run(threads)
+			}
 		}
 	}
 	g.a, g.c, g.pre = nil, nil, nil
@@ -266,13 +287,19 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 	g.run(micros[a.isa], n, b, ldb, transB, c, ldc) // a's panels are its ISA's tile's, whatever n is
 }
 
-// work runs worker w's share, one of threads contiguous ranges of whole
-// mr-row panels, of the current K and N block. No two workers write the
-// same element of C, and each element's sum runs in a fixed order.
+// work runs worker w's share of the current product, in one of two
+// splits. No two workers write the same element of C, and each element's
+// sum runs in the same order in both: over the K blocks in turn, each
+// block's k in turn.
 func (g *state) work(w, threads int) {
+	if g.cols {
+		g.workColumns(w, threads)
+		return
+	}
+	// Rows: one of threads contiguous ranges of whole mr-row panels, of
+	// the current K and N block.
 	wk := &g.workers[w]
-	mr, nr, mc, fn := g.cur.mr, g.cur.nr, g.cur.mc, g.cur.fn
-	// Split the rows into threads contiguous ranges of whole mr panels.
+	mr, mc := g.cur.mr, g.cur.mc
 	panels := (g.m + mr - 1) / mr
 	lo := panels * w / threads * mr
 	hi := min(g.m, panels*(w+1)/threads*mr)
@@ -284,24 +311,55 @@ func (g *state) work(w, threads int) {
 		} else {
 			packA(pa, g.a, g.lda, g.transA, g.alpha, mr, i0, mb, g.p0, g.kb)
 		}
-		for jr := 0; jr < g.nb; jr += nr {
-			nrb := min(nr, g.nb-jr)
-			bp := g.packB[jr*g.kb:]
-			for ir := 0; ir < mb; ir += mr {
-				mrb := min(mr, mb-ir)
-				ap := pa[ir*g.kb:]
-				ci := (i0+ir)*g.ldc + g.j0 + jr
-				if nrb == nr { // the tile's columns are in C
-					fn(g.kb, &ap[0], &bp[0], &g.c[ci], g.ldc, mrb)
-					continue
-				}
-				clear(wk.tile[:mrb*nr])
-				fn(g.kb, &ap[0], &bp[0], &wk.tile[0], nr, mrb)
-				for i := 0; i < mrb; i++ {
-					row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
-					for j := range row {
-						row[j] += wk.tile[i*nr+j]
-					}
+		g.tiles(wk, g.kb, pa, i0, mb, g.packB, g.j0, g.nb)
+	}
+}
+
+// workColumns runs worker w's share when A is packed whole: one of
+// threads contiguous ranges of whole nr-column panels of the product, for
+// every K block in turn. The worker packs its columns of each block of B
+// into its own part of the shared buffer, which starts at its first column
+// times kc and so never meets another worker's.
+func (g *state) workColumns(w, threads int) {
+	wk := &g.workers[w]
+	mr, nr := g.cur.mr, g.cur.nr
+	panels := (g.n + nr - 1) / nr
+	lo := panels * w / threads * nr
+	hi := min(g.n, panels*(w+1)/threads*nr)
+	if lo >= hi {
+		return
+	}
+	bp := g.packB[lo*kc:]
+	mpad := (g.m + mr - 1) / mr * mr
+	for p0 := 0; p0 < g.k; p0 += kc {
+		kb := min(kc, g.k-p0)
+		packB(bp, g.b, g.ldb, g.transB, nr, p0, kb, lo, hi-lo)
+		g.tiles(wk, kb, g.pre[p0*mpad:], 0, g.m, bp, lo, hi-lo)
+	}
+}
+
+// tiles adds to C's rows i0..i0+mb-1, columns j0..j0+nb-1 the product of
+// the packed panels pa (mb rows of op(A)) and bp (nb columns of op(B)),
+// both kb deep, one micro-kernel tile at a time.
+func (g *state) tiles(wk *worker, kb int, pa []float32, i0, mb int, bp []float32, j0, nb int) {
+	mr, nr, fn := g.cur.mr, g.cur.nr, g.cur.fn
+	for jr := 0; jr < nb; jr += nr {
+		nrb := min(nr, nb-jr)
+		bj := bp[jr*kb:]
+		for ir := 0; ir < mb; ir += mr {
+			mrb := min(mr, mb-ir)
+			ap := pa[ir*kb:]
+			ci := (i0+ir)*g.ldc + j0 + jr
+			if nrb == nr { // the tile's columns are in C
+				fn(kb, &ap[0], &bj[0], &g.c[ci], g.ldc, mrb)
+				continue
+			}
+			clear(wk.tile[:mrb*nr])
+			fn(kb, &ap[0], &bj[0], &wk.tile[0], nr, mrb)
+			for i := 0; i < mrb; i++ {
+				row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
+				for j := range row {
+					row[j] += wk.tile[i*nr+j]
 				}
 			}
 		}

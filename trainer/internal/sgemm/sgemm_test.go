@@ -45,6 +45,10 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 		m, n, k := sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]
 		if trial < 8 {
 			m, n, k = 527, 527, 527 // several K, M and N blocks, both threads busy
+		} else if trial < 12 {
+			// A training step's product: few columns, each thread packing
+			// its own when A is packed whole.
+			m, n, k = 527, []int{33, 64, 97, 128}[trial-8], 527
 		}
 		tA, tB := rng.IntN(2) == 1, rng.IntN(2) == 1
 		alpha := []float32{1, -0.5, 2}[rng.IntN(3)]
@@ -199,6 +203,34 @@ func BenchmarkGemm2048Square2Threads(b *testing.B) { benchGemm(b, 2048, 2048, 20
 // forward step (n x 2n)(2n x B) and the gradient of [M1|M0] over 50 steps.
 func BenchmarkGemmStep511Nodes128Batch(b *testing.B)         { benchGemm(b, 511, 128, 1022, 2) }
 func BenchmarkGemmGradM511Nodes50Steps128Batch(b *testing.B) { benchGemm(b, 537, 1022, 6400, 2) }
+
+// The forward step as training runs it: [M1|M0] (S x 2n) packed once,
+// times U_t (2n x B): Letter 511/50 (537 states) on 2 goroutines and on 1,
+// MNIST 255/50 (265) and 64/20 (90).
+func BenchmarkGemmPackedStep511Nodes128Batch(b *testing.B)        { benchPacked(b, 537, 128, 1022, 2) }
+func BenchmarkGemmPackedStep511Nodes128Batch1Thread(b *testing.B) { benchPacked(b, 537, 128, 1022, 1) }
+func BenchmarkGemmPackedStep255Nodes128Batch(b *testing.B)        { benchPacked(b, 265, 128, 510, 2) }
+func BenchmarkGemmPackedStep64Nodes128Batch(b *testing.B)         { benchPacked(b, 90, 128, 128, 2) }
+
+func benchPacked(b *testing.B, m, n, k, threads int) {
+	for _, isa := range ISAs {
+		b.Run(isa.String(), func(b *testing.B) {
+			if !Has(isa) {
+				b.Skipf("no %v", isa)
+			}
+			a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+			g := New(threads, isa)
+			var pa PackedA
+			g.Pack(&pa, false, m, k, 1, a, k)
+			b.ReportAllocs()
+			for b.Loop() {
+				g.GemmPacked(&pa, false, n, bb, n, 0, c, n)
+			}
+			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			sink += c[0]
+		})
+	}
+}
 
 // TestGemmPackedRefuses: an operand never packed, or packed for another
 // micro-kernel, is refused with a panic.
