@@ -1,59 +1,127 @@
 // Package workers runs a function on a fixed set of persistent goroutines,
-// woken by channels, so that a computation split between cores many times
-// a second (a matrix product, a training step of several graphs) starts
-// no goroutine and allocates nothing per call.
+// so that a computation split between cores many times a second (a matrix
+// product, a training step of several graphs) starts no goroutine and
+// allocates nothing per call.
+//
+// Between calls a worker polls for the next one for a while (spin) before
+// it sleeps on a channel. Waking a sleeping goroutine means waking a
+// sleeping thread, and in a virtual machine that took 30 to 100
+// microseconds (a whole matrix product of a training step's size), so a
+// product split in two ran no faster than on one core. While it polls, a
+// worker yields its core to any other goroutine that is ready to run.
 package workers
 
-import "sync"
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// spin is how long a worker polls for the next Run before it sleeps: longer
+// than the serial work between two products of a training step.
+const spin = 200 * time.Microsecond
 
 // Pool is n workers that run one function. Worker 0 is the goroutine that
 // calls Run; workers 1..n-1 are goroutines of the pool's own, which Stop
 // ends. A Pool is not safe for concurrent use.
 type Pool struct {
-	f      func(w, active int)
-	start  []chan struct{} // workers 1..n-1
-	wg     sync.WaitGroup
-	active int
+	f func(w, active int)
+	// call is the number of Runs so far, times 256, plus the current
+	// one's active count (at most 255 workers): the workers read both at
+	// once. Stop sets it to stopped.
+	call atomic.Uint64
+	left atomic.Int32 // workers 1.. of the current Run still in f
+	ws   []sleeper    // workers 1..n-1 (ws[0] is unused)
 }
 
-// New returns a pool of n workers (at least 1) that run f(w, active):
-// worker w of the active ones of a Run.
+const stopped = ^uint64(0)
+
+// sleeper is how Run wakes a worker that stopped polling.
+type sleeper struct {
+	asleep atomic.Bool   // the worker sleeps, or is about to, on wake
+	wake   chan struct{} // a value wakes it; Stop closes it
+	_      [48]byte      // no two workers' flags in one cache line
+}
+
+// New returns a pool of n workers (at least 1, at most 255) that run
+// f(w, active): worker w of the active ones of a Run.
 func New(n int, f func(w, active int)) *Pool {
-	p := &Pool{f: f, start: make([]chan struct{}, max(1, n))}
-	for w := 1; w < len(p.start); w++ {
-		p.start[w] = make(chan struct{})
+	n = min(max(1, n), 255)
+	p := &Pool{f: f, ws: make([]sleeper, n)}
+	for w := 1; w < n; w++ {
+		p.ws[w].wake = make(chan struct{}, 1) // Run never waits to send
 		go p.loop(w)
 	}
 	return p
 }
 
 // Size returns n, the number of workers.
-func (p *Pool) Size() int { return len(p.start) }
+func (p *Pool) Size() int { return len(p.ws) }
 
 // Run runs f on workers 0..active-1 (active at most Size) and returns
 // when all have returned.
 func (p *Pool) Run(active int) {
-	p.active = active
-	p.wg.Add(active - 1)
+	p.left.Store(int32(active - 1))
+	call := (p.call.Load()>>8+1)<<8 | uint64(active)
+	p.call.Store(call)
 	for w := 1; w < active; w++ {
-		p.start[w] <- struct{}{}
+		if s := &p.ws[w]; s.asleep.CompareAndSwap(true, false) {
+			s.wake <- struct{}{}
+		}
 	}
 	p.f(0, active)
-	p.wg.Wait()
+	for p.left.Load() != 0 {
+		runtime.Gosched()
+	}
 }
 
 // Stop ends the pool's goroutines; Run must not be called after it. An
 // owner that the garbage collector may reclaim calls it from a cleanup
 // (runtime.AddCleanup), which must not reach the owner.
 func (p *Pool) Stop() {
-	for _, ch := range p.start[1:] {
-		close(ch)
+	p.call.Store(stopped)
+	for w := 1; w < len(p.ws); w++ {
+		close(p.ws[w].wake)
 	}
 }
 
 func (p *Pool) loop(w int) {
-	for range p.start[w] {
-		p.f(w, p.active)
-		p.wg.Done()
+	var seen uint64
+	idle := time.Now()
+	for {
+		call := p.next(w, seen, idle)
+		if call == stopped {
+			return
+		}
+		seen = call
+		if active := int(call & 255); w < active {
+			p.f(w, active)
+			p.left.Add(-1)
+			idle = time.Now()
+		}
 	}
+}
+
+// next returns the first call other than seen, polling for it until spin
+// has passed since idle (when worker w last returned from f; Runs without
+// it do not extend the polling), then sleeping until Run or Stop wakes it.
+func (p *Pool) next(w int, seen uint64, idle time.Time) uint64 {
+	for i := 0; ; i++ {
+		if call := p.call.Load(); call != seen {
+			return call
+		}
+		if i&63 == 63 && time.Since(idle) > spin {
+			break
+		}
+		runtime.Gosched()
+	}
+	s := &p.ws[w]
+	s.asleep.Store(true)
+	// A Run that began before the flag was set did not see it: take its
+	// call here, unless that Run cleared the flag, and so sends.
+	if call := p.call.Load(); call != seen && s.asleep.CompareAndSwap(true, false) {
+		return call
+	}
+	<-s.wake
+	return p.call.Load()
 }

@@ -41,6 +41,36 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunAfterSleep: workers that stopped polling and sleep are woken by
+// the next Run, whether it needs them or not, many times over; and Stop
+// ends sleeping workers too.
+func TestRunAfterSleep(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var calls [3]atomic.Int64
+	p := New(3, func(w, active int) { calls[w].Add(1) })
+	want := [3]int64{}
+	for i := 0; i < 20; i++ {
+		active := 1 + i%3
+		if i%2 == 0 {
+			time.Sleep(2 * spin) // the workers sleep
+		}
+		p.Run(active)
+		for w := 0; w < active; w++ {
+			want[w]++
+		}
+		if got := [3]int64{calls[0].Load(), calls[1].Load(), calls[2].Load()}; got != want {
+			t.Fatalf("after Run %d: calls per worker %v, want %v", i, got, want)
+		}
+	}
+	time.Sleep(2 * spin)
+	p.Stop()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
+		}
+	}
+}
+
 // BenchmarkRun is the cost of one Run on two workers that do nothing: the
 // synchronisation a pass pays on top of its work.
 func BenchmarkRun(b *testing.B) {
