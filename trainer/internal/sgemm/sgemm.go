@@ -15,9 +15,10 @@ import (
 const (
 	kc = 256
 	nc = 2048 // a multiple of every micro-kernel's nr
-	// Products smaller than this many multiply-adds run on one goroutine:
-	// starting a second costs about a microsecond.
-	parallelMin = 1 << 21
+	// Products smaller than this many multiply-adds (about 1.4 µs of one
+	// core) run on one goroutine: a Run on two polling workers costs about
+	// half a microsecond (workers.BenchmarkRun) while they poll.
+	parallelMin = 1 << 18
 	maxTile     = 14 * 32 // the largest micro-kernel's tile (mr x nr)
 	maxMC       = 112     // the largest micro-kernel's mc
 )
