@@ -15,18 +15,28 @@ var MemoryCap = min(64<<30, physicalMemory())
 // the validation rows' copy, counted as all of them). It errs high by
 // design.
 func TrainingBytes(s Shape, batch, rows int) float64 {
+	return graphBytes(s, batch) + dataBytes(s, rows)
+}
+
+// graphBytes is the part of TrainingBytes that each graph needs for
+// itself: parameters, their copies and the workspaces.
+func graphBytes(s Shape, batch int) float64 {
 	p := float64(s.NumParams())
 	n, S, N, B := float64(s.Nodes), float64(s.States()), float64(s.Steps), float64(batch)
 	params := 8*4*p + 8*5*p
 	work := 8 * 3 * (2*n + S) * N * B
-	data := 24 * float64(rows) * float64(s.Features)
-	return params + work + data
+	return params + work
 }
 
-// checkMemory refuses graphs graphs of a shape whose TrainingBytes
-// exceed MemoryCap together, with the estimate.
+// dataBytes is the part of TrainingBytes that graphs trained on the same
+// rows share.
+func dataBytes(s Shape, rows int) float64 { return 24 * float64(rows) * float64(s.Features) }
+
+// checkMemory refuses graphs graphs of a shape, trained together on the
+// same rows, when they need more than MemoryCap together, with the
+// estimate: each graph's own part of TrainingBytes, and the rows once.
 func checkMemory(s Shape, batch, rows, graphs int) error {
-	if need := float64(graphs) * TrainingBytes(s, batch, rows); need > float64(MemoryCap) {
+	if need := float64(graphs)*graphBytes(s, batch) + dataBytes(s, rows); need > float64(MemoryCap) {
 		what := ""
 		if graphs > 1 {
 			what = fmt.Sprintf("%d graphs of ", graphs)

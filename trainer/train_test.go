@@ -631,6 +631,28 @@ func TestMemoryCheck(t *testing.T) {
 	}
 }
 
+// TestMemoryCheckShared: graphs trained together on the same rows (the
+// restarts of one run) count their rows once: four graphs on a large file
+// fit where four copies of the rows would not, and are refused a byte
+// short of their own parts and the rows once.
+func TestMemoryCheckShared(t *testing.T) {
+	defer func(c int64) { MemoryCap = c }(MemoryCap)
+	s := Shape{Nodes: 16, Classes: 3, Steps: 8, Features: 100}
+	const batch, rows, k = 64, 1_000_000, 4
+	need := k*graphBytes(s, batch) + dataBytes(s, rows)
+	if need >= k*TrainingBytes(s, batch, rows)/2 {
+		t.Fatalf("the rows are not most of the estimate: %v of %v", dataBytes(s, rows), need)
+	}
+	MemoryCap = int64(need)
+	if err := checkMemory(s, batch, rows, k); err != nil {
+		t.Errorf("at the estimate: %v", err)
+	}
+	MemoryCap = int64(need) - 1
+	if err := checkMemory(s, batch, rows, k); err == nil || !strings.Contains(err.Error(), "4 graphs of 16 nodes") {
+		t.Errorf("a byte short: %v", err)
+	}
+}
+
 // TestTooManyClasses: more classes than a model holds are refused when the
 // task is made, before any training.
 func TestTooManyClasses(t *testing.T) {
