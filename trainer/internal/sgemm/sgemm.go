@@ -9,15 +9,18 @@ import (
 
 // Blocking, in the GotoBLAS/BLIS scheme: a kc x nc block of B is packed once
 // (into nr-column panels) and shared; each goroutine packs mc x kc blocks of
-// A (into mr-row panels) and runs the micro-kernel over them. An element of
-// C is summed over K in the same order whatever the micro-kernel, mc and
-// nc: only kc sets it.
+// A (into mr-row panels) and runs the micro-kernel over them. When A was
+// packed whole (GemmPacked), each goroutine packs its own columns of B
+// instead (see workColumns). An element of C is summed over K in the same
+// order whatever the micro-kernel, mc, nc and the split: only kc sets it.
 const (
 	kc = 256
 	nc = 2048 // a multiple of every micro-kernel's nr
-	// Products smaller than this many multiply-adds (about 1.4 µs of one
-	// core) run on one goroutine: a Run on two polling workers costs about
-	// half a microsecond (workers.BenchmarkRun) while they poll.
+	// Products smaller than this many multiply-adds (about 2.3 µs of one
+	// core at 230 GFLOP/s) run on one goroutine: a Run on two polling
+	// workers costs about half a microsecond (workers.BenchmarkRun). Once
+	// the workers have gone to sleep (after 200 µs without a product), the
+	// first product after waits 30 to 100 µs for them.
 	parallelMin = 1 << 18
 	maxTile     = 14 * 32 // the largest micro-kernel's tile (mr x nr)
 	maxMC       = 112     // the largest micro-kernel's mc
@@ -125,12 +128,13 @@ type worker struct {
 }
 
 // New returns a GEMM on isa's micro-kernel that runs on up to threads
-// goroutines (at least 1). It panics when this machine lacks isa (see Has).
+// goroutines (at least 1, at most workers.MaxSize). It panics when this
+// machine lacks isa (see Has).
 func New(threads int, isa ISA) *GEMM {
 	if !Has(isa) {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
-	threads = max(1, threads)
+	threads = min(max(1, threads), workers.MaxSize)
 	s := &state{isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads), threads: threads}
 	for i := range s.workers {
 		s.workers[i].packA = make([]float32, maxMC*kc)
@@ -142,7 +146,7 @@ func New(threads int, isa ISA) *GEMM {
 }
 
 // SetThreads sets how many of its goroutines g's following products may
-// use, between 1 and the number New was given: fewer when several GEMMs
+// use, between 1 and the number New took: fewer when several GEMMs
 // share the cores. Products give the same bits whatever the number.
 func (g *GEMM) SetThreads(n int) { g.threads = min(max(1, n), g.pool.Size()) }
 

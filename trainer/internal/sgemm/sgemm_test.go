@@ -35,7 +35,9 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	sizes := []int{1, 2, 5, 6, 7, 13, 14, 15, 16, 17, 28, 31, 32, 33, 97, 257, 527}
-	g1, g2 := New(1, isa), New(2, isa)
+	// Three threads split 4 column panels (97 columns on the AVX-512
+	// tile) or 3 row panels unevenly.
+	g1, g2, g3 := New(1, isa), New(2, isa), New(3, isa)
 	var pa PackedA
 	var ref *GEMM
 	if isa != AVX2 && Has(AVX2) {
@@ -44,7 +46,7 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 	for trial := 0; trial < 300; trial++ {
 		m, n, k := sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))], sizes[rng.IntN(len(sizes))]
 		if trial < 8 {
-			m, n, k = 527, 527, 527 // several K, M and N blocks, both threads busy
+			m, n, k = 527, 527, 527 // several K and M blocks, every thread busy
 		} else if trial < 12 {
 			// A training step's product: few columns, each thread packing
 			// its own when A is packed whole.
@@ -85,7 +87,7 @@ func testAgainstGonum(t *testing.T, isa ISA) {
 			same = append([]float32(nil), c0...)
 			ref.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, same, ldc)
 		}
-		for _, g := range []*GEMM{g1, g2} {
+		for _, g := range []*GEMM{g1, g2, g3} {
 			got := append([]float32(nil), c0...)
 			g.Gemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, got, ldc)
 			packed := append([]float32(nil), c0...)

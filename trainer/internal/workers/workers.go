@@ -4,21 +4,25 @@
 // allocates nothing per call.
 //
 // Between calls a worker polls for the next one for a while (spin) before
-// it sleeps on a channel. Waking a sleeping goroutine means waking a
-// sleeping thread, and in a virtual machine that took 30 to 100
-// microseconds (a whole matrix product of a training step's size), so a
-// product split in two ran no faster than on one core. While it polls, a
-// worker yields its core to any other goroutine that is ready to run.
+// it sleeps on a channel, and Run's caller polls likewise for the workers
+// to finish. Waking a sleeping goroutine means waking a sleeping thread,
+// and in a virtual machine that took 30 to 100 microseconds (a whole
+// matrix product of a training step's size), so a product split in two
+// ran no faster than on one core. While it polls, a goroutine yields its
+// core to any other goroutine of the process that is ready to run; to
+// other processes the core looks busy.
 package workers
 
 import (
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"time"
 )
 
-// spin is how long a worker polls for the next Run before it sleeps: longer
-// than the serial work between two products of a training step.
+// spin is how long a worker polls for the next Run, and Run's caller for
+// the workers to finish, before sleeping: longer than the serial work
+// between two products of a training step.
 const spin = 200 * time.Microsecond
 
 // Pool is n workers that run one function. Worker 0 is the goroutine that
@@ -31,26 +35,32 @@ type Pool struct {
 	// once. Stop sets it to stopped.
 	call atomic.Uint64
 	left atomic.Int32 // workers 1.. of the current Run still in f
-	ws   []sleeper    // workers 1..n-1 (ws[0] is unused)
+	ws   []sleeper    // workers 1..n-1; ws[0] is Run's caller, woken by the last of them
 }
 
 const stopped = ^uint64(0)
 
-// sleeper is how Run wakes a worker that stopped polling.
+// sleeper is how a goroutine that stopped polling is woken: a worker by
+// Run, Run's caller by the last worker to finish.
 type sleeper struct {
-	asleep atomic.Bool   // the worker sleeps, or is about to, on wake
-	wake   chan struct{} // a value wakes it; Stop closes it
+	asleep atomic.Bool   // the goroutine sleeps, or is about to, on wake
+	wake   chan struct{} // a value wakes it; Stop closes a worker's
 	_      [48]byte      // no two workers' flags in one cache line
 }
 
-// New returns a pool of n workers (at least 1, at most 255) that run
+// MaxSize is the most workers a Pool has.
+const MaxSize = 255
+
+// New returns a pool of n workers (at least 1, at most MaxSize) that run
 // f(w, active): worker w of the active ones of a Run.
 func New(n int, f func(w, active int)) *Pool {
-	n = min(max(1, n), 255)
+	n = min(max(1, n), MaxSize)
 	p := &Pool{f: f, ws: make([]sleeper, n)}
-	for w := 1; w < n; w++ {
-		p.ws[w].wake = make(chan struct{}, 1) // Run never waits to send
-		go p.loop(w)
+	for w := range p.ws {
+		p.ws[w].wake = make(chan struct{}, 1) // a send never waits
+		if w > 0 {
+			go p.loop(w)
+		}
 	}
 	return p
 }
@@ -58,9 +68,12 @@ func New(n int, f func(w, active int)) *Pool {
 // Size returns n, the number of workers.
 func (p *Pool) Size() int { return len(p.ws) }
 
-// Run runs f on workers 0..active-1 (active at most Size) and returns
-// when all have returned.
+// Run runs f on workers 0..active-1 (active between 1 and Size) and
+// returns when all have returned.
 func (p *Pool) Run(active int) {
+	if active < 1 || active > len(p.ws) {
+		panic(fmt.Sprintf("workers: Run(%d) on a pool of %d", active, len(p.ws)))
+	}
 	p.left.Store(int32(active - 1))
 	call := (p.call.Load()>>8+1)<<8 | uint64(active)
 	p.call.Store(call)
@@ -70,8 +83,33 @@ func (p *Pool) Run(active int) {
 		}
 	}
 	p.f(0, active)
-	for p.left.Load() != 0 {
+	if active == 1 {
+		return
+	}
+	idle := time.Now()
+	for i := 0; p.left.Load() != 0; i++ {
+		if i&63 == 63 && time.Since(idle) > spin {
+			// A worker runs long (another graph's larger step, a
+			// checkpoint's write): sleep until the last one returns.
+			s := &p.ws[0]
+			s.asleep.Store(true)
+			if p.left.Load() == 0 && s.asleep.CompareAndSwap(true, false) {
+				return
+			}
+			<-s.wake
+			return
+		}
 		runtime.Gosched()
+	}
+}
+
+// done is a worker's return from f: the last one to return wakes Run's
+// caller if it sleeps.
+func (p *Pool) done() {
+	if p.left.Add(-1) == 0 {
+		if s := &p.ws[0]; s.asleep.CompareAndSwap(true, false) {
+			s.wake <- struct{}{}
+		}
 	}
 }
 
@@ -96,7 +134,7 @@ func (p *Pool) loop(w int) {
 		seen = call
 		if active := int(call & 255); w < active {
 			p.f(w, active)
-			p.left.Add(-1)
+			p.done()
 			idle = time.Now()
 		}
 	}

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -42,8 +43,8 @@ func TestRun(t *testing.T) {
 }
 
 // TestRunAfterSleep: workers that stopped polling and sleep are woken by
-// the next Run, whether it needs them or not, many times over; and Stop
-// ends sleeping workers too.
+// the next Run that needs them, many times over; and Stop ends sleeping
+// workers too.
 func TestRunAfterSleep(t *testing.T) {
 	before := runtime.NumGoroutine()
 	var calls [3]atomic.Int64
@@ -68,6 +69,68 @@ func TestRunAfterSleep(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
 		}
+	}
+}
+
+// TestRunRaces: Runs at random intervals around the workers' polling
+// window, with workers that return at once or after the caller stopped
+// polling, each call counted exactly once; then Stop right after a Run,
+// while the workers poll. Run with -race to check the hand-offs.
+func TestRunRaces(t *testing.T) {
+	before := runtime.NumGoroutine()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var calls [4]atomic.Int64
+	var slow atomic.Int64 // this worker sleeps in f past the caller's polling
+	slow.Store(-1)
+	p := New(4, func(w, active int) {
+		calls[w].Add(1)
+		if int64(w) == slow.Load() {
+			time.Sleep(spin + spin/2)
+		}
+	})
+	var want [4]int64
+	for i := 0; i < 60; i++ {
+		active := 1 + rng.IntN(4)
+		slow.Store(-1)
+		if active > 1 && rng.IntN(4) == 0 {
+			slow.Store(int64(1 + rng.IntN(active-1)))
+		}
+		time.Sleep(time.Duration(rng.Int64N(int64(2 * spin))))
+		p.Run(active)
+		for w := 0; w < active; w++ {
+			want[w]++
+		}
+		if got := [4]int64{calls[0].Load(), calls[1].Load(), calls[2].Load(), calls[3].Load()}; got != want {
+			t.Fatalf("after Run %d (%d active): calls per worker %v, want %v", i, active, got, want)
+		}
+	}
+	p.Stop()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
+		}
+	}
+}
+
+// TestRunRefuses: a Run of no workers or of more than the pool's panics
+// instead of waiting forever.
+func TestRunRefuses(t *testing.T) {
+	p := New(2, func(w, active int) {})
+	defer p.Stop()
+	for _, active := range []int{0, 3} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Run(%d) on 2 workers: no panic", active)
+				}
+			}()
+			p.Run(active)
+		}()
+	}
+	big := New(MaxSize+10, func(w, active int) {})
+	defer big.Stop()
+	if big.Size() != MaxSize {
+		t.Errorf("New(%d) is not capped at %d workers", MaxSize+10, MaxSize)
 	}
 }
 
