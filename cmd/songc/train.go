@@ -72,7 +72,7 @@ type TrainCmd struct {
 // Help implements kong.HelpProvider.
 func (TrainCmd) Help() string {
 	return `Examples:
-  songc train                       # the embedded Letter demo, about half a minute
+  songc train                       # the embedded Letter demo, about 15 seconds
   songc train --data train.csv --test test.csv -o letter.json
   songc train --data train.csv -o letter.json --checkpoint letter.ckpt
   songc train --resume letter.ckpt  # continue a run that stopped
