@@ -35,11 +35,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("%v allocations per Run", a)
 	}
 	p.Stop()
-	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
-		}
-	}
+	waitStopped(t, before)
 }
 
 // TestRunAfterSleep: workers that stopped polling and sleep are woken by
@@ -65,11 +61,7 @@ func TestRunAfterSleep(t *testing.T) {
 	}
 	time.Sleep(2 * spin)
 	p.Stop()
-	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
-		}
-	}
+	waitStopped(t, before)
 }
 
 // TestRunRaces: Runs at random intervals around the workers' polling
@@ -105,11 +97,7 @@ func TestRunRaces(t *testing.T) {
 		}
 	}
 	p.Stop()
-	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
-		}
-	}
+	waitStopped(t, before)
 }
 
 // TestRunRefuses: a Run of no workers or of more than the pool's panics
@@ -141,5 +129,16 @@ func BenchmarkRun(b *testing.B) {
 	defer p.Stop()
 	for b.Loop() {
 		p.Run(2)
+	}
+}
+
+// waitStopped fails t when the goroutines do not fall back to before, their
+// number before New, within 5 seconds of Stop.
+func waitStopped(t *testing.T, before int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Stop, %d before New", runtime.NumGoroutine(), before)
+		}
 	}
 }
