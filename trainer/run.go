@@ -72,8 +72,8 @@ type Run struct {
 	// batch's rows and labels, the Gumbel noise, the epoch's row order, and
 	// the rows and leaf masses of an accuracy pass.
 	ws struct {
-		x     []float64
-		y     []int
+		x, nx []float64 // a batch's rows, and the next one's (trainGroup)
+		y, ny []int
 		noise []float64
 		perm  []int
 		accQ  []float64 // accuracy's leaf masses

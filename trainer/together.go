@@ -207,8 +207,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	cores := cmp.Or(o.cores, goruntime.GOMAXPROCS(0))
 	g.pool = workers.New(min(len(g.runs)+1, cores), g.work)
 	defer g.pool.Stop()
-	x, y := lead.ws.x, lead.ws.y
-	ds, labels := lead.x, lead.Task.yTrain
+	g.ds, g.labels = lead.x, lead.Task.yTrain
 	for e := doneAtStart; n < 0 || e < doneAtStart+n; e++ {
 		g.runs = slices.DeleteFunc(g.runs, (*Run).Done)
 		if len(g.runs) == 0 {
@@ -224,13 +223,7 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 		// it during each step: gathering a shuffled batch waits on memory
 		// (16% of a Connect-4 8/10 epoch).
 		prefetch := len(g.runs) < cores
-		var nx []float64
-		var ny []int
-		if prefetch {
-			nx, ny = make([]float64, len(x)), make([]int, len(y))
-			g.ds, g.labels = ds, labels
-		}
-		cx, cy := x, y
+		x, y, nx, ny := lead.ws.x, lead.ws.y, lead.ws.nx, lead.ws.ny
 		for b := 0; b < g.L; b++ {
 			if err := ctx.Err(); err != nil {
 				if o.owner != nil {
@@ -242,21 +235,19 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 				return g.runs[0].interrupted(e, b)
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
-			if !prefetch || b == 0 {
-				g.x, g.y = ds.Gather(cx, rows), pick(cy, labels, rows)
-			} else {
-				g.x, g.y = cx[:len(rows)*ds.Features], cy[:len(rows)]
+			if b == 0 || !prefetch {
+				g.x, g.y = g.ds.Gather(x, rows), pick(y, g.labels, rows)
+			} else { // gathered during the last step
+				g.x, g.y = x[:len(rows)*g.ds.Features], y[:len(rows)]
 			}
 			g.b, g.endOfEpoch, g.next = b, false, nil
 			if prefetch && b+1 < g.L {
-				g.next = perm[(b+1)*B : min((b+2)*B, nTrain)]
-				g.nx, g.ny = nx, ny
+				g.next, g.nx, g.ny = perm[(b+1)*B:min((b+2)*B, nTrain)], nx, ny
 			}
 			g.each()
 			if g.next != nil {
-				cx, nx, cy, ny = nx, cx, ny, cy
+				x, nx, y, ny = nx, x, ny, y
 			}
-			g.next = nil
 			for _, r := range g.runs {
 				if err := r.afterStep(e, b, g.L, start, doneAtStart, cmp.Or(r.CheckpointPath, ckpt)); err != nil {
 					return groupError(runs, r, err)
@@ -289,6 +280,7 @@ func (r *Run) begin() error {
 	d, B, nTrain := r.shape.Features, r.engine.MaxBatch(), len(r.trainIdx)
 	if r.ws.perm == nil {
 		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
+		r.ws.nx, r.ws.ny = make([]float64, B*d), make([]int, B)
 		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
 		if err := r.snapshot(); err != nil {
 			return err
