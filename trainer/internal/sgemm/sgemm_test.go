@@ -177,24 +177,36 @@ func TestZeroAllocs(t *testing.T) {
 var sink float32
 
 // benchGemm times the product on each micro-kernel this machine runs.
-func benchGemm(b *testing.B, m, n, k, threads int) {
-	for _, isa := range ISAs {
-		b.Run(isa.String(), func(b *testing.B) { benchGemmOn(b, isa, m, n, k, threads) })
-	}
-}
+func benchGemm(b *testing.B, m, n, k, threads int) { benchOn(b, m, n, k, threads, false) }
 
-func benchGemmOn(b *testing.B, isa ISA, m, n, k, threads int) {
-	if !Has(isa) {
-		b.Skipf("no %v", isa)
+// benchPacked times it with A packed once by Pack, as a training step's
+// products run.
+func benchPacked(b *testing.B, m, n, k, threads int) { benchOn(b, m, n, k, threads, true) }
+
+func benchOn(b *testing.B, m, n, k, threads int, packed bool) {
+	for _, isa := range ISAs {
+		b.Run(isa.String(), func(b *testing.B) {
+			if !Has(isa) {
+				b.Skipf("no %v", isa)
+			}
+			a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+			g := New(threads, isa)
+			var pa PackedA
+			if packed {
+				g.Pack(&pa, false, m, k, 1, a, k)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if packed {
+					g.GemmPacked(&pa, false, n, bb, n, 0, c, n)
+				} else {
+					g.Gemm(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)
+				}
+			}
+			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			sink += c[0]
+		})
 	}
-	a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
-	g := New(threads, isa)
-	b.ReportAllocs()
-	for b.Loop() {
-		g.Gemm(false, false, m, n, k, 1, a, k, bb, n, 0, c, n)
-	}
-	b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-	sink += c[0]
 }
 
 func BenchmarkGemm1024Square2Threads(b *testing.B) { benchGemm(b, 1024, 1024, 1024, 2) }
@@ -213,26 +225,6 @@ func BenchmarkGemmPackedStep511Nodes128Batch(b *testing.B)        { benchPacked(
 func BenchmarkGemmPackedStep511Nodes128Batch1Thread(b *testing.B) { benchPacked(b, 537, 128, 1022, 1) }
 func BenchmarkGemmPackedStep255Nodes128Batch(b *testing.B)        { benchPacked(b, 265, 128, 510, 2) }
 func BenchmarkGemmPackedStep64Nodes128Batch(b *testing.B)         { benchPacked(b, 90, 128, 128, 2) }
-
-func benchPacked(b *testing.B, m, n, k, threads int) {
-	for _, isa := range ISAs {
-		b.Run(isa.String(), func(b *testing.B) {
-			if !Has(isa) {
-				b.Skipf("no %v", isa)
-			}
-			a, bb, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
-			g := New(threads, isa)
-			var pa PackedA
-			g.Pack(&pa, false, m, k, 1, a, k)
-			b.ReportAllocs()
-			for b.Loop() {
-				g.GemmPacked(&pa, false, n, bb, n, 0, c, n)
-			}
-			b.ReportMetric(2*float64(m)*float64(n)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			sink += c[0]
-		})
-	}
-}
 
 // TestGemmPackedRefuses: an operand never packed, or packed for another
 // micro-kernel, is refused with a panic.
