@@ -26,10 +26,10 @@ type TrainCmd struct {
 	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row's walk may take (auto: searched; other recipes: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (fast 120, quick 60, paper 250; auto stops each candidate early)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches graph sizes, rates and weight decays on validation rows; a walk not shown to beat the most frequent class is replaced by it. fast: 64/20, 120 epochs; quick: 60. paper: the authors' settings. All but paper refine the walk (the compiled decisions). Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search (default ${default}; 0: none); then the chosen graph trains up to a quarter more."`
+	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row takes before it must reach a class (auto: searched; other recipes: 20)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (fast 120, quick 60, paper 250; auto: until validation accuracy stops rising)."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: tries graph sizes, learning rates and weight decays on validation rows; ships \"always the most frequent class\" unless the graph is shown better. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs. paper: the authors' recipe. All but paper refine the compiled decisions. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search (default ${default}; 0: none); the chosen graph may then train on to 1.25 times it."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search short)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
