@@ -69,47 +69,31 @@ func New(n int, f func(w, active int)) *Pool {
 func (p *Pool) Size() int { return len(p.ws) }
 
 // Run runs f on workers 0..active-1 (active between 1 and Size) and
-// returns when all have returned.
+// returns when all have returned. A Run of one worker is a call of f.
 func (p *Pool) Run(active int) {
 	if active < 1 || active > len(p.ws) {
 		panic(fmt.Sprintf("workers: Run(%d) on a pool of %d", active, len(p.ws)))
 	}
-	p.left.Store(int32(active - 1))
-	call := (p.call.Load()>>8+1)<<8 | uint64(active)
-	p.call.Store(call)
-	for w := 1; w < active; w++ {
-		if s := &p.ws[w]; s.asleep.CompareAndSwap(true, false) {
-			s.wake <- struct{}{}
-		}
-	}
-	p.f(0, active)
 	if active == 1 {
+		p.f(0, 1)
 		return
 	}
-	idle := time.Now()
-	for i := 0; p.left.Load() != 0; i++ {
-		if i&63 == 63 && time.Since(idle) > spin {
-			// A worker runs long (another graph's larger step, a
-			// checkpoint's write): sleep until the last one returns.
-			s := &p.ws[0]
-			s.asleep.Store(true)
-			if p.left.Load() == 0 && s.asleep.CompareAndSwap(true, false) {
-				return
-			}
-			<-s.wake
-			return
-		}
-		runtime.Gosched()
+	p.left.Store(int32(active - 1))
+	p.call.Store((p.call.Load()>>8+1)<<8 | uint64(active))
+	for w := 1; w < active; w++ {
+		p.ws[w].rouse()
 	}
+	p.f(0, active)
+	// A worker may run long (another graph's larger step, a checkpoint's
+	// write): then the caller sleeps until the last one returns.
+	p.ws[0].wait(time.Now(), func() bool { return p.left.Load() == 0 })
 }
 
 // done is a worker's return from f: the last one to return wakes Run's
 // caller if it sleeps.
 func (p *Pool) done() {
 	if p.left.Add(-1) == 0 {
-		if s := &p.ws[0]; s.asleep.CompareAndSwap(true, false) {
-			s.wake <- struct{}{}
-		}
+		p.ws[0].rouse()
 	}
 }
 
@@ -144,22 +128,32 @@ func (p *Pool) loop(w int) {
 // has passed since idle (when worker w last returned from f; Runs without
 // it do not extend the polling), then sleeping until Run or Stop wakes it.
 func (p *Pool) next(w int, seen uint64, idle time.Time) uint64 {
-	for i := 0; ; i++ {
-		if call := p.call.Load(); call != seen {
-			return call
-		}
+	p.ws[w].wait(idle, func() bool { return p.call.Load() != seen })
+	return p.call.Load()
+}
+
+// wait returns once ready reports true: it polls ready until spin has
+// passed since idle, yielding the core between polls, then sleeps until
+// rouse (or a closed channel) wakes it.
+func (s *sleeper) wait(idle time.Time, ready func() bool) {
+	for i := 0; !ready(); i++ {
 		if i&63 == 63 && time.Since(idle) > spin {
-			break
+			s.asleep.Store(true)
+			// A rouse before the flag was set did not see it: return if
+			// ready now, unless that rouse cleared the flag, and so sends.
+			if ready() && s.asleep.CompareAndSwap(true, false) {
+				return
+			}
+			<-s.wake
+			return
 		}
 		runtime.Gosched()
 	}
-	s := &p.ws[w]
-	s.asleep.Store(true)
-	// A Run that began before the flag was set did not see it: take its
-	// call here, unless that Run cleared the flag, and so sends.
-	if call := p.call.Load(); call != seen && s.asleep.CompareAndSwap(true, false) {
-		return call
+}
+
+// rouse wakes the goroutine of s if it sleeps, or is about to.
+func (s *sleeper) rouse() {
+	if s.asleep.CompareAndSwap(true, false) {
+		s.wake <- struct{}{}
 	}
-	<-s.wake
-	return p.call.Load()
 }
