@@ -115,10 +115,9 @@ type state struct {
 	j0, nb int // current N block
 
 	// The current product's B when each worker packs its own columns
-	// (cols; see workColumns).
-	cols   bool
+	// (see workColumns; nil otherwise). The columns are j0, nb.
 	b      []float32
-	ldb, n int
+	ldb    int
 	transB bool
 }
 
@@ -134,12 +133,13 @@ func New(threads int, isa ISA) *GEMM {
 	if !Has(isa) {
 		panic(fmt.Sprintf("sgemm: this machine cannot run the %v micro-kernel", isa))
 	}
-	threads = min(max(1, threads), workers.MaxSize)
-	s := &state{isa: isa, packB: make([]float32, kc*nc), workers: make([]worker, threads), threads: threads}
+	s := &state{isa: isa, packB: make([]float32, kc*nc)}
+	s.pool = workers.New(threads, s.work)
+	s.threads = s.pool.Size()
+	s.workers = make([]worker, s.threads)
 	for i := range s.workers {
 		s.workers[i].packA = make([]float32, maxMC*kc)
 	}
-	s.pool = workers.New(threads, s.work)
 	g := &GEMM{s}
 	runtime.AddCleanup(g, (*workers.Pool).Stop, s.pool)
 	return g
@@ -226,9 +226,9 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 		// each worker packs and multiplies its own columns of B for every
 		// K block, with no wait between blocks. Splitting the rows instead
 		// would leave the workers idle while one packs each block of B.
-		g.b, g.ldb, g.transB, g.n, g.cols = b, ldb, transB, n, true
+		g.b, g.ldb, g.transB, g.j0, g.nb = b, ldb, transB, 0, n
 		g.pool.Run(threads)
-		g.b, g.cols = nil, false
+		g.b = nil
 	default:
 		if m <= tile.mr {
 			threads = 1
@@ -297,7 +297,7 @@ func (g *GEMM) GemmPacked(a *PackedA, transB bool, n int, b []float32, ldb int, 
 // sum runs in the same order in both: over the K blocks in turn, each
 // block's k in turn.
 func (g *state) work(w, threads int) {
-	if g.cols {
+	if g.b != nil {
 		g.workColumns(w, threads)
 		return
 	}
@@ -328,12 +328,9 @@ func (g *state) work(w, threads int) {
 func (g *state) workColumns(w, threads int) {
 	wk := &g.workers[w]
 	mr, nr := g.cur.mr, g.cur.nr
-	panels := (g.n + nr - 1) / nr
+	panels := (g.nb + nr - 1) / nr
 	lo := panels * w / threads * nr
-	hi := min(g.n, panels*(w+1)/threads*nr)
-	if lo >= hi {
-		return
-	}
+	hi := min(g.nb, panels*(w+1)/threads*nr) // lo < hi: run gives each worker a panel
 	bp := g.packB[lo*kc:]
 	mpad := (g.m + mr - 1) / mr * mr
 	for p0 := 0; p0 < g.k; p0 += kc {
@@ -359,13 +356,14 @@ func (g *state) tiles(wk *worker, kb int, pa []float32, i0, mb int, bp []float32
 				fn(kb, &ap[0], &bj[0], &g.c[ci], g.ldc, mrb)
 				continue
 			}
-			clear(wk.tile[:mrb*nr])
+			// Fewer columns than the tile's: the kernel adds into a copy
+			// of C's, as it adds into C's own.
+			for i := 0; i < mrb; i++ {
+				copy(wk.tile[i*nr:i*nr+nrb], g.c[ci+i*g.ldc:ci+i*g.ldc+nrb])
+			}
 			fn(kb, &ap[0], &bj[0], &wk.tile[0], nr, mrb)
 			for i := 0; i < mrb; i++ {
-				row := g.c[ci+i*g.ldc : ci+i*g.ldc+nrb]
-				for j := range row {
-					row[j] += wk.tile[i*nr+j]
-				}
+				copy(g.c[ci+i*g.ldc:ci+i*g.ldc+nrb], wk.tile[i*nr:i*nr+nrb])
 			}
 		}
 	}
