@@ -68,11 +68,12 @@ type Run struct {
 	noise         *rand.Rand
 	noiseSrc      *rand.PCG
 	state         runState
-	// ws holds the run's training buffers (set by trainGroup's begin): a
-	// batch's rows and labels, the Gumbel noise, the epoch's row order, and
-	// the rows and leaf masses of an accuracy pass.
+	// ws holds the run's training buffers: a batch's rows and labels, the
+	// Gumbel noise and the epoch's row order (set by begin); the next
+	// batch's rows and labels (trainGroup, when it gathers ahead); the leaf
+	// masses of an accuracy pass (accuracy).
 	ws struct {
-		x, nx []float64 // a batch's rows, and the next one's (trainGroup)
+		x, nx []float64
 		y, ny []int
 		noise []float64
 		perm  []int

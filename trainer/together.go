@@ -85,14 +85,13 @@ type epoch struct {
 	lastVal  float64
 	t0       time.Time
 	err      error // of the end of the epoch
-	planned  int   // the epochs planned when it began
+	planned  int   // the epochs planned once the epoch ended (its report's)
 }
 
 // sharesBatches reports why the unfinished runs of runs could not train on
 // shared batches, nil when they can.
 func sharesBatches(runs []*Run) error {
 	var lead *Run
-	var order []byte
 	for i, r := range runs {
 		if slices.Index(runs, r) != i {
 			return fmt.Errorf("trainer: graph %d is listed twice", i+1)
@@ -100,12 +99,8 @@ func sharesBatches(runs []*Run) error {
 		if r.Done() {
 			continue
 		}
-		st, err := r.shufSrc.MarshalBinary()
-		if err != nil {
-			return err
-		}
 		if lead == nil {
-			lead, order = r, st
+			lead = r
 			continue
 		}
 		switch {
@@ -113,7 +108,7 @@ func sharesBatches(runs []*Run) error {
 			return fmt.Errorf("trainer: graph %d trains on other rows than graph 1 (another task, seed, validation share or preprocessing)", i+1)
 		case r.engine.MaxBatch() != lead.engine.MaxBatch():
 			return fmt.Errorf("trainer: graph %d has batches of %d rows, graph 1 of %d", i+1, r.engine.MaxBatch(), lead.engine.MaxBatch())
-		case r.state.Epoch != lead.state.Epoch || !slices.Equal(st, order):
+		case r.state.Epoch != lead.state.Epoch || *r.shufSrc != *lead.shufSrc:
 			return fmt.Errorf("trainer: graph %d is at epoch %d with another batch order than graph 1 (epoch %d)", i+1, r.state.Epoch, lead.state.Epoch)
 		}
 	}
@@ -208,6 +203,9 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	g.pool = workers.New(min(len(g.runs)+1, cores), g.work)
 	defer g.pool.Stop()
 	g.ds, g.labels = lead.x, lead.Task.yTrain
+	if len(g.runs) < cores && lead.ws.nx == nil { // the next batch's buffers
+		lead.ws.nx, lead.ws.ny = make([]float64, len(lead.ws.x)), make([]int, len(lead.ws.y))
+	}
 	for e := doneAtStart; n < 0 || e < doneAtStart+n; e++ {
 		g.runs = slices.DeleteFunc(g.runs, (*Run).Done)
 		if len(g.runs) == 0 {
@@ -219,9 +217,10 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 			r.beginEpoch(e)
 		}
 		perm := g.runs[0].ws.perm // every run's, since they share the batch order
-		// With a core left over, the next batch's rows are gathered on
-		// it during each step: gathering a shuffled batch waits on memory
-		// (16% of a Connect-4 8/10 epoch).
+		// With fewer runs than cores, a worker of its own gathers the next
+		// batch's rows during each step (the kernels may still split their
+		// products between all the cores): gathering a shuffled batch
+		// waits on memory, 16% of a Connect-4 8/10 epoch.
 		prefetch := len(g.runs) < cores
 		x, y, nx, ny := lead.ws.x, lead.ws.y, lead.ws.nx, lead.ws.ny
 		for b := 0; b < g.L; b++ {
@@ -280,7 +279,6 @@ func (r *Run) begin() error {
 	d, B, nTrain := r.shape.Features, r.engine.MaxBatch(), len(r.trainIdx)
 	if r.ws.perm == nil {
 		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
-		r.ws.nx, r.ws.ny = make([]float64, B*d), make([]int, B)
 		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
 		if err := r.snapshot(); err != nil {
 			return err
