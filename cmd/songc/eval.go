@@ -77,7 +77,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so, and warn
 	// only if these rows' most frequent class does better.
-	mc := constantModel(k.Model)
+	mc := majorityConstant(k.Model)
 	if mc != nil {
 		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk (songc analyze says why)\n", mc.Class)
 	}
@@ -91,9 +91,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	return w.Flush()
 }
 
-// constantModel returns the majority check's record when it made m a
+// majorityConstant returns the majority check's record when it made m a
 // constant model, and nil otherwise (or without training metadata).
-func constantModel(m *runtime.Model) *runlog.MajorityCheck {
+func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
 	meta, err := runlog.ReadMetadata(m.Training)
 	if err != nil {
 		return nil

@@ -50,9 +50,11 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.Majority {
-		meta, _ := runlog.ReadMetadata(m.Training)
-		if err := checkMajority(c.Passes, meta.Val, meta.Select); err != nil {
-			return err
+		// Without metadata, refining itself says so below.
+		if meta, err := runlog.ReadMetadata(m.Training); err == nil {
+			if err := checkMajority(c.Passes, meta.Val, meta.Select); err != nil {
+				return err
+			}
 		}
 	}
 	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags)
@@ -68,7 +70,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
-	mc := constantModel(out)
+	mc := majorityConstant(out)
 	warnConstant(g.Stdout, mc, "Refining without --majority-check")
 	return reportTest(g, out, task.Test, mc != nil)
 }
