@@ -2,9 +2,10 @@
 # Training speed on this machine (docs/RESULTS.md, "Training speed"):
 # songc bench for the paper's graph shapes with the default kernel and, for
 # comparison, gonum's; the peak of the same GEMM kernel measured in the
-# same run (--peak); and the wall time of one training epoch of the paper's
+# same run (--peak); and one-epoch training runs of the paper's
 # large models. Results go to bench/runs/speed/ (ignored by git): one JSON
-# file per songc bench, one .time file per epoch.
+# file per songc bench; per training run, its wall time (.time) and its
+# log, whose "seconds" is the epoch's own time.
 #
 #   bench/speed.sh          # DATA: the data sets' folder (default ../shared/data)
 set -euo pipefail
@@ -29,5 +30,8 @@ epoch() { # name, then songc train flags
 epoch letter-511-50 --data "$shared/letter/train.csv.gz" --nodes 511 --steps 50
 epoch connect4-255-10 --data "$shared/connect4/train.csv.gz" --nodes 255 --steps 10
 epoch mnist-255-50 --data "$shared/mnist/train-images-idx3-ubyte.gz" --nodes 255 --steps 50
-for f in "$out"/*-epoch.time; do echo "$(basename "$f" .time) $(cat "$f") s"; done
+for f in "$out"/*-epoch.time; do
+  log=${f%.time}.log.jsonl
+  echo "$(basename "$f" .time): epoch $(grep -o '"seconds":[0-9.]*' "$log" | head -1 | cut -d: -f2) s, whole run $(cat "$f") s"
+done
 echo "date $(date -u +%F), commit $(git rev-parse --short HEAD), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
