@@ -1,6 +1,10 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	goruntime "runtime"
+	"sync"
+)
 
 // Metrics compares the soft model and the hard walk on labelled rows.
 type Metrics struct {
@@ -43,58 +47,116 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 	return e.Metrics()
 }
 
-// Evaluator accumulates Metrics one row at a time, in memory that does not
-// grow with the rows: eval streams files of any length through it.
+// Evaluator accumulates Metrics row by row, in memory that does not grow
+// with the rows: eval streams files of any length through it. It holds up
+// to evalBlock rows, which it runs on all the cores (GOMAXPROCS) at once,
+// and adds their results to the metrics in the order the rows came, so
+// that the metrics do not depend on the number of cores.
 type Evaluator struct {
-	k                        *Classifier
-	m                        Metrics
-	sc                       *SoftScratch
-	q, scratch               []float64
-	soft, hard, agree, paths int
-	mass                     float64
+	k                         *Classifier
+	m                         Metrics
+	x                         []float64 // the rows held, evalBlock x d
+	y                         []int
+	q                         []float64 // their leaf masses, evalBlock x c
+	soft                      []int     // their soft classes
+	walk                      []WalkResult
+	scratch                   []evalScratch // one per core
+	right, hard, agree, paths int
+	mass                      float64
+}
+
+// evalBlock is the number of rows an Evaluator holds before it runs them.
+const evalBlock = 256
+
+// evalScratch holds one core's buffers.
+type evalScratch struct {
+	sc *SoftScratch
+	x  []float64
 }
 
 // NewEvaluator returns an Evaluator of k's soft model and hard walk.
 func (k *Classifier) NewEvaluator() *Evaluator {
-	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
-		sc: k.NewSoftScratch(), q: make([]float64, k.c), scratch: make([]float64, k.d)}
+	e := &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
+		x: make([]float64, 0, evalBlock*k.d), y: make([]int, 0, evalBlock),
+		q: make([]float64, evalBlock*k.c), soft: make([]int, evalBlock), walk: make([]WalkResult, evalBlock)}
+	e.scratch = make([]evalScratch, max(1, min(goruntime.GOMAXPROCS(0), evalBlock)))
+	for i := range e.scratch {
+		e.scratch[i] = evalScratch{sc: k.NewSoftScratch(), x: make([]float64, k.d)}
+	}
+	return e
 }
 
-// Add measures one raw row of true class y (0 <= y < NumClasses).
+// Add measures one raw row of true class y (0 <= y < NumClasses). It
+// copies the row.
 func (e *Evaluator) Add(row []float64, y int) {
+	if len(row) != e.k.d {
+		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(row), e.k.d))
+	}
+	e.x = append(e.x, row...)
+	e.y = append(e.y, y)
+	if len(e.y) == evalBlock {
+		e.flush()
+	}
+}
+
+// flush runs the rows held and adds them to the metrics.
+func (e *Evaluator) flush() {
+	rows, k := len(e.y), e.k
+	if rows == 0 {
+		return
+	}
+	run := func(w, lo, hi int) {
+		s := &e.scratch[w]
+		for r := lo; r < hi; r++ {
+			row := e.x[r*k.d : (r+1)*k.d]
+			e.soft[r] = k.Soft(e.q[r*k.c:(r+1)*k.c], row, s.sc)
+			e.walk[r], _ = k.Walk(row, s.x, nil)
+		}
+	}
+	workers := min(len(e.scratch), rows)
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { run(w, w*rows/workers, (w+1)*rows/workers) })
+	}
+	run(0, 0, rows/workers)
+	wg.Wait()
+
 	m := &e.m
-	ps := e.k.Soft(e.q, row, e.sc)
-	for _, v := range e.q {
-		e.mass += v
+	for r, y := range e.y {
+		for _, v := range e.q[r*k.c : (r+1)*k.c] {
+			e.mass += v
+		}
+		ps, w := e.soft[r], e.walk[r]
+		if ps == y {
+			e.right++
+		}
+		if w.Class == y {
+			e.hard++
+		}
+		if ps == w.Class {
+			e.agree++
+		}
+		if w.Forced {
+			m.ForcedExits++
+		}
+		e.paths += w.Steps
+		m.MaxPathLen = max(m.MaxPathLen, w.Steps)
+		m.ConfusionSoft[y][ps]++
+		m.ConfusionHard[y][w.Class]++
+		m.Rows++
 	}
-	w, _ := e.k.Walk(row, e.scratch, nil)
-	if ps == y {
-		e.soft++
-	}
-	if w.Class == y {
-		e.hard++
-	}
-	if ps == w.Class {
-		e.agree++
-	}
-	if w.Forced {
-		m.ForcedExits++
-	}
-	e.paths += w.Steps
-	m.MaxPathLen = max(m.MaxPathLen, w.Steps)
-	m.ConfusionSoft[y][ps]++
-	m.ConfusionHard[y][w.Class]++
-	m.Rows++
+	e.x, e.y = e.x[:0], e.y[:0]
 }
 
 // Metrics returns the metrics of the rows added so far.
 func (e *Evaluator) Metrics() Metrics {
+	e.flush()
 	m := e.m
 	if m.Rows == 0 {
 		return m
 	}
 	n := float64(m.Rows)
-	m.SoftAccuracy = float64(e.soft) / n
+	m.SoftAccuracy = float64(e.right) / n
 	m.HardAccuracy = float64(e.hard) / n
 	m.Fidelity = float64(e.agree) / n
 	m.MeanLeafMass = e.mass / n

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -259,4 +260,108 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// randomModel is a model of n nodes, c classes and d features with random
+// parameters, whose soft walk spreads its mass over many nodes.
+func randomModel(rng *rand.Rand, n, c, d, steps int) *Model {
+	m := &Model{Format: Format, Nodes: n, Classes: c, Steps: steps, Features: d,
+		M0Logits: make([][]float64, n+c), M1Logits: make([][]float64, n+c),
+		W: make([][]float64, n), B: make([]float64, n)}
+	for i := range c {
+		m.ClassNames = append(m.ClassNames, string(rune('a'+i)))
+	}
+	for i := range n + c {
+		m.M0Logits[i], m.M1Logits[i] = make([]float64, n), make([]float64, n)
+		for j := range n {
+			m.M0Logits[i][j], m.M1Logits[i][j] = 2*rng.NormFloat64(), 2*rng.NormFloat64()
+		}
+	}
+	for i := range n {
+		m.W[i] = make([]float64, d)
+		for j := range d {
+			m.W[i][j] = rng.NormFloat64()
+		}
+		m.B[i] = rng.NormFloat64()
+	}
+	return m
+}
+
+// TestSoftPlainLoop: Soft's leaf masses have the bits of the plain loop
+// the package comment describes, for sizes whose columns (n+c) are and
+// are not a multiple of addColumns' four.
+func TestSoftPlainLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, size := range [][2]int{{13, 3}, {14, 3}, {15, 3}, {1, 2}, {40, 7}} {
+		n, c, d := size[0], size[1], 5
+		k, err := New(randomModel(rng, n, c, d, 9))
+		if err != nil {
+			t.Fatal(err)
+		}
+		S := n + c
+		got, want := make([]float64, c), make([]float64, c)
+		sc := k.NewSoftScratch()
+		x, s, p, next := make([]float64, d), make([]float64, n), make([]float64, n), make([]float64, S)
+		for range 20 {
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			k.Soft(got, x, sc)
+			for i := range n {
+				s[i] = Sigmoid(k.Margin(i, x))
+			}
+			clear(p)
+			p[0] = 1
+			clear(want)
+			for range k.steps {
+				clear(next)
+				for i, pi := range p {
+					u1, u0 := s[i]*pi, (1-s[i])*pi
+					for r := range next {
+						next[r] += k.m1t[i*S+r]*u1 + k.m0t[i*S+r]*u0
+					}
+				}
+				copy(p, next[:n])
+				for j := range want {
+					want[j] += next[n+j]
+				}
+			}
+			for j := range want {
+				if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+					t.Fatalf("n=%d c=%d: leaf %d mass %v, plain loop %v", n, c, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestEvaluatorCores: the metrics, the mean leaf mass to the bit
+// included, are the same on one core and on three, over more rows than
+// an Evaluator holds at once.
+func TestEvaluatorCores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	k, err := New(randomModel(rng, 30, 4, 6, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 2*evalBlock + 37
+	x, y := make([]float64, rows*k.d), make([]int, rows)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	for i := range y {
+		y[i] = rng.IntN(k.c)
+	}
+	var got [2]Metrics
+	for i, procs := range []int{1, 3} {
+		old := goruntime.GOMAXPROCS(procs)
+		got[i] = k.Evaluate(x, y)
+		goruntime.GOMAXPROCS(old)
+	}
+	if !reflect.DeepEqual(got[0], got[1]) || math.Float64bits(got[0].MeanLeafMass) != math.Float64bits(got[1].MeanLeafMass) {
+		t.Errorf("one core %+v\nthree cores %+v", got[0], got[1])
+	}
+	if got[0].Rows != rows {
+		t.Errorf("%d rows measured, want %d", got[0].Rows, rows)
+	}
 }
