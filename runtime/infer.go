@@ -178,6 +178,32 @@ func Margin(w []float64, b float64, x []float64) float64 {
 	return s + b
 }
 
+// MarginRows writes Margin(w, b, row) of each row of x (rows of len(w)
+// values, one after another) into dst, bit for bit: it takes four rows
+// at a time, whose margins are four chains of dependent additions that
+// run side by side in about the time of one.
+func MarginRows(dst, w []float64, b float64, x []float64) {
+	d := len(w)
+	if len(x) != len(dst)*d {
+		panic(fmt.Sprintf("runtime: MarginRows got %d values for %d rows of %d", len(x), len(dst), d))
+	}
+	r := 0
+	for ; r+4 <= len(dst); r += 4 {
+		x0, x1, x2, x3 := x[r*d:(r+1)*d], x[(r+1)*d:(r+2)*d], x[(r+2)*d:(r+3)*d], x[(r+3)*d:(r+4)*d]
+		var s0, s1, s2, s3 float64
+		for j, wj := range w {
+			s0 += float64(wj * x0[j])
+			s1 += float64(wj * x1[j])
+			s2 += float64(wj * x2[j])
+			s3 += float64(wj * x3[j])
+		}
+		dst[r], dst[r+1], dst[r+2], dst[r+3] = s0+b, s1+b, s2+b, s3+b
+	}
+	for ; r < len(dst); r++ {
+		dst[r] = Margin(w, b, x[r*d:(r+1)*d])
+	}
+}
+
 // Routes is the binary graph the hard walk follows: for each internal node
 // and branch (0: left, 1: right), the argmax child state and the
 // forced-exit leaf state. States from Nodes on are leaves (class

@@ -67,10 +67,11 @@ const refinePatience = 2
 //   - For each reachable node j, the rows whose walk visits j are walked
 //     once more from their first visit of j, with j's decision forced to
 //     the other branch. Where exactly one of the two branches ends in the
-//     true class, that branch is the row's target; elsewhere j's decision does not matter. A logistic
-//     regression fitted to the targets (from j's filter, with Ridge)
-//     replaces the filter when it routes more of them right: the walk's
-//     training accuracy rises by exactly that many rows.
+//     true class, that branch is the row's target; elsewhere j's
+//     decision does not matter. A logistic regression fitted to the
+//     targets (from j's filter, with Ridge) replaces the filter when it
+//     routes more of them right: the walk's training accuracy rises by
+//     exactly that many rows.
 //   - For each edge (j, branch), every state is tried as its child on the
 //     rows whose walk takes the edge, and the best replaces the child when
 //     it is strictly better; likewise the forced-exit leaf of the edge for
@@ -368,7 +369,7 @@ func (g *refiner) decide(j int) {
 		lo, hi := k*marginBlock, min(rows, (k+1)*marginBlock)
 		m := g.margin[lo:hi]
 		if g.x != nil {
-			marginsRows(m, w, g.b[j], g.x[lo*d:hi*d])
+			runtime.MarginRows(m, w, g.b[j], g.x[lo*d:hi*d])
 		} else {
 			margin := g.marginOf(w, g.b[j])
 			for i := range m {
