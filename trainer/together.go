@@ -3,6 +3,7 @@ package trainer
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	goruntime "runtime"
@@ -228,10 +229,11 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 				if o.owner != nil {
 					return o.owner.interrupted(e)
 				}
+				err := g.runs[0].interrupted(e, b)
 				for _, r := range g.runs[1:] { // each saves its own
-					r.interrupted(e, b)
+					err = errors.Join(err, r.interrupted(e, b))
 				}
-				return g.runs[0].interrupted(e, b)
+				return err
 			}
 			rows := perm[b*B : min((b+1)*B, nTrain)]
 			if b == 0 || !prefetch {

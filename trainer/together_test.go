@@ -3,6 +3,9 @@ package trainer
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,5 +142,31 @@ func TestTrainTogetherRefuses(t *testing.T) {
 	}
 	if err := TrainTogether(context.Background(), []*Run{runs[0], runs[0]}, 1); err == nil || !strings.Contains(err.Error(), "twice") {
 		t.Errorf("one run twice: %v", err)
+	}
+}
+
+// TestTrainTogetherInterrupted: an interrupted group saves every run, and
+// a run whose save fails says so in the error, beside the runs that saved.
+func TestTrainTogetherInterrupted(t *testing.T) {
+	task := smallTask(t)
+	runs, err := NewRuns([]Config{smallConfig("f32"), smallConfig("f32")}, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	runs[0].InterruptPath = filepath.Join(dir, "first.ckpt")
+	runs[1].InterruptPath = filepath.Join(dir, "missing", "second.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = TrainTogether(ctx, runs, 1)
+	var ie *InterruptError
+	if !errors.As(err, &ie) || ie.Checkpoint != runs[0].InterruptPath {
+		t.Errorf("the first run's interruption: %v", err)
+	}
+	if err == nil || !strings.Contains(err.Error(), "saving the checkpoint failed") {
+		t.Errorf("the second run's failed save is not reported: %v", err)
+	}
+	if _, err := os.Stat(runs[0].InterruptPath); err != nil {
+		t.Errorf("the first run was not saved: %v", err)
 	}
 }
