@@ -1,10 +1,6 @@
 package runtime
 
-import (
-	"fmt"
-	goruntime "runtime"
-	"sync"
-)
+import "fmt"
 
 // Metrics compares the soft model and the hard walk on labelled rows.
 type Metrics struct {
@@ -49,18 +45,17 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 
 // Evaluator accumulates Metrics row by row, in memory that does not grow
 // with the rows: eval streams files of any length through it. It holds up
-// to evalBlock rows, which it runs on all the cores (GOMAXPROCS) at once,
-// and adds their results to the metrics in the order the rows came, so
+// to evalBlock rows and runs their soft model on all the cores at once
+// (SoftRows), then adds them to the metrics in the order they came, so
 // that the metrics do not depend on the number of cores.
 type Evaluator struct {
 	k                         *Classifier
 	m                         Metrics
-	x                         []float64 // the rows held, evalBlock x d
+	x                         []float64 // the rows held, up to evalBlock x d
 	y                         []int
 	q                         []float64 // their leaf masses, evalBlock x c
 	soft                      []int     // their soft classes
-	walk                      []WalkResult
-	scratch                   []evalScratch // one per core
+	scratch                   []float64
 	right, hard, agree, paths int
 	mass                      float64
 }
@@ -68,22 +63,11 @@ type Evaluator struct {
 // evalBlock is the number of rows an Evaluator holds before it runs them.
 const evalBlock = 256
 
-// evalScratch holds one core's buffers.
-type evalScratch struct {
-	sc *SoftScratch
-	x  []float64
-}
-
 // NewEvaluator returns an Evaluator of k's soft model and hard walk.
 func (k *Classifier) NewEvaluator() *Evaluator {
-	e := &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
+	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
 		x: make([]float64, 0, evalBlock*k.d), y: make([]int, 0, evalBlock),
-		q: make([]float64, evalBlock*k.c), soft: make([]int, evalBlock), walk: make([]WalkResult, evalBlock)}
-	e.scratch = make([]evalScratch, max(1, min(goruntime.GOMAXPROCS(0), evalBlock)))
-	for i := range e.scratch {
-		e.scratch[i] = evalScratch{sc: k.NewSoftScratch(), x: make([]float64, k.d)}
-	}
-	return e
+		q: make([]float64, evalBlock*k.c), soft: make([]int, evalBlock), scratch: make([]float64, k.d)}
 }
 
 // Add measures one raw row of true class y (0 <= y < NumClasses). It
@@ -105,28 +89,14 @@ func (e *Evaluator) flush() {
 	if rows == 0 {
 		return
 	}
-	run := func(w, lo, hi int) {
-		s := &e.scratch[w]
-		for r := lo; r < hi; r++ {
-			row := e.x[r*k.d : (r+1)*k.d]
-			e.soft[r] = k.Soft(e.q[r*k.c:(r+1)*k.c], row, s.sc)
-			e.walk[r], _ = k.Walk(row, s.x, nil)
-		}
-	}
-	workers := min(len(e.scratch), rows)
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { run(w, w*rows/workers, (w+1)*rows/workers) })
-	}
-	run(0, 0, rows/workers)
-	wg.Wait()
-
+	k.SoftRows(e.q[:rows*k.c], e.soft[:rows], e.x)
 	m := &e.m
 	for r, y := range e.y {
 		for _, v := range e.q[r*k.c : (r+1)*k.c] {
 			e.mass += v
 		}
-		ps, w := e.soft[r], e.walk[r]
+		ps := e.soft[r]
+		w, _ := k.Walk(e.x[r*k.d:(r+1)*k.d], e.scratch, nil)
 		if ps == y {
 			e.right++
 		}

@@ -3,7 +3,9 @@ package runtime
 import (
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"slices"
+	"sync"
 )
 
 // Classifier is a validated model prepared for inference in float64.
@@ -358,6 +360,31 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 		}
 	}
 	return best
+}
+
+// SoftRows runs Soft on each row of x (row-major, NumFeatures values a
+// row), spread over the cores (GOMAXPROCS): row r's leaf masses go to
+// dst[r*NumClasses():(r+1)*NumClasses()] and its class to class[r]. Each
+// row's figures are those Soft gives it.
+func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
+	rows := len(class)
+	if len(x) != rows*k.d || len(dst) != rows*k.c {
+		panic(fmt.Sprintf("runtime: SoftRows got %d values and %d masses for %d rows of %d features and %d classes",
+			len(x), len(dst), rows, k.d, k.c))
+	}
+	run := func(lo, hi int) {
+		sc := k.NewSoftScratch()
+		for r := lo; r < hi; r++ {
+			class[r] = k.Soft(dst[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], sc)
+		}
+	}
+	workers := max(1, min(goruntime.GOMAXPROCS(0), rows))
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { run(w*rows/workers, (w+1)*rows/workers) })
+	}
+	run(0, rows/workers)
+	wg.Wait()
 }
 
 // addColumns adds c1[r]·u1 + c0[r]·u0 into each dst[r], as the loop's

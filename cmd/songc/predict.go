@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -56,6 +57,9 @@ func (c *PredictCmd) Run(g *Globals) error {
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
 	rows, unseen, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error { return p.write(w, st.Row()) })
+	if p.x != nil { // the rows held, also before an error: their lines come first
+		err = cmp.Or(err, p.flush(w))
+	}
 	if err != nil {
 		w.Flush()
 		return err
@@ -105,19 +109,28 @@ func stopped(ctx context.Context, row int) error {
 	return fmt.Errorf("interrupted after %d rows: %w", row, ctx.Err())
 }
 
-// predictor writes one output line per row.
+// predictor writes one output line per row. The soft model's lines wait
+// for a block of rows, which runs on all the cores (runtime.SoftRows).
 type predictor struct {
 	k           *runtime.Classifier
 	proba, soft bool
-	q, scratch  []float64
-	sc          *runtime.SoftScratch
+	scratch     []float64
+	x, q        []float64 // the rows held for the soft model, their leaf masses
+	class       []int
 	line        []byte
 	names       []string // the class names, printable
 }
 
+// predictBlock is the number of rows the soft model runs at once.
+const predictBlock = 256
+
 func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
-	return &predictor{k: k, proba: proba, soft: soft, q: make([]float64, k.NumClasses()),
-		scratch: make([]float64, k.NumFeatures()), sc: k.NewSoftScratch(), names: printableAll(k.Model.ClassNames)}
+	p := &predictor{k: k, proba: proba, soft: soft, scratch: make([]float64, k.NumFeatures()),
+		names: printableAll(k.Model.ClassNames)}
+	if proba || soft {
+		p.x, p.q, p.class = make([]float64, 0, predictBlock*k.NumFeatures()), make([]float64, predictBlock*k.NumClasses()), make([]int, predictBlock)
+	}
+	return p
 }
 
 // printable returns s as it may be printed to a terminal or a file read
@@ -140,24 +153,42 @@ func printableAll(names []string) []string {
 	return out
 }
 
+// write writes row's line, or holds the row until a block is full.
 func (p *predictor) write(w *bufio.Writer, row []float64) error {
-	names := p.names
-	switch {
-	case p.soft:
-		w.WriteString(names[p.k.Soft(p.q, row, p.sc)])
-	case p.proba:
-		p.k.Soft(p.q, row, p.sc)
-		p.line = p.line[:0]
-		for j, v := range p.q {
-			if j > 0 {
-				p.line = append(p.line, ',')
-			}
-			p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
-		}
-		w.Write(p.line)
-	default: // the hard walk, as compiled code runs it
+	if p.x == nil { // the hard walk, as compiled code runs it
 		res, _ := p.k.Walk(row, p.scratch, nil)
-		w.WriteString(names[res.Class])
+		w.WriteString(p.names[res.Class])
+		return w.WriteByte('\n')
 	}
-	return w.WriteByte('\n')
+	if p.x = append(p.x, row...); len(p.x) == cap(p.x) {
+		return p.flush(w)
+	}
+	return nil
+}
+
+// flush writes the lines of the rows held.
+func (p *predictor) flush(w *bufio.Writer) error {
+	d, c := p.k.NumFeatures(), p.k.NumClasses()
+	rows := len(p.x) / d
+	q, class := p.q[:rows*c], p.class[:rows]
+	p.k.SoftRows(q, class, p.x)
+	p.x = p.x[:0]
+	for r, k := range class {
+		if p.soft {
+			w.WriteString(p.names[k])
+		} else {
+			p.line = p.line[:0]
+			for j, v := range q[r*c : (r+1)*c] {
+				if j > 0 {
+					p.line = append(p.line, ',')
+				}
+				p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
+			}
+			w.Write(p.line)
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
 }

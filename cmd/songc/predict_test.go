@@ -23,9 +23,42 @@ func TestPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	k, _ := runtime.New(m)
-	ds, err := data.ReadCSVFile(r.test, data.CSVOptions{Schema: m.Inputs(), Named: m.Schema != nil})
-	if err != nil {
-		t.Fatal(err)
+	// The training file's 300 rows are more than the soft model's block.
+	for _, file := range []string{r.test, r.train} {
+		ds, err := data.ReadCSVFile(file, data.CSVOptions{Schema: m.Inputs(), Named: m.Schema != nil})
+		if err != nil {
+			t.Fatal(err)
+		}
+		predict := func(args ...string) []string {
+			t.Helper()
+			code, out, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", file}, args...)...)
+			if code != 0 {
+				t.Fatalf("predict %v: exit %d: %s", args, code, errs)
+			}
+			return strings.Fields(out)
+		}
+		def, hard, soft, proba := predict(), predict("--hard"), predict("--soft"), predict("--proba")
+		if n := ds.Rows; len(def) != n || len(hard) != n || len(soft) != n || len(proba) != n {
+			t.Fatalf("%s: predict lines: %d %d %d %d, want %d", file, len(def), len(hard), len(soft), len(proba), n)
+		}
+		scratch := make([]float64, 4)
+		q := make([]float64, 3)
+		sc := k.NewSoftScratch()
+		for i := 0; i < ds.Rows; i++ {
+			w, _ := k.Walk(ds.Row(i), scratch, nil)
+			if def[i] != m.ClassNames[w.Class] || hard[i] != def[i] {
+				t.Errorf("row %d: predict %s, --hard %s, runtime's hard walk %s", i, def[i], hard[i], m.ClassNames[w.Class])
+			}
+			if c := k.Soft(q, ds.Row(i), sc); soft[i] != m.ClassNames[c] {
+				t.Errorf("row %d: --soft %s, runtime's soft model %s", i, soft[i], m.ClassNames[c])
+			}
+			for j, f := range strings.Split(proba[i], ",") {
+				v, err := strconv.ParseFloat(f, 64)
+				if err != nil || v != q[j] { // full precision: exact round trip
+					t.Errorf("row %d: --proba %s, runtime %v", i, proba[i], q)
+				}
+			}
+		}
 	}
 	predict := func(args ...string) []string {
 		t.Helper()
@@ -35,28 +68,7 @@ func TestPredict(t *testing.T) {
 		}
 		return strings.Fields(out)
 	}
-	def, hard, soft, proba := predict(), predict("--hard"), predict("--soft"), predict("--proba")
-	if len(def) != 60 || len(hard) != 60 || len(soft) != 60 || len(proba) != 60 {
-		t.Fatalf("predict lines: %d %d %d %d", len(def), len(hard), len(soft), len(proba))
-	}
-	scratch := make([]float64, 4)
-	q := make([]float64, 3)
-	sc := k.NewSoftScratch()
-	for i := 0; i < ds.Rows; i++ {
-		w, _ := k.Walk(ds.Row(i), scratch, nil)
-		if def[i] != m.ClassNames[w.Class] || hard[i] != def[i] {
-			t.Errorf("row %d: predict %s, --hard %s, runtime's hard walk %s", i, def[i], hard[i], m.ClassNames[w.Class])
-		}
-		if c := k.Soft(q, ds.Row(i), sc); soft[i] != m.ClassNames[c] {
-			t.Errorf("row %d: --soft %s, runtime's soft model %s", i, soft[i], m.ClassNames[c])
-		}
-		for j, f := range strings.Split(proba[i], ",") {
-			v, err := strconv.ParseFloat(f, 64)
-			if err != nil || v != q[j] { // full precision: exact round trip
-				t.Errorf("row %d: --proba %s, runtime %v", i, proba[i], q)
-			}
-		}
-	}
+	def, proba := predict(), predict("--proba")
 	named := predict("--proba", "--class-names")
 	if len(named) != 61 || named[0] != "ant,bee,cat" || strings.Join(named[1:], "\n") != strings.Join(proba, "\n") {
 		t.Errorf("--proba --class-names: want the line ant,bee,cat over the --proba lines, got %q...", named[:min(3, len(named))])
