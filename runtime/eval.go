@@ -45,29 +45,27 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 
 // Evaluator accumulates Metrics row by row, in memory that does not grow
 // with the rows: eval streams files of any length through it. It holds up
-// to evalBlock rows and runs their soft model on all the cores at once
+// to BlockRows rows and runs their soft model on all the cores at once
 // (SoftRows), then adds them to the metrics in the order they came, so
 // that the metrics do not depend on the number of cores.
 type Evaluator struct {
 	k                         *Classifier
 	m                         Metrics
-	x                         []float64 // the rows held, up to evalBlock x d
+	x                         []float64 // the rows held, up to BlockRows x d
 	y                         []int
-	q                         []float64 // their leaf masses, evalBlock x c
+	q                         []float64 // their leaf masses, BlockRows x c
 	soft                      []int     // their soft classes
 	scratch                   []float64
 	right, hard, agree, paths int
 	mass                      float64
 }
 
-// evalBlock is the number of rows an Evaluator holds before it runs them.
-const evalBlock = 256
-
 // NewEvaluator returns an Evaluator of k's soft model and hard walk.
 func (k *Classifier) NewEvaluator() *Evaluator {
+	rows := k.BlockRows()
 	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
-		x: make([]float64, 0, evalBlock*k.d), y: make([]int, 0, evalBlock),
-		q: make([]float64, evalBlock*k.c), soft: make([]int, evalBlock), scratch: make([]float64, k.d)}
+		x: make([]float64, 0, rows*k.d), y: make([]int, 0, rows),
+		q: make([]float64, rows*k.c), soft: make([]int, rows), scratch: make([]float64, k.d)}
 }
 
 // Add measures one raw row of true class y (0 <= y < NumClasses). It
@@ -76,9 +74,12 @@ func (e *Evaluator) Add(row []float64, y int) {
 	if len(row) != e.k.d {
 		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(row), e.k.d))
 	}
+	if y < 0 || y >= e.k.c {
+		panic(fmt.Sprintf("runtime: class %d is out of range [0, %d)", y, e.k.c))
+	}
 	e.x = append(e.x, row...)
 	e.y = append(e.y, y)
-	if len(e.y) == evalBlock {
+	if len(e.y) == cap(e.y) {
 		e.flush()
 	}
 }

@@ -10,7 +10,8 @@ import (
 
 // Classifier is a validated model prepared for inference in float64.
 // It is safe for concurrent use; per-call scratch space is passed in or
-// allocated by the caller through NewScratch.
+// allocated by the caller through NewScratch (SoftRows, which runs on
+// goroutines of its own, allocates theirs).
 type Classifier struct {
 	Model *Model
 
@@ -362,15 +363,20 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	return best
 }
 
-// SoftRows runs Soft on each row of x (row-major, NumFeatures values a
-// row), spread over the cores (GOMAXPROCS): row r's leaf masses go to
-// dst[r*NumClasses():(r+1)*NumClasses()] and its class to class[r]. Each
-// row's figures are those Soft gives it.
+// SoftRows runs Soft on each of the len(class) rows of x (row-major,
+// NumFeatures values a row), spread over the cores (GOMAXPROCS): row r's
+// leaf masses go to dst[r*NumClasses():(r+1)*NumClasses()] and its class
+// to class[r]. Each row's figures are those Soft gives it. It panics when
+// x or dst does not hold len(class) rows. BlockRows is a good number of
+// rows for one call.
 func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
 	rows := len(class)
 	if len(x) != rows*k.d || len(dst) != rows*k.c {
 		panic(fmt.Sprintf("runtime: SoftRows got %d values and %d masses for %d rows of %d features and %d classes",
 			len(x), len(dst), rows, k.d, k.c))
+	}
+	if rows == 0 {
+		return
 	}
 	run := func(lo, hi int) {
 		sc := k.NewSoftScratch()
@@ -378,7 +384,7 @@ func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
 			class[r] = k.Soft(dst[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], sc)
 		}
 	}
-	workers := max(1, min(goruntime.GOMAXPROCS(0), rows))
+	workers := min(goruntime.GOMAXPROCS(0), rows)
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
 		wg.Go(func() { run(w*rows/workers, (w+1)*rows/workers) })
@@ -387,8 +393,15 @@ func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
 	wg.Wait()
 }
 
-// addColumns adds c1[r]·u1 + c0[r]·u0 into each dst[r], as the loop's
-// last lines do, four elements an iteration: unrolled, the loop runs
+// BlockRows is how many rows callers of SoftRows hold for one call: 256,
+// fewer for a model so wide that 256 rows of its features or classes
+// would take more than 8 MiB.
+func (k *Classifier) BlockRows() int {
+	return max(1, min(256, (1<<20)/max(k.d, k.c)))
+}
+
+// addColumns adds c1[r]·u1 + c0[r]·u0 into each dst[r], as Soft's doc
+// comment describes, four elements an iteration: unrolled, the loop runs
 // about 1.4 times faster, with the same operations on each element.
 func addColumns(dst, c1, c0 []float64, u1, u0 float64) {
 	c1, c0 = c1[:len(dst)], c0[:len(dst)]

@@ -217,41 +217,52 @@ func TestBalancedAndMajority(t *testing.T) {
 	}
 }
 
-// TestEvaluator: metrics accumulated row by row (what eval streams) are
-// those computed here directly from Walk and Soft: accuracies, fidelity,
-// forced exits and the hard walk's confusion counts.
+// TestEvaluator: metrics accumulated row by row (what eval streams, a
+// block of rows at a time) are those computed here directly from Walk
+// and Soft, one row after another: accuracies, fidelity, forced exits,
+// path lengths, both confusion matrices and the mean leaf mass to the
+// bit, over more rows than an Evaluator holds at once.
 func TestEvaluator(t *testing.T) {
-	k, err := New(tiny())
-	if err != nil {
-		t.Fatal(err)
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	d, rows := k.NumFeatures(), 300
-	e := k.NewEvaluator()
-	var hard, soft, agree, forced int
-	conf := make([][]int, k.NumClasses())
-	for i := range conf {
-		conf[i] = make([]int, k.NumClasses())
-	}
-	q, scratch, sc := make([]float64, k.NumClasses()), make([]float64, d), k.NewSoftScratch()
-	for range rows {
-		x := make([]float64, d)
-		for j := range x {
-			x[j] = 3 * rng.NormFloat64()
+	for _, m := range []*Model{tiny(), randomModel(rng, 30, 4, 6, 12)} {
+		k, err := New(m)
+		if err != nil {
+			t.Fatal(err)
 		}
-		y := rng.IntN(k.NumClasses())
-		e.Add(x, y)
-		w, _ := k.Walk(x, scratch, nil)
-		s := k.Soft(q, x, sc)
-		hard, soft, agree = hard+b2i(w.Class == y), soft+b2i(s == y), agree+b2i(s == w.Class)
-		forced += b2i(w.Forced)
-		conf[y][w.Class]++
-	}
-	m := e.Metrics()
-	n := float64(rows)
-	if m.Rows != rows || m.HardAccuracy != float64(hard)/n || m.SoftAccuracy != float64(soft)/n ||
-		m.Fidelity != float64(agree)/n || m.ForcedExits != forced || !reflect.DeepEqual(m.ConfusionHard, conf) {
-		t.Errorf("metrics %+v; want %d rows, hard %d, soft %d, agree %d, forced %d, confusion %v", m, rows, hard, soft, agree, forced, conf)
+		d, c, rows := k.NumFeatures(), k.NumClasses(), 2*k.BlockRows()+45
+		e := k.NewEvaluator()
+		var hard, soft, agree, forced, paths, maxPath int
+		var mass float64
+		confHard, confSoft := square(c), square(c)
+		q, scratch, sc := make([]float64, c), make([]float64, d), k.NewSoftScratch()
+		x := make([]float64, d)
+		for range rows {
+			for j := range x {
+				x[j] = 3 * rng.NormFloat64()
+			}
+			y := rng.IntN(c)
+			e.Add(x, y) // x is reused: Add must copy it
+			w, _ := k.Walk(x, scratch, nil)
+			s := k.Soft(q, x, sc)
+			for _, v := range q {
+				mass += v
+			}
+			hard, soft, agree = hard+b2i(w.Class == y), soft+b2i(s == y), agree+b2i(s == w.Class)
+			forced += b2i(w.Forced)
+			paths, maxPath = paths+w.Steps, max(maxPath, w.Steps)
+			confHard[y][w.Class]++
+			confSoft[y][s]++
+		}
+		got := e.Metrics()
+		n := float64(rows)
+		if got.Rows != rows || got.HardAccuracy != float64(hard)/n || got.SoftAccuracy != float64(soft)/n ||
+			got.Fidelity != float64(agree)/n || got.ForcedExits != forced ||
+			got.MeanPathLen != float64(paths)/n || got.MaxPathLen != maxPath ||
+			math.Float64bits(got.MeanLeafMass) != math.Float64bits(mass/n) ||
+			!reflect.DeepEqual(got.ConfusionHard, confHard) || !reflect.DeepEqual(got.ConfusionSoft, confSoft) {
+			t.Errorf("%d nodes: metrics %+v; want %d rows, hard %d, soft %d, agree %d, forced %d, paths %d (max %d), mass %v, confusion %v and %v",
+				k.NumNodes(), got, rows, hard, soft, agree, forced, paths, maxPath, mass/n, confHard, confSoft)
+		}
 	}
 }
 
@@ -288,7 +299,8 @@ func randomModel(rng *rand.Rand, n, c, d, steps int) *Model {
 }
 
 // TestSoftPlainLoop: Soft's leaf masses have the bits of the plain loop
-// the package comment describes, for sizes whose columns (n+c) are and
+// Soft's doc comment describes (here without skipping the nodes without
+// mass, which add +0), for sizes whose columns (n+c) are and
 // are not a multiple of addColumns' four.
 func TestSoftPlainLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -344,7 +356,7 @@ func TestEvaluatorCores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := 2*evalBlock + 37
+	rows := 2*k.BlockRows() + 37
 	x, y := make([]float64, rows*k.d), make([]int, rows)
 	for i := range x {
 		x[i] = rng.NormFloat64()
@@ -353,10 +365,10 @@ func TestEvaluatorCores(t *testing.T) {
 		y[i] = rng.IntN(k.c)
 	}
 	var got [2]Metrics
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(0))
 	for i, procs := range []int{1, 3} {
-		old := goruntime.GOMAXPROCS(procs)
+		goruntime.GOMAXPROCS(procs)
 		got[i] = k.Evaluate(x, y)
-		goruntime.GOMAXPROCS(old)
 	}
 	if !reflect.DeepEqual(got[0], got[1]) || math.Float64bits(got[0].MeanLeafMass) != math.Float64bits(got[1].MeanLeafMass) {
 		t.Errorf("one core %+v\nthree cores %+v", got[0], got[1])

@@ -59,7 +59,8 @@ func (r *Run) setThreads(n int) {
 // finished (Done) takes no part. Restarts of a seed qualify, as do the
 // candidates of a search. The runs' OnEpoch callbacks may run
 // concurrently with each other's; Progress is called on the caller's
-// goroutine.
+// goroutine. Interrupted, every run saves itself, and the error joins
+// theirs (errors.Join), the first run's first.
 func TrainTogether(ctx context.Context, runs []*Run, n int) error {
 	return trainGroup(ctx, runs, n, together{})
 }

@@ -110,7 +110,8 @@ func stopped(ctx context.Context, row int) error {
 }
 
 // predictor writes one output line per row. The soft model's lines wait
-// for a block of rows, which runs on all the cores (runtime.SoftRows).
+// for a block of rows (BlockRows), which runs on all the cores
+// (runtime.SoftRows).
 type predictor struct {
 	k           *runtime.Classifier
 	proba, soft bool
@@ -121,14 +122,12 @@ type predictor struct {
 	names       []string // the class names, printable
 }
 
-// predictBlock is the number of rows the soft model runs at once.
-const predictBlock = 256
-
 func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
 	p := &predictor{k: k, proba: proba, soft: soft, scratch: make([]float64, k.NumFeatures()),
 		names: printableAll(k.Model.ClassNames)}
 	if proba || soft {
-		p.x, p.q, p.class = make([]float64, 0, predictBlock*k.NumFeatures()), make([]float64, predictBlock*k.NumClasses()), make([]int, predictBlock)
+		rows := k.BlockRows()
+		p.x, p.q, p.class = make([]float64, 0, rows*k.NumFeatures()), make([]float64, rows*k.NumClasses()), make([]int, rows)
 	}
 	return p
 }
@@ -159,6 +158,9 @@ func (p *predictor) write(w *bufio.Writer, row []float64) error {
 		res, _ := p.k.Walk(row, p.scratch, nil)
 		w.WriteString(p.names[res.Class])
 		return w.WriteByte('\n')
+	}
+	if len(row) != p.k.NumFeatures() {
+		panic(fmt.Sprintf("predict: a row of %d values, the model wants %d", len(row), p.k.NumFeatures()))
 	}
 	if p.x = append(p.x, row...); len(p.x) == cap(p.x) {
 		return p.flush(w)

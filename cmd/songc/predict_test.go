@@ -78,6 +78,26 @@ func TestPredict(t *testing.T) {
 		t.Errorf("predict --model: exit %d %s; want the output of predict MODEL", code, errs)
 	}
 
+	// A bad row after 300 good ones (more than a block) and after 10: the
+	// good rows' lines come out before the error, as they would row by row.
+	train, err := os.ReadFile(r.train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(train), "\n")
+	for _, good := range []int{300, 10} {
+		for _, mode := range []string{"--soft", "--proba"} {
+			bad := filepath.Join(r.dir, "bad.csv")
+			os.WriteFile(bad, []byte(strings.Join(lines[:1+good], "")+"1,2,x,4,ant\n"), 0o644)
+			_, clean, _ := songc(t, context.Background(), "predict", r.model, "--data", r.train, mode)
+			code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", bad, mode)
+			want := strings.SplitAfter(clean, "\n")[:good]
+			if code != 1 || out != strings.Join(want, "") || !strings.Contains(errs, "bad.csv:") {
+				t.Errorf("%s, a bad row after %d: exit %d, %d lines out (want %d): %s", mode, good, code, strings.Count(out, "\n"), good, errs)
+			}
+		}
+	}
+
 	// Rows without the label column are accepted by predict.
 	noLabel := filepath.Join(r.dir, "nolabel.csv")
 	os.WriteFile(noLabel, []byte("0,0,0,0\n2,4,2,4\n"), 0o644)
