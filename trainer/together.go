@@ -205,9 +205,6 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	g.pool = workers.New(min(len(g.runs)+1, cores), g.work)
 	defer g.pool.Stop()
 	g.ds, g.labels = lead.x, lead.Task.yTrain
-	if len(g.runs) < cores && lead.ws.nx == nil { // the next batch's buffers
-		lead.ws.nx, lead.ws.ny = make([]float64, len(lead.ws.x)), make([]int, len(lead.ws.y))
-	}
 	for e := doneAtStart; n < 0 || e < doneAtStart+n; e++ {
 		g.runs = slices.DeleteFunc(g.runs, (*Run).Done)
 		if len(g.runs) == 0 {
@@ -223,7 +220,12 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 		// batch's rows during each step (the kernels may still split their
 		// products between all the cores): gathering a shuffled batch
 		// waits on memory, 16% of a Connect-4 8/10 epoch.
+		// Runs that finish leave the group, so prefetching may start in
+		// any epoch.
 		prefetch := len(g.runs) < cores
+		if prefetch && lead.ws.nx == nil { // the next batch's buffers
+			lead.ws.nx, lead.ws.ny = make([]float64, len(lead.ws.x)), make([]int, len(lead.ws.y))
+		}
 		x, y, nx, ny := lead.ws.x, lead.ws.y, lead.ws.nx, lead.ws.ny
 		for b := 0; b < g.L; b++ {
 			if err := ctx.Err(); err != nil {

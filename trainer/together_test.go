@@ -170,3 +170,24 @@ func TestTrainTogetherInterrupted(t *testing.T) {
 		t.Errorf("the first run was not saved: %v", err)
 	}
 }
+
+// TestTrainTogetherPrefetchLater: a group with as many runs as cores does
+// not gather ahead; once a run finishes, the rest do, with the buffers
+// made then, and each run ends as it would alone.
+func TestTrainTogetherPrefetchLater(t *testing.T) {
+	task := smallTask(t)
+	short, long := smallConfig("f32"), smallConfig("f32")
+	short.Epochs, long.Epochs = 1, 2
+	runs, err := NewRuns([]Config{short, long}, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trainGroup(context.Background(), runs, -1, together{cores: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for k, cfg := range []Config{short, long} {
+		if !bytes.Equal(modelBytes(t, runs[k]), modelBytes(t, train(t, cfg, task))) {
+			t.Errorf("run %d differs from the run trained alone", k+1)
+		}
+	}
+}
