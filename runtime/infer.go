@@ -10,7 +10,7 @@ import (
 
 // Classifier is a validated model prepared for inference in float64.
 // It is safe for concurrent use; per-call scratch space is passed in or
-// allocated by the caller through NewScratch (SoftRows, which runs on
+// allocated by the caller (NewSoftScratch; SoftRows, which runs on
 // goroutines of its own, allocates theirs).
 type Classifier struct {
 	Model *Model
@@ -152,12 +152,19 @@ func (k *Classifier) Preprocess(dst, x []float64) {
 	if len(x) != k.d || len(dst) != k.d {
 		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(x), k.d))
 	}
+	Preprocess(dst, x, k.shift, k.scale)
+}
+
+// Preprocess writes (x[j] - shift[j]) * scale[j] into each dst[j], leaving
+// out a nil shift or scale: the inputs as a model with that shift and
+// scale reads them. dst and x may be the same.
+func Preprocess(dst, x, shift, scale []float64) {
 	for j, v := range x {
-		if k.shift != nil {
-			v -= k.shift[j]
+		if shift != nil {
+			v -= shift[j]
 		}
-		if k.scale != nil {
-			v *= k.scale[j]
+		if scale != nil {
+			v *= scale[j]
 		}
 		dst[j] = v
 	}
@@ -310,14 +317,14 @@ func (k *Classifier) Walk(x, scratch []float64, path []Step) (WalkResult, []Step
 
 // SoftScratch holds the per-call buffers of Soft.
 type SoftScratch struct {
-	x, s, p, u0, u1, next []float64
+	x, s, p, next []float64
 }
 
 // NewSoftScratch allocates buffers for Soft.
 func (k *Classifier) NewSoftScratch() *SoftScratch {
 	n := k.n
 	return &SoftScratch{x: make([]float64, k.d), s: make([]float64, n), p: make([]float64, n),
-		u0: make([]float64, n), u1: make([]float64, n), next: make([]float64, n+k.c)}
+		next: make([]float64, n+k.c)}
 }
 
 // Soft runs the soft model for exactly N steps on the raw input x and writes

@@ -213,6 +213,9 @@ func (s *Schema) validate(d int) error {
 // bytes, spaces around it ignored.
 func ParseNumber(f string) (float64, error) {
 	v, why := parseNumber(f)
+	if why == isNumber {
+		return v, nil
+	}
 	f = strings.TrimSpace(f)
 	switch why {
 	case tooLong:
@@ -223,10 +226,9 @@ func ParseNumber(f string) (float64, error) {
 		return 0, fmt.Errorf("%q is out of the float64 range", f)
 	case notNumber:
 		return 0, fmt.Errorf("%q is not a number", f)
-	case notFinite:
+	default: // notFinite
 		return 0, fmt.Errorf("%q is not finite", f)
 	}
-	return v, nil
 }
 
 // IsNumber reports whether ParseNumber accepts f, without building the

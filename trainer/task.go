@@ -213,16 +213,13 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 	return shift, scale
 }
 
-// preprocess returns a copy of ds with (x - shift) * scale applied, computed
-// exactly as runtime.Classifier.Preprocess does.
+// preprocess returns a copy of ds with (x - shift) * scale applied by
+// runtime.Preprocess, as the model's classifier applies it.
 func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 	out := *ds
 	out.X = make([]float64, len(ds.X))
 	for i := 0; i < ds.Rows; i++ {
-		row, dst := ds.Row(i), out.X[i*ds.Features:(i+1)*ds.Features]
-		for j, v := range row {
-			dst[j] = (v - shift[j]) * scale[j]
-		}
+		runtime.Preprocess(out.X[i*ds.Features:(i+1)*ds.Features], ds.Row(i), shift, scale)
 	}
 	return &out
 }

@@ -87,7 +87,7 @@ type epoch struct {
 	lastVal  float64
 	t0       time.Time
 	err      error // of the end of the epoch
-	planned  int   // the epochs planned once the epoch ended (its report's)
+	planned  int   // the epochs planned as the epoch ended, before its validation (its report's)
 }
 
 // sharesBatches reports why the unfinished runs of runs could not train on

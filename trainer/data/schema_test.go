@@ -55,8 +55,7 @@ func TestInferSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, unseen = ts.X, ts.Unseen
-			reordered = true // checked by OpenStream, below
+			rows, unseen, reordered = ts.X, ts.Unseen, ts.Reordered
 		} else {
 			st, err := OpenStream(path, opt)
 			if err != nil {
