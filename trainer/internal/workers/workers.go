@@ -111,7 +111,11 @@ func (p *Pool) loop(w int) {
 	var seen uint64
 	idle := time.Now()
 	for {
-		call := p.next(w, seen, idle)
+		// Poll for a call other than seen until spin has passed since
+		// idle (when w last returned from f; Runs without it do not extend
+		// the polling), then sleep until Run or Stop wakes it.
+		p.ws[w].wait(idle, func() bool { return p.call.Load() != seen })
+		call := p.call.Load()
 		if call == stopped {
 			return
 		}
@@ -124,17 +128,11 @@ func (p *Pool) loop(w int) {
 	}
 }
 
-// next returns the first call other than seen, polling for it until spin
-// has passed since idle (when worker w last returned from f; Runs without
-// it do not extend the polling), then sleeping until Run or Stop wakes it.
-func (p *Pool) next(w int, seen uint64, idle time.Time) uint64 {
-	p.ws[w].wait(idle, func() bool { return p.call.Load() != seen })
-	return p.call.Load()
-}
-
 // wait returns once ready reports true: it polls ready until spin has
 // passed since idle, yielding the core between polls, then sleeps until
-// rouse (or a closed channel) wakes it.
+// rouse (or a closed channel) wakes it, and looks again. A wake is only a
+// hint: a rouse meant for an earlier wait may arrive late, when ready is
+// false again.
 func (s *sleeper) wait(idle time.Time, ready func() bool) {
 	for i := 0; !ready(); i++ {
 		if i&63 == 63 && time.Since(idle) > spin {
@@ -145,7 +143,6 @@ func (s *sleeper) wait(idle time.Time, ready func() bool) {
 				return
 			}
 			<-s.wake
-			return
 		}
 		runtime.Gosched()
 	}

@@ -142,3 +142,21 @@ func waitStopped(t *testing.T, before int) {
 		}
 	}
 }
+
+// TestWaitLateRouse: a rouse meant for an earlier wait, arriving while
+// ready is false, does not end a wait; the wait ends when ready does.
+func TestWaitLateRouse(t *testing.T) {
+	s := sleeper{wake: make(chan struct{}, 1)}
+	s.asleep.Store(true)
+	s.rouse() // late: its wait has gone
+	var ready atomic.Bool
+	go func() {
+		time.Sleep(2 * spin)
+		ready.Store(true)
+		s.rouse()
+	}()
+	s.wait(time.Now().Add(-spin), ready.Load)
+	if !ready.Load() {
+		t.Fatal("wait returned before ready")
+	}
+}
