@@ -79,7 +79,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	// only if these rows' most frequent class does better.
 	mc := majorityConstant(k.Model)
 	if mc != nil {
-		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk (songc analyze says why)\n", mc.Class)
+		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk: %s\n", mc.Class, majorityCounts(mc))
 	}
 	if met.HardAccuracy < met.Majority || met.HardAccuracy == met.Majority && mc == nil {
 		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")

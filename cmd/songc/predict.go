@@ -57,9 +57,8 @@ func (c *PredictCmd) Run(g *Globals) error {
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
 	rows, unseen, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error { return p.write(w, st.Row()) })
-	if p.x != nil { // the rows held, also before an error: their lines come first
-		err = cmp.Or(err, p.flush(w))
-	}
+	// The rows held, also before an error: their lines come first.
+	err = cmp.Or(err, p.flush(w))
 	if err != nil {
 		w.Flush()
 		return err
@@ -113,17 +112,17 @@ func stopped(ctx context.Context, row int) error {
 // for a block of rows (BlockRows), which runs on all the cores
 // (runtime.SoftRows).
 type predictor struct {
-	k           *runtime.Classifier
-	proba, soft bool
-	scratch     []float64
-	x, q        []float64 // the rows held for the soft model, their leaf masses
-	class       []int
-	line        []byte
-	names       []string // the class names, printable
+	k       *runtime.Classifier
+	soft    bool // the soft model's class, else (with x) its leaf masses
+	scratch []float64
+	x, q    []float64 // the rows held for the soft model, their leaf masses
+	class   []int
+	line    []byte
+	names   []string // the class names, printable
 }
 
 func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
-	p := &predictor{k: k, proba: proba, soft: soft, scratch: make([]float64, k.NumFeatures()),
+	p := &predictor{k: k, soft: soft, scratch: make([]float64, k.NumFeatures()),
 		names: printableAll(k.Model.ClassNames)}
 	if proba || soft {
 		rows := k.BlockRows()

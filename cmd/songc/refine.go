@@ -52,7 +52,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if c.Majority {
 		// Without metadata, refining itself says so below.
 		if meta, err := runlog.ReadMetadata(m.Training); err == nil {
-			if err := checkMajority(c.Passes, meta.Val, meta.Select); err != nil {
+			if err := checkMajority(c.Passes, meta.Val, meta.Select, true); err != nil {
 				return err
 			}
 		}
@@ -149,15 +149,20 @@ func plural(n int, noun string) string {
 
 // checkMajority refuses the majority check where it cannot run: without
 // refining (passes 0), without validation rows (val 0), or for a model
-// selected by balanced accuracy.
-func checkMajority(passes int, val float64, sel string) error {
+// selected by balanced accuracy. trained says the model exists (refine),
+// so that the message names the flags it was trained with.
+func checkMajority(passes int, val float64, sel string, trained bool) error {
+	by := ""
+	if trained {
+		by = "the model was trained with "
+	}
 	switch {
 	case passes == 0:
 		return usagef("--majority-check is the last step of refining: it needs --refine above 0 (--preset paper does not refine)")
 	case val == 0:
-		return usagef("--majority-check compares on the validation rows: the model needs them (--val above 0)")
+		return usagef("--majority-check compares on the validation rows, and there are none (%s--val 0)", by)
 	case sel == "balanced":
-		return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of --select balanced")
+		return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of balanced accuracy (%s--select balanced)", by)
 	}
 	return nil
 }
@@ -168,7 +173,7 @@ func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
 	if mc == nil {
 		return
 	}
-	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (--val) can show an edge that is there.\n",
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (songc train --val) can show an edge that is there.\n",
 		mc.Class, majorityCounts(mc), keep)
 }
 

@@ -27,7 +27,7 @@ type TrainCmd struct {
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row takes before it must reach a class (auto: searched; other recipes: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the training rows (fast 120, quick 60, paper 250; auto: until validation accuracy stops rising)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation accuracy stops rising, at most N)."`
 	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: tries graph sizes, learning rates and weight decays on validation rows; ships \"always the most frequent class\" unless the graph is shown better. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs. paper: the authors' recipe. All but paper refine the compiled decisions. Default: auto with --data, quick for the demo."`
 	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search (default ${default}; 0: none); the chosen graph may then train on to 1.25 times it."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search short)."`
@@ -207,7 +207,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
 	}
 	if c.Majority != nil && *c.Majority {
-		if err := checkMajority(args.Refine, cfg.Val, cfg.Select); err != nil {
+		if err := checkMajority(args.Refine, cfg.Val, cfg.Select, false); err != nil {
 			return err
 		}
 	}
@@ -541,7 +541,7 @@ func abs(path string) string {
 	return path
 }
 
-// presetRefine is the --refine of the fast and quick presets. Refine stops
+// presetRefine is the --refine of every preset but paper. Refine stops
 // earlier when validation accuracy stops rising.
 const presetRefine = 10
 
