@@ -37,8 +37,9 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 		panic(fmt.Sprintf("runtime: Evaluate got %d values for %d rows of %d features", len(x), len(y), k.d))
 	}
 	e := k.NewEvaluator()
-	for i, yi := range y {
-		e.Add(x[i*k.d:(i+1)*k.d], yi)
+	for lo := 0; lo < len(y); lo += k.BlockRows() { // x's rows as they are, no copy
+		hi := min(len(y), lo+k.BlockRows())
+		e.add(x[lo*k.d:hi*k.d], y[lo:hi])
 	}
 	return e.Metrics()
 }
@@ -84,20 +85,27 @@ func (e *Evaluator) Add(row []float64, y int) {
 	}
 }
 
-// flush runs the rows held and adds them to the metrics.
+// flush adds the rows held to the metrics.
 func (e *Evaluator) flush() {
-	rows, k := len(e.y), e.k
+	e.add(e.x, e.y)
+	e.x, e.y = e.x[:0], e.y[:0]
+}
+
+// add runs the rows of x (at most BlockRows, with classes y) and adds
+// them to the metrics.
+func (e *Evaluator) add(x []float64, y []int) {
+	rows, k := len(y), e.k
 	if rows == 0 {
 		return
 	}
-	k.SoftRows(e.q[:rows*k.c], e.soft[:rows], e.x)
+	k.SoftRows(e.q[:rows*k.c], e.soft[:rows], x)
 	m := &e.m
-	for r, y := range e.y {
+	for r, y := range y {
 		for _, v := range e.q[r*k.c : (r+1)*k.c] {
 			e.mass += v
 		}
 		ps := e.soft[r]
-		w, _ := k.Walk(e.x[r*k.d:(r+1)*k.d], e.scratch, nil)
+		w, _ := k.Walk(x[r*k.d:(r+1)*k.d], e.scratch, nil)
 		if ps == y {
 			e.right++
 		}
@@ -116,7 +124,6 @@ func (e *Evaluator) flush() {
 		m.ConfusionHard[y][w.Class]++
 		m.Rows++
 	}
-	e.x, e.y = e.x[:0], e.y[:0]
 }
 
 // Metrics returns the metrics of the rows added so far.

@@ -33,9 +33,9 @@ type Config struct {
 	// MajorityCheck, when set, ends Run with the majority check: unless
 	// the selected walk beats always predicting the most frequent class on
 	// the validation rows by a sign test at MajorityLevel, Run returns
-	// that constant model instead. It needs validation rows, and is not
-	// made for a model selected by balanced accuracy, whose baseline is
-	// not the most frequent class.
+	// that constant model instead. Run skips it without validation rows
+	// and for a model selected by balanced accuracy, whose baseline is not
+	// the most frequent class.
 	MajorityCheck bool
 }
 
@@ -910,9 +910,9 @@ type insertion struct {
 
 // grow puts unused nodes into the walk where they help most: for every
 // edge it finds the best insertion, then applies them, best first, each
-// evaluated again on the graph as it is by then, while unused nodes remain
-// and the gain is at least growMinShare of the fit rows (and one row). It
-// returns the number of nodes inserted.
+// after the first evaluated again on the graph as it is by then, while
+// unused nodes remain and the gain is at least growMinShare of the fit
+// rows (and one row). It returns the number of nodes inserted.
 func (g *refiner) grow(ctx context.Context, ridge float64) int {
 	minGain := max(1, int(growMinShare*float64(len(g.fit))))
 	spare := g.unused()

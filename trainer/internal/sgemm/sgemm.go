@@ -10,7 +10,8 @@ import (
 // Blocking, in the GotoBLAS/BLIS scheme: a kc x nc block of B is packed once
 // (into nr-column panels) and shared; each goroutine packs mc x kc blocks of
 // A (into mr-row panels) and runs the micro-kernel over them. When A was
-// packed whole (GemmPacked), each goroutine packs its own columns of B
+// packed whole (GemmPacked) and B has at most nc columns, at least an
+// nr-column panel for each goroutine, each packs its own columns of B
 // instead (see workColumns). An element of C is summed over K in the same
 // order whatever the micro-kernel, mc, nc and the split: only kc sets it.
 const (
@@ -115,7 +116,7 @@ type state struct {
 	j0, nb int // current N block
 
 	// The current product's B when each worker packs its own columns
-	// (see workColumns; nil otherwise). The columns are j0, nb.
+	// (see workColumns; nil otherwise), of nb columns.
 	b      []float32
 	ldb    int
 	transB bool
@@ -226,7 +227,7 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 		// each worker packs and multiplies its own columns of B for every
 		// K block, with no wait between blocks. Splitting the rows instead
 		// would leave the workers idle while one packs each block of B.
-		g.b, g.ldb, g.transB, g.j0, g.nb = b, ldb, transB, 0, n
+		g.b, g.ldb, g.transB, g.nb = b, ldb, transB, n
 		g.pool.Run(threads)
 		g.b = nil
 	default:
