@@ -77,7 +77,7 @@ def main():
     common = set.intersection(*[{n for n, _ in v} for v in means.values()]) if all(means.values()) else set()
     if common:
         mean = lambda k: 100 * sum(a for n, a in means[k] if n in common) / len(common)
-        print("| **mean of %d sets** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f | |" % (
+        print("| **mean of the %d sets with every cell** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f | |" % (
             len(common), mean("auto"), mean("paper"), mean("fast"), mean("cart"), mean("xgboost"), mean("logreg")))
     # Records against vectors, where the classifier takes records.
     rec = [(n, c) for n, c in ((n, cost.get(n, {})) for n in SETS) if "SongcInput" in c and "Songc" in c]
