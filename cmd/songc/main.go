@@ -135,8 +135,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	}()
 	parser, err := kong.New(&cli,
 		kong.Name("songc"),
-		kong.Description("songc learns Self-Organizing Neural Graphs (SONG) and runs them.\n\n"+
-			"Quick start: 'songc train' trains on the embedded Letter data and prints its accuracy.\n\n"+
+		kong.Description("songc trains a classifier on your CSV or IDX data, a Self-Organizing Neural Graph (SONG), "+
+			"and compiles it into Go code that needs only the standard library.\n\n"+
+			"Quick start: 'songc train' trains on the embedded Letter data and prints its accuracy; "+
+			"'songc train --data FILE' trains on yours.\n\n"+
 			"A SONG routes each row from node to node by learned decisions until it reaches a class: "+
 			"the soft model weighs every route, the hard walk (what compiles) follows one. "+
 			"The terms: docs/model.md."),
