@@ -112,7 +112,7 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	}
 	meta, _ := runlog.ReadMetadata(out.Training)
 	switch mc := meta.Refine.Majority; {
-	case mc == nil && meta.Select == "balanced":
+	case mc == nil && refine.MajorityBarred(cfg.Passes, true, meta.Select) == refine.MajorityBalanced:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
@@ -156,12 +156,12 @@ func checkMajority(passes int, val float64, sel string, trained bool) error {
 	if trained {
 		by = "the model was trained with "
 	}
-	switch {
-	case passes == 0:
+	switch refine.MajorityBarred(passes, val > 0, sel) {
+	case refine.MajorityNoRefine:
 		return usagef("--majority-check is the last step of refining: it needs --refine above 0 (--preset paper does not refine)")
-	case val == 0:
+	case refine.MajorityNoVal:
 		return usagef("--majority-check compares on the validation rows, and there are none (%s--val 0)", by)
-	case sel == "balanced":
+	case refine.MajorityBalanced:
 		return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of balanced accuracy (%s--select balanced)", by)
 	}
 	return nil

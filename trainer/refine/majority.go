@@ -13,6 +13,33 @@ import (
 // the validation rows with a chance below it.
 const MajorityLevel = 0.05
 
+// MajorityBar says why the majority check cannot end refining a model
+// (MajorityRuns: it can). It is the one rule of where the check runs:
+// Run, and the command line before any work, both ask MajorityBarred.
+type MajorityBar int
+
+const (
+	MajorityRuns     MajorityBar = iota
+	MajorityNoRefine             // no refining passes: the check is their last step
+	MajorityNoVal                // no validation rows to compare on
+	MajorityBalanced             // selected by balanced accuracy, whose baseline is not the most frequent class
+)
+
+// MajorityBarred returns what bars the majority check after passes
+// refining passes of a model with validation rows or not (val) that was
+// selected by sel (its Config.Select).
+func MajorityBarred(passes int, val bool, sel string) MajorityBar {
+	switch {
+	case passes < 1:
+		return MajorityNoRefine
+	case !val:
+		return MajorityNoVal
+	case sel == "balanced":
+		return MajorityBalanced
+	}
+	return MajorityRuns
+}
+
 // majorityCheck compares the hard walk of m, which gives the val rows the
 // classes walked, with always predicting the most frequent class of the
 // fit rows (the lower class on ties; y holds every row's class), on the

@@ -225,3 +225,26 @@ func TestRefineMajorityCheck(t *testing.T) {
 		t.Errorf("no validation rows, yet a majority check %+v", mc)
 	}
 }
+
+// TestMajorityBarred: the check runs only after refining, on validation
+// rows, for a model selected by accuracy (of the soft model or the walk).
+func TestMajorityBarred(t *testing.T) {
+	for _, c := range []struct {
+		passes int
+		val    bool
+		sel    string
+		want   MajorityBar
+	}{
+		{1, true, "hard", MajorityRuns},
+		{10, true, "soft", MajorityRuns},
+		{0, true, "hard", MajorityNoRefine},
+		{0, false, "balanced", MajorityNoRefine},
+		{1, false, "hard", MajorityNoVal},
+		{1, false, "balanced", MajorityNoVal},
+		{1, true, "balanced", MajorityBalanced},
+	} {
+		if got := MajorityBarred(c.passes, c.val, c.sel); got != c.want {
+			t.Errorf("MajorityBarred(%d, %v, %q) = %d, want %d", c.passes, c.val, c.sel, got, c.want)
+		}
+	}
+}

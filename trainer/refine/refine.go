@@ -33,9 +33,9 @@ type Config struct {
 	// MajorityCheck, when set, ends Run with the majority check: unless
 	// the selected walk beats always predicting the most frequent class on
 	// the validation rows by a sign test at MajorityLevel, Run returns
-	// that constant model instead. Run skips it without validation rows
-	// and for a model selected by balanced accuracy, whose baseline is not
-	// the most frequent class.
+	// that constant model instead. Run skips it where MajorityBarred says
+	// it cannot run: without validation rows, and for a model selected by
+	// balanced accuracy, whose baseline is not the most frequent class.
 	MajorityCheck bool
 }
 
@@ -178,7 +178,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
 	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
-	if cfg.MajorityCheck && len(val) > 0 && meta.Select != "balanced" {
+	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {
 		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass)
 	}
 	rm, err := json.Marshal(rec)
