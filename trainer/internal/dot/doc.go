@@ -9,7 +9,7 @@
 // to sum i mod 4 in order (each product rounded before its addition), adds
 // the last len%4 elements to the first sum, and returns (s0+s2)+(s1+s3).
 // Dot4 keeps the same four sums for each of four rows: on amd64 with AVX
-// (asm/asm.go, generated with avo) each row's sums are one YMM register, so
+// (../asm/dot.go, generated with avo) each row's sums are one YMM register, so
 // the four rows' chains of additions overlap where floats.Dot waits on its
 // own; elsewhere, and with the purego build tag, in Go. A scaled addition
 // is element by element, so doing four rows' at once in one pass over dst
@@ -23,4 +23,4 @@
 // those values.
 package dot
 
-//go:generate sh -c "cd asm && go run . -pkg dot -out ../dot_amd64.s -stubs ../dot_amd64.go"
+//go:generate sh -c "cd ../asm && go run . -pkg dot -out ../dot/dot_amd64.s -stubs ../dot/dot_amd64.go"

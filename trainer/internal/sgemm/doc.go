@@ -1,6 +1,6 @@
 // Package sgemm is songc's float32 matrix multiply for the CPU: a packed,
 // register-blocked GEMM (the GotoBLAS/BLIS design) on two micro-kernels in
-// assembly generated with avo (asm/asm.go), a 14x32 AVX-512 tile and a 6x16
+// assembly generated with avo (../asm/sgemm.go), a 14x32 AVX-512 tile and a 6x16
 // AVX2/FMA tile, run on up to as many goroutines as it is given.
 //
 // Has reports whether the machine runs a micro-kernel and Best names the
@@ -15,4 +15,4 @@
 // order differs from gonum's, so the two agree to rounding, not bit for bit.
 package sgemm
 
-//go:generate sh -c "cd asm && go run . -pkg sgemm -out ../kernel_amd64.s -stubs ../kernel_amd64.go"
+//go:generate sh -c "cd ../asm && go run . -pkg sgemm -out ../sgemm/kernel_amd64.s -stubs ../sgemm/kernel_amd64.go"

@@ -1,7 +1,7 @@
 // Package vec holds elementwise loops of the training step (the mass a
 // node splits between its branches, the backward pass of that split, the
 // batch narrowed to float32) with the bits of plain Go loops. For float32
-// on amd64 with AVX (asm/asm.go, generated with avo) they run eight lanes
+// on amd64 with AVX (../asm/vec.go, generated with avo) they run eight lanes
 // at a time with no branch per element; for float64, elsewhere, and with
 // the purego build tag, they are Go loops.
 //
@@ -11,4 +11,4 @@
 // out.
 package vec
 
-//go:generate sh -c "cd asm && go run . -pkg vec -out ../vec_amd64.s -stubs ../vec_amd64.go"
+//go:generate sh -c "cd ../asm && go run . -pkg vec -out ../vec/vec_amd64.s -stubs ../vec/vec_amd64.go"

@@ -1,8 +1,3 @@
-// Command asm generates the AVX2/FMA and AVX-512 SGEMM micro-kernels of package sgemm
-// with avo (github.com/mmcloughlin/avo). It is its own module so that avo is
-// a build-time tool only; run it through go generate in package sgemm:
-//
-//	go generate ./trainer/internal/sgemm
 package main
 
 import (
@@ -11,6 +6,9 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
+// sgemm generates the kernels of package sgemm: two micro-kernels and
+// transpose8, which packs a transposed operand.
+//
 // The AVX2 micro-kernel computes a 6x16 tile: C[i][j] += sum_p A[p][i] *
 // B[p][j] for i < 6, j < 16, from packed panels: a holds 6 values per p
 // (one per row of C), b holds 16 per p (one per column). Twelve YMM
@@ -29,8 +27,7 @@ import (
 // either kernel. They add only the tile's first rows rows, so that a
 // panel with fewer rows than the tile (the last of a product, or a small
 // product's only one) adds straight into C.
-func main() {
-	ConstraintExpr("amd64,!purego")
+func sgemm() {
 	kernel("kernel6x16", 6, 16, YMM, 8,
 		"kernel6x16 adds the product of a packed 6 x k panel of A and a packed",
 		"k x 16 panel of B to the first rows (1 to 6) rows of the 6 x 16 tile of",
@@ -41,7 +38,6 @@ func main() {
 		"of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ",
 		"(VXORPS on ZMM registers).")
 	transpose8()
-	Generate()
 }
 
 // kernel generates an mr x nr micro-kernel on vector registers made by
@@ -49,12 +45,8 @@ func main() {
 func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...string) {
 	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc, rows int)")
 	Doc(doc...)
-	k := Load(Param("k"), GP64())
-	a := Load(Param("a"), GP64())
-	b := Load(Param("b"), GP64())
-	c := Load(Param("c"), GP64())
-	ldc := Load(Param("ldc"), GP64())
-	rows := Load(Param("rows"), GP64())
+	r := params("k", "a", "b", "c", "ldc", "rows")
+	k, a, b, c, ldc, rows := r[0], r[1], r[2], r[3], r[4], r[5]
 
 	nv := nr / width // registers per row of the tile
 	acc := make([][]VecVirtual, mr)
@@ -134,13 +126,10 @@ func transpose8() {
 	Pragma("noescape")
 	Doc("transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,",
 		"each product rounded to float32. kb8 is a multiple of 8. It needs AVX.")
-	kb := Load(Param("kb8"), GP64())
-	o0 := Load(Param("panel"), GP64())
-	w := Load(Param("w"), GP64())
-	s0 := Load(Param("src"), GP64())
-	ld := Load(Param("ld"), GP64())
+	p := params("kb8", "panel", "w", "src", "ld")
+	kb, o0, w, s0, ld := p[0], p[1], p[2], p[3], p[4]
 	alpha := YMM()
-	VBROADCASTSS(NewParamAddr("alpha", 40), alpha)
+	VBROADCASTSS(paramAddr("alpha"), alpha)
 	SHLQ(U8(2), w) // bytes per panel row
 	SHLQ(U8(2), ld)
 	w3, ld3 := GP64(), GP64()

@@ -1,8 +1,3 @@
-// Command asm generates the AVX loops of package vec with avo
-// (github.com/mmcloughlin/avo). It is its own module so that avo is a
-// build-time tool only; run it through go generate in package vec:
-//
-//	go generate ./trainer/internal/vec
 package main
 
 import (
@@ -15,15 +10,14 @@ import (
 // mask of all bits but the sign.
 var one, abs Mem
 
-func main() {
-	ConstraintExpr("amd64,!purego")
+// vec generates the float32 loops of package vec.
+func vec() {
 	one = ConstData("one", U32(0x3f800000))
 	abs = ConstData("abs", U32(0x7fffffff))
 	split()
 	splitGrad()
 	addDiff()
 	narrow()
-	Generate()
 }
 
 // ltOQ is VCMPPS's predicate "less than, ordered, quiet": false where
@@ -40,7 +34,7 @@ func split() {
 	r := params("n8", "u1", "u0", "s", "p")
 	n, u1, u0, s, p := r[0], r[1], r[2], r[3], r[4]
 	tiny, ones := YMM(), YMM()
-	VBROADCASTSS(NewParamAddr("tiny", 40), tiny)
+	VBROADCASTSS(paramAddr("tiny"), tiny)
 	VBROADCASTSS(one, ones)
 	eight("split", n, func(i Register) {
 		sv, pv := YMM(), YMM()
@@ -74,7 +68,7 @@ func splitGrad() {
 	r := params("n8", "gs", "gp", "s", "p", "du1", "du0")
 	n, gs, gp, s, p, du1, du0 := r[0], r[1], r[2], r[3], r[4], r[5], r[6]
 	tiny, ones, mask := YMM(), YMM(), YMM()
-	VBROADCASTSS(NewParamAddr("tiny", 56), tiny)
+	VBROADCASTSS(paramAddr("tiny"), tiny)
 	VBROADCASTSS(one, ones)
 	VBROADCASTSS(abs, mask)
 	eight("splitGrad", n, func(i Register) {
@@ -140,29 +134,12 @@ func narrow() {
 	})
 }
 
-// eight generates the loop of the function name: body for i = 0, 8, 16,
-// ... while i < n (a multiple of 8), then the return.
+// eight generates the loop of the function name over n (a multiple of 8)
+// floats, eight at a time, then the return.
 func eight(name string, n Register, body func(i Register)) {
-	i := GP64()
-	XORQ(i, i)
-	Label(name + "_loop")
-	CMPQ(i, n)
-	JGE(LabelRef(name + "_done"))
-	body(i)
-	ADDQ(U8(8), i)
-	JMP(LabelRef(name + "_loop"))
-	Label(name + "_done")
+	loop(name, n, 8, body)
 	VZEROUPPER()
 	RET()
-}
-
-// params loads the named integer and pointer parameters into registers.
-func params(names ...string) []Register {
-	r := make([]Register, len(names))
-	for k, name := range names {
-		r[k] = Load(Param(name), GP64())
-	}
-	return r
 }
 
 // lanes is the float32 vector at element i of the array at base.

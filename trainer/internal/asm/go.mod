@@ -1,4 +1,4 @@
-module github.com/songc/songc/trainer/internal/vec/asm
+module github.com/songc/songc/trainer/internal/asm
 
 go 1.24
 

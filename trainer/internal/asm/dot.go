@@ -1,8 +1,3 @@
-// Command asm generates the AVX kernels of package dot with avo
-// (github.com/mmcloughlin/avo). It is its own module so that avo is a
-// build-time tool only; run it through go generate in package dot:
-//
-//	go generate ./trainer/internal/dot
 package main
 
 import (
@@ -11,11 +6,10 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-func main() {
-	ConstraintExpr("amd64,!purego")
+// dot generates the float64 kernels of package dot.
+func dot() {
 	lanes4()
 	addScaled4()
-	Generate()
 }
 
 // lanes4 generates the four partial sums of four rows' dot products: YMM
@@ -28,30 +22,23 @@ func lanes4() {
 		"of w[:n4] with row r < 4 of x (rows ld floats apart): sum l adds the",
 		"products of elements l, l+4, ... in order. n4 is a multiple of 4.",
 		"It needs AVX.")
-	n := Load(Param("n4"), GP64())
-	w := Load(Param("w"), GP64())
-	out := Load(Param("out"), GP64())
+	r := params("n4", "w", "out")
+	n, w, out := r[0], r[1], r[2]
 	rows := fourRows()
 	var acc [4]VecVirtual
 	for r := range acc {
 		acc[r] = YMM()
 		VXORPD(acc[r], acc[r], acc[r])
 	}
-	i := GP64()
-	XORQ(i, i)
-	Label("lanes4_loop")
-	CMPQ(i, n)
-	JGE(LabelRef("lanes4_done"))
-	wv := YMM()
-	VMOVUPD(Mem{Base: w, Index: i, Scale: 8}, wv)
-	for r := range acc {
-		p := YMM()
-		VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, wv, p)
-		VADDPD(p, acc[r], acc[r])
-	}
-	ADDQ(U8(4), i)
-	JMP(LabelRef("lanes4_loop"))
-	Label("lanes4_done")
+	loop("lanes4", n, 4, func(i Register) {
+		wv := YMM()
+		VMOVUPD(Mem{Base: w, Index: i, Scale: 8}, wv)
+		for r := range acc {
+			p := YMM()
+			VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, wv, p)
+			VADDPD(p, acc[r], acc[r])
+		}
+	})
 	for r := range acc {
 		VMOVUPD(acc[r], Mem{Base: out, Disp: 32 * r})
 	}
@@ -68,31 +55,24 @@ func addScaled4() {
 		"dst[:n4], element by element, where xr is row r of x (rows ld floats",
 		"apart), each product rounded before its addition. n4 is a multiple of",
 		"4. It needs AVX.")
-	n := Load(Param("n4"), GP64())
-	dst := Load(Param("dst"), GP64())
-	e := Load(Param("e"), GP64())
+	r := params("n4", "dst", "e")
+	n, dst, e := r[0], r[1], r[2]
 	rows := fourRows()
 	var ev [4]VecVirtual
 	for r := range ev {
 		ev[r] = YMM()
 		VBROADCASTSD(Mem{Base: e, Disp: 8 * r}, ev[r])
 	}
-	i := GP64()
-	XORQ(i, i)
-	Label("addScaled4_loop")
-	CMPQ(i, n)
-	JGE(LabelRef("addScaled4_done"))
-	s := YMM()
-	VMOVUPD(Mem{Base: dst, Index: i, Scale: 8}, s)
-	for r := range ev {
-		p := YMM()
-		VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, ev[r], p)
-		VADDPD(p, s, s)
-	}
-	VMOVUPD(s, Mem{Base: dst, Index: i, Scale: 8})
-	ADDQ(U8(4), i)
-	JMP(LabelRef("addScaled4_loop"))
-	Label("addScaled4_done")
+	loop("addScaled4", n, 4, func(i Register) {
+		s := YMM()
+		VMOVUPD(Mem{Base: dst, Index: i, Scale: 8}, s)
+		for r := range ev {
+			p := YMM()
+			VMULPD(Mem{Base: rows[r], Index: i, Scale: 8}, ev[r], p)
+			VADDPD(p, s, s)
+		}
+		VMOVUPD(s, Mem{Base: dst, Index: i, Scale: 8})
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -100,8 +80,8 @@ func addScaled4() {
 // fourRows loads the parameters x and ld and returns registers that
 // point at rows 0..3 of x, ld floats apart.
 func fourRows() [4]Register {
-	x := Load(Param("x"), GP64())
-	ld := Load(Param("ld"), GP64())
+	r := params("x", "ld")
+	x, ld := r[0], r[1]
 	SHLQ(U8(3), ld) // bytes per row
 	rows := [4]Register{x, GP64(), GP64(), GP64()}
 	for r := 1; r < 4; r++ {
