@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -278,6 +279,9 @@ type refiner struct {
 	fit, val, test []int
 
 	hops []hop // scratch of trace
+	// walked is what the fit rows' walks on the graph as it is give, by
+	// node and by edge; changed clears it when a filter or route changes.
+	walked walks
 	// scratch of refitNode
 	care   []int
 	target []float64
@@ -360,6 +364,7 @@ func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refi
 // decide recomputes node j's decision on every row, runtime.Side of its
 // margin.
 func (g *refiner) decide(j int) {
+	g.changed()
 	d := g.d
 	w := g.w[j*d : (j+1)*d]
 	rows := len(g.y)
@@ -491,6 +496,113 @@ func (g *refiner) trace(r int) int {
 	}
 }
 
+// walks holds what every fit row's walk gives, by node and by edge (edge
+// 2j+s is node j's branch s), each list in the order of the fit rows:
+// refitNode needs the rows that visit a node, refitChild and grow those
+// that take an edge, refitExit those whose walk a forced exit ends. One
+// trace of the rows serves every node and edge until the graph changes.
+type walks struct {
+	valid bool
+	class []int // the walk's class, by row (fit rows only)
+	// node[j] lists the rows whose walk visits node j, with the step and
+	// the branch of their first visit.
+	node [][]visit
+	// edgeRow[e] lists the rows whose walk takes edge e, edgeStep[e] the
+	// step at which each first takes it; edgeRight[e] of them end in their
+	// class.
+	edgeRow, edgeStep [][]int
+	edgeRight         []int
+	// exits[e*c+k] counts the rows of class k whose walk ends in edge e's
+	// forced exit.
+	exits []int
+	// seen stamps of the build: the last row (its index in fit, plus 1)
+	// counted at each node and at each edge.
+	seenNode, seenEdge []int
+}
+
+// visit is a row's first visit of a node: the step and the branch taken.
+type visit struct{ row, step, side int }
+
+// changed says that a filter or a route changed: the walks are traced
+// again when next needed.
+func (g *refiner) changed() { g.walked.valid = false }
+
+// walks returns the fit rows' walks on the graph as it is, tracing them
+// when a filter or route changed since the last call.
+func (g *refiner) walks() *walks {
+	w := &g.walked
+	if w.valid {
+		if verifyWalks {
+			g.checkWalks()
+		}
+		return w
+	}
+	n, edges := g.n, 2*g.n
+	w.class = resize(w.class, len(g.y))
+	w.node = resize(w.node, n)
+	w.edgeRow, w.edgeStep = resize(w.edgeRow, edges), resize(w.edgeStep, edges)
+	w.edgeRight, w.exits = resize(w.edgeRight, edges), resize(w.exits, edges*g.c)
+	w.seenNode, w.seenEdge = resize(w.seenNode, n), resize(w.seenEdge, edges)
+	for j := range w.node {
+		w.node[j] = w.node[j][:0]
+	}
+	for e := range edges {
+		w.edgeRow[e], w.edgeStep[e] = w.edgeRow[e][:0], w.edgeStep[e][:0]
+	}
+	clear(w.edgeRight)
+	clear(w.exits)
+	clear(w.seenNode)
+	clear(w.seenEdge)
+	for k, r := range g.fit {
+		c := g.trace(r)
+		w.class[r] = c
+		last := g.hops[len(g.hops)-1]
+		for t, h := range g.hops {
+			if w.seenNode[h.node] != k+1 {
+				w.seenNode[h.node] = k + 1
+				w.node[h.node] = append(w.node[h.node], visit{r, t, h.side})
+			}
+			e := 2*h.node + h.side
+			if w.seenEdge[e] == k+1 {
+				continue
+			}
+			w.seenEdge[e] = k + 1
+			w.edgeRow[e], w.edgeStep[e] = append(w.edgeRow[e], r), append(w.edgeStep[e], t)
+			if c == g.y[r] {
+				w.edgeRight[e]++
+			}
+		}
+		if last.forced {
+			w.exits[(2*last.node+last.side)*g.c+g.y[r]]++
+		}
+	}
+	w.valid = true
+	return w
+}
+
+// verifyWalks, set by the tests, makes walks check that the walks it keeps
+// are those a new trace gives: that every change of a filter or route
+// called changed.
+var verifyWalks = false
+
+// checkWalks panics unless the walks kept are those of the graph as it is.
+func (g *refiner) checkWalks() {
+	kept := g.walked
+	g.walked = walks{}
+	if fresh := g.walks(); !reflect.DeepEqual(kept, *fresh) {
+		panic("refine: the walks kept are not the graph's: a change did not call changed")
+	}
+	g.walked = kept
+}
+
+// resize returns s with length n, reusing its memory when it can.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // accuracy is the walk's accuracy on rows (0 without rows).
 func (g *refiner) accuracy(rows []int) float64 {
 	correct := 0
@@ -545,15 +657,12 @@ func (g *refiner) reachable() []int {
 func (g *refiner) refitNode(j int, ridge float64) bool {
 	g.care, g.target = g.care[:0], g.target[:0]
 	before := 0 // care rows the current filter routes to their target
-	for _, r := range g.fit {
-		c := g.trace(r)
-		t := slices.IndexFunc(g.hops, func(h hop) bool { return h.node == j })
-		if t < 0 {
-			continue
-		}
+	w := g.walks()
+	for _, v := range w.node[j] {
 		// The walk's own branch at j ends in c; the other, forced at every
 		// visit of j, is unchanged up to the first.
-		side := g.hops[t].side
+		r, t, side := v.row, v.step, v.side
+		c := w.class[r]
 		own, other := c == g.y[r], g.walkOn(&g.routes, r, j, t, j, 1-side) == g.y[r]
 		left, right := own, other
 		if side == 1 {
@@ -816,19 +925,10 @@ func softplus(a float64) float64 {
 // gets right. A change of the edge's child leaves each walk as it is up
 // to that step, so the candidates are scored from there (walkOn).
 func (g *refiner) edgeRows(j, s int) (rows, steps []int, correct int) {
-	for _, r := range g.fit {
-		c := g.trace(r)
-		for t, h := range g.hops {
-			if h.node == j && h.side == s {
-				rows, steps = append(rows, r), append(steps, t)
-				if c == g.y[r] {
-					correct++
-				}
-				break
-			}
-		}
-	}
-	return rows, steps, correct
+	w := g.walks()
+	e := 2*j + s
+	rows, steps = w.edgeRow[e], w.edgeStep[e]
+	return rows[:len(rows):len(rows)], steps[:len(steps):len(steps)], w.edgeRight[e]
 }
 
 // refitChild tries every state as the child of (j, s) on the rows whose
@@ -856,6 +956,7 @@ func (g *refiner) refitChild(j, s int) bool {
 		return false
 	}
 	setChild(&g.routes, j, s, best, cur)
+	g.changed()
 	return true
 }
 
@@ -878,13 +979,9 @@ func (g *refiner) refitExit(j, s int) bool {
 	if g.routes.Child[s][j] >= g.n {
 		return false // the child is a leaf: the exit is never taken
 	}
-	counts := make([]int, g.c)
-	for _, r := range g.fit {
-		g.trace(r)
-		if h := g.hops[len(g.hops)-1]; h.forced && h.node == j && h.side == s {
-			counts[g.y[r]]++
-		}
-	}
+	w := g.walks()
+	e := 2*j + s
+	counts := w.exits[e*g.c : (e+1)*g.c]
 	cur := g.routes.Exit[s][j] - g.n
 	best := cur
 	for k, v := range counts {
@@ -896,6 +993,7 @@ func (g *refiner) refitExit(j, s int) bool {
 		return false
 	}
 	g.routes.Exit[s][j] = g.n + best
+	g.changed()
 	return true
 }
 

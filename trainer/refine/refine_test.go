@@ -3,6 +3,7 @@ package refine
 import (
 	"bytes"
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -201,4 +202,72 @@ func refineMeta(t *testing.T, m *runtime.Model) runlog.Refine {
 		t.Fatalf("refined model's metadata: %v, %s", err, m.Training)
 	}
 	return *meta.Refine
+}
+
+// TestWalksKept: every move that changes a filter or a route says so, so
+// that the walks the passes share are always those of the graph as it is
+// (walks checks them against a new trace at every use); and the refined
+// model is the one refining without that check gives.
+func TestWalksKept(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	want, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifyWalks = true
+	defer func() { verifyWalks = false }()
+	got, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(fixture.Encode(t, got), fixture.Encode(t, want)) {
+		t.Error("refining with the walks checked gave another model")
+	}
+}
+
+// TestRefitExit: a forced exit whose leaf is not the most common class of
+// the rows that end there gets that class, and the walks the passes share
+// follow the change.
+func TestRefitExit(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newRefiner(k, task, fit, val)
+	verifyWalks = true
+	defer func() { verifyWalks = false }()
+	// A loop: the rows that take the first edge any row takes go round it
+	// until the step limit forces them out there.
+	w := g.walks()
+	e := slices.IndexFunc(w.edgeRow, func(rows []int) bool { return len(rows) > 0 })
+	setChild(&g.routes, e/2, e%2, e/2, g.routes.Child[e%2][e/2])
+	g.changed()
+	w = g.walks()
+	if slices.Max(w.exits[e*g.c:(e+1)*g.c]) == 0 {
+		t.Fatal("no row is forced out of the loop")
+	}
+	j, s := e/2, e%2
+	counts := slices.Clone(w.exits[e*g.c : (e+1)*g.c])
+	most := 0
+	for c, v := range counts {
+		if v > counts[most] {
+			most = c
+		}
+	}
+	wrong := slices.Index(counts, slices.Min(counts))
+	g.routes.Exit[s][j] = g.n + wrong
+	g.changed()
+	before := g.accuracy(g.fit)
+	if !g.refitExit(j, s) || g.routes.Exit[s][j] != g.n+most {
+		t.Fatalf("forced exit of node %d branch %d is class %d, want %d (counts %v)", j, s, g.routes.Exit[s][j]-g.n, most, counts)
+	}
+	if got, want := g.accuracy(g.fit), before+float64(counts[most]-counts[wrong])/float64(len(g.fit)); math.Abs(got-want) > 1e-12 {
+		t.Errorf("fit accuracy %v after the refit, want %v", got, want)
+	}
+	g.walks() // panics if refitExit did not say that the graph changed
 }
