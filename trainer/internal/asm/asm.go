@@ -33,6 +33,14 @@ func main() {
 	Generate()
 }
 
+// text starts the function name, with Go signature sig and the lines of
+// its doc comment, its pointer arguments kept from escaping.
+func text(name, sig string, doc ...string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc...)
+}
+
 // params loads the named integer and pointer parameters into registers, in
 // that order.
 func params(names ...string) []Register {

@@ -16,9 +16,8 @@ func dot() {
 // register r holds row r's sums, lane l the products of elements l, l+4,
 // l+8, ..., each multiplied and then added (no fused multiply-add).
 func lanes4() {
-	TEXT("lanes4", NOSPLIT, "func(n4 int, w, x *float64, ld int, out *[16]float64)")
-	Pragma("noescape")
-	Doc("lanes4 writes to out[4r:4r+4] the four partial sums of the dot product",
+	text("lanes4", "func(n4 int, w, x *float64, ld int, out *[16]float64)",
+		"lanes4 writes to out[4r:4r+4] the four partial sums of the dot product",
 		"of w[:n4] with row r < 4 of x (rows ld floats apart): sum l adds the",
 		"products of elements l, l+4, ... in order. n4 is a multiple of 4.",
 		"It needs AVX.")
@@ -49,9 +48,8 @@ func lanes4() {
 // addScaled4 generates dst += e0*x0 + e1*x1 + e2*x2 + e3*x3, element by
 // element, adding the rounded products one at a time in that order.
 func addScaled4() {
-	TEXT("addScaled4", NOSPLIT, "func(n4 int, dst *float64, e *[4]float64, x *float64, ld int)")
-	Pragma("noescape")
-	Doc("addScaled4 adds e[0]*x0, e[1]*x1, e[2]*x2 and e[3]*x3 in that order to",
+	text("addScaled4", "func(n4 int, dst *float64, e *[4]float64, x *float64, ld int)",
+		"addScaled4 adds e[0]*x0, e[1]*x1, e[2]*x2 and e[3]*x3 in that order to",
 		"dst[:n4], element by element, where xr is row r of x (rows ld floats",
 		"apart), each product rounded before its addition. n4 is a multiple of",
 		"4. It needs AVX.")

@@ -122,9 +122,8 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...st
 // in registers (unpack, shuffle, then swap 128-bit halves), scaled by
 // alpha and stored a panel row each.
 func transpose8() {
-	TEXT("transpose8", NOSPLIT, "func(kb8 int, panel *float32, w int, src *float32, ld int, alpha float32)")
-	Pragma("noescape")
-	Doc("transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,",
+	text("transpose8", "func(kb8 int, panel *float32, w int, src *float32, ld int, alpha float32)",
+		"transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,",
 		"each product rounded to float32. kb8 is a multiple of 8. It needs AVX.")
 	p := params("kb8", "panel", "w", "src", "ld")
 	kb, o0, w, s0, ld := p[0], p[1], p[2], p[3], p[4]

@@ -27,9 +27,8 @@ const ltOQ = 0x11
 // split generates u1 = s*p and u0 = (1-s)*p, eight lanes at a time, each
 // lane cleared where its product is below tiny.
 func split() {
-	TEXT("split", NOSPLIT, "func(n8 int, u1, u0, s, p *float32, tiny float32)")
-	Pragma("noescape")
-	Doc("split sets u1[j] = s[j]*p[j] and u0[j] = (1-s[j])*p[j] for j < n8,",
+	text("split", "func(n8 int, u1, u0, s, p *float32, tiny float32)",
+		"split sets u1[j] = s[j]*p[j] and u0[j] = (1-s[j])*p[j] for j < n8,",
 		"each zero where it is below tiny. n8 is a multiple of 8. It needs AVX.")
 	r := params("n8", "u1", "u0", "s", "p")
 	n, u1, u0, s, p := r[0], r[1], r[2], r[3], r[4]
@@ -60,9 +59,8 @@ func split() {
 // s*du1 + (1-s)*du0, eight lanes at a time, gp's lanes cleared where
 // their magnitude is below tiny.
 func splitGrad() {
-	TEXT("splitGrad", NOSPLIT, "func(n8 int, gs, gp, s, p, du1, du0 *float32, tiny float32)")
-	Pragma("noescape")
-	Doc("splitGrad adds p[j]*(du1[j]-du0[j]) to gs[j] and sets gp[j] to",
+	text("splitGrad", "func(n8 int, gs, gp, s, p, du1, du0 *float32, tiny float32)",
+		"splitGrad adds p[j]*(du1[j]-du0[j]) to gs[j] and sets gp[j] to",
 		"s[j]*du1[j] + (1-s[j])*du0[j], or zero where its magnitude is below",
 		"tiny, for j < n8. n8 is a multiple of 8. It needs AVX.")
 	r := params("n8", "gs", "gp", "s", "p", "du1", "du0")
@@ -93,9 +91,8 @@ func splitGrad() {
 // addDiff generates gs += p*(du1-du0), eight lanes at a time: splitGrad
 // at the first step, whose mass p has no gradient.
 func addDiff() {
-	TEXT("addDiff", NOSPLIT, "func(n8 int, gs, p, du1, du0 *float32)")
-	Pragma("noescape")
-	Doc("addDiff adds p[j]*(du1[j]-du0[j]) to gs[j] for j < n8. n8 is a",
+	text("addDiff", "func(n8 int, gs, p, du1, du0 *float32)",
+		"addDiff adds p[j]*(du1[j]-du0[j]) to gs[j] for j < n8. n8 is a",
 		"multiple of 8. It needs AVX.")
 	r := params("n8", "gs", "p", "du1", "du0")
 	n, gs, p, du1, du0 := r[0], r[1], r[2], r[3], r[4]
@@ -119,9 +116,8 @@ func addDiffLanes(gs, p, i Register, d1, d0 VecVirtual) {
 
 // narrow generates dst = float32(src), eight values at a time.
 func narrow() {
-	TEXT("narrow", NOSPLIT, "func(n8 int, dst *float32, src *float64)")
-	Pragma("noescape")
-	Doc("narrow sets dst[i] = float32(src[i]) for i < n8, rounding to nearest.",
+	text("narrow", "func(n8 int, dst *float32, src *float64)",
+		"narrow sets dst[i] = float32(src[i]) for i < n8, rounding to nearest.",
 		"n8 is a multiple of 8. It needs AVX.")
 	r := params("n8", "dst", "src")
 	n, dst, src := r[0], r[1], r[2]
