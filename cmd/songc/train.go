@@ -23,13 +23,13 @@ import (
 // the recipe's knobs and research options are hidden, in groups, and shown
 // by --help-all. Their measured effects are in docs/RESULTS.md, not here.
 type TrainCmd struct {
-	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or an IDX images file with its labels file beside it. Without --data, the embedded Letter data."`
+	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to validate. Without --data, the embedded Letter data."`
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions a row takes before it must reach a class (auto: searched; other recipes: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation accuracy stops rising, at most N)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: tries graph sizes, learning rates and weight decays on validation rows; ships \"always the most frequent class\" unless the graph is shown better. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs. paper: the authors' recipe. All but paper refine the compiled decisions. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search (default ${default}; 0: none); the chosen graph may then train on to 1.25 times it."`
+	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions per row, then a forced exit to a class (auto: searched; other recipes: 20)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation stalls, at most N if given)."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches graph sizes, learning rates and weight decays; saves \"always the most frequent class\" unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the authors' settings (far lower scores). All but paper refine the hard walk. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Wall-time limit of auto's search (default ${default}; 0: none); its last graph may run to 1.25 times it, then refines."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search short)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
@@ -72,7 +72,7 @@ type TrainCmd struct {
 // Help implements kong.HelpProvider.
 func (TrainCmd) Help() string {
 	return `Examples:
-  songc train                       # the embedded Letter demo, about 15 seconds
+  songc train                       # the demo: the embedded Letter data, quick recipe
   songc train --data train.csv --test test.csv -o letter.json
   songc train --data train.csv -o letter.json --checkpoint letter.ckpt
   songc train --resume letter.ckpt  # continue a run that stopped
