@@ -43,12 +43,12 @@ func MajorityBarred(passes int, val bool, sel string) MajorityBar {
 // majorityCheck compares the hard walk of m, which gives the val rows the
 // classes walked, with always predicting the most frequent class of the
 // fit rows (the lower class on ties; y holds every row's class), on the
-// val rows, by a one-sided exact sign test on the rows where
-// exactly one of the two is right (McNemar's exact test). The walk is kept
-// when it is better at MajorityLevel; otherwise the returned model is
-// constantModel(m, the fit rows' class counts). When fewer rows tell the two apart than the test
-// needs to reach MajorityLevel at all (5 at 0.05), the walk is kept if it
-// is right on more of them than the constant.
+// val rows, by a one-sided exact sign test on the rows where exactly one
+// of the two is right (McNemar's exact test). The walk is kept when it is
+// better at MajorityLevel; otherwise the returned model is constantModel(m,
+// the fit rows' class counts). When fewer rows tell the two apart than the
+// test needs to reach MajorityLevel at all (5 at 0.05), the walk is kept if
+// it is right on more of them than the constant.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -24,7 +23,7 @@ import (
 
 // Config sets the hard-routing fine-tune of Run.
 type Config struct {
-	// Passes bounds the passes over the graph; Refine stops earlier when a
+	// Passes bounds the passes over the graph; Run stops earlier when a
 	// pass changes nothing, or when two passes in a row did not raise the
 	// validation accuracy.
 	Passes int
@@ -43,7 +42,7 @@ type Config struct {
 // DefaultRidge is the ridge weight of Config when it is 0.
 const DefaultRidge = 1e-2
 
-// refinePatience is how many passes Refine goes on without a better
+// refinePatience is how many passes Run goes on without a better
 // validation accuracy.
 const refinePatience = 2
 
@@ -54,7 +53,7 @@ const refinePatience = 2
 // validation accuracy (pass 0, the model as given, included), or, when
 // Config.MajorityCheck says so, the constant model of the majority check.
 //
-// The rows are the model's own split: Refine rebuilds its training and
+// The rows are the model's own split: Run rebuilds its training and
 // validation rows from the seed and share recorded in the metadata, and
 // fails when task's training data is not the data the model was trained on.
 // It is deterministic, and returns a new model; m is not changed.
@@ -82,7 +81,7 @@ const refinePatience = 2
 //
 // A changed child gets routeMass of its column's probability and a changed
 // exit a logit just above the other leaves', so the soft model changes a
-// little too; the hard walk is what Refine optimises.
+// little too; the hard walk is what Run optimises.
 func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, progress func(runlog.RefinePass)) (*runtime.Model, error) {
 	if cfg.Passes < 1 {
 		return nil, fmt.Errorf("refine: passes must be at least 1, got %d", cfg.Passes)
@@ -193,7 +192,7 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	return out, out.Validate()
 }
 
-// cloneModel returns a deep copy of the parts of m that Refine changes.
+// cloneModel returns a deep copy of the parts of m that Run changes.
 func cloneModel(m *runtime.Model) *runtime.Model {
 	out := *m
 	out.W, out.M0Logits, out.M1Logits = clone2(m.W), clone2(m.M0Logits), clone2(m.M1Logits)
@@ -281,8 +280,8 @@ type refiner struct {
 	hops []hop // scratch of trace
 	// walked is what the fit rows' walks on the graph as it is give, by
 	// node and by edge; changed clears it when a filter or route changes.
-	walked walks
-	// scratch of refitNode
+	walked walkLists
+	// scratch of refitNode and bestInsertion, and logistic's care rows
 	care   []int
 	target []float64
 	theta  []float64
@@ -496,12 +495,12 @@ func (g *refiner) trace(r int) int {
 	}
 }
 
-// walks holds what every fit row's walk gives, by node and by edge (edge
+// walkLists holds what every fit row's walk gives, by node and by edge (edge
 // 2j+s is node j's branch s), each list in the order of the fit rows:
 // refitNode needs the rows that visit a node, refitChild and grow those
 // that take an edge, refitExit those whose walk a forced exit ends. One
 // trace of the rows serves every node and edge until the graph changes.
-type walks struct {
+type walkLists struct {
 	valid bool
 	class []int // the walk's class, by row (fit rows only)
 	// node[j] lists the rows whose walk visits node j, with the step and
@@ -515,9 +514,10 @@ type walks struct {
 	// exits[e*c+k] counts the rows of class k whose walk ends in edge e's
 	// forced exit.
 	exits []int
-	// seen stamps of the build: the last row (its index in fit, plus 1)
-	// counted at each node and at each edge.
-	seenNode, seenEdge []int
+	// seen stamps the build: the last row (its index in fit, plus 1) that
+	// visited each node. A row's branch at a node is always the same, so
+	// its first visit of a node is its first move along that edge.
+	seen []int
 }
 
 // visit is a row's first visit of a node: the step and the branch taken.
@@ -529,7 +529,7 @@ func (g *refiner) changed() { g.walked.valid = false }
 
 // walks returns the fit rows' walks on the graph as it is, tracing them
 // when a filter or route changed since the last call.
-func (g *refiner) walks() *walks {
+func (g *refiner) walks() *walkLists {
 	w := &g.walked
 	if w.valid {
 		if verifyWalks {
@@ -542,7 +542,7 @@ func (g *refiner) walks() *walks {
 	w.node = resize(w.node, n)
 	w.edgeRow, w.edgeStep = resize(w.edgeRow, edges), resize(w.edgeStep, edges)
 	w.edgeRight, w.exits = resize(w.edgeRight, edges), resize(w.exits, edges*g.c)
-	w.seenNode, w.seenEdge = resize(w.seenNode, n), resize(w.seenEdge, edges)
+	w.seen = resize(w.seen, n)
 	for j := range w.node {
 		w.node[j] = w.node[j][:0]
 	}
@@ -551,22 +551,18 @@ func (g *refiner) walks() *walks {
 	}
 	clear(w.edgeRight)
 	clear(w.exits)
-	clear(w.seenNode)
-	clear(w.seenEdge)
+	clear(w.seen)
 	for k, r := range g.fit {
 		c := g.trace(r)
 		w.class[r] = c
 		last := g.hops[len(g.hops)-1]
 		for t, h := range g.hops {
-			if w.seenNode[h.node] != k+1 {
-				w.seenNode[h.node] = k + 1
-				w.node[h.node] = append(w.node[h.node], visit{r, t, h.side})
-			}
-			e := 2*h.node + h.side
-			if w.seenEdge[e] == k+1 {
+			if w.seen[h.node] == k+1 {
 				continue
 			}
-			w.seenEdge[e] = k + 1
+			w.seen[h.node] = k + 1
+			w.node[h.node] = append(w.node[h.node], visit{r, t, h.side})
+			e := 2*h.node + h.side
 			w.edgeRow[e], w.edgeStep[e] = append(w.edgeRow[e], r), append(w.edgeStep[e], t)
 			if c == g.y[r] {
 				w.edgeRight[e]++
@@ -588,11 +584,20 @@ var verifyWalks = false
 // checkWalks panics unless the walks kept are those of the graph as it is.
 func (g *refiner) checkWalks() {
 	kept := g.walked
-	g.walked = walks{}
-	if fresh := g.walks(); !reflect.DeepEqual(kept, *fresh) {
+	g.walked = walkLists{}
+	if fresh := g.walks(); !kept.same(fresh) {
 		panic("refine: the walks kept are not the graph's: a change did not call changed")
 	}
 	g.walked = kept
+}
+
+// same reports whether w and o hold the same walks (an empty list and none
+// are the same).
+func (w *walkLists) same(o *walkLists) bool {
+	lists := func(a, b [][]int) bool { return slices.EqualFunc(a, b, slices.Equal[[]int]) }
+	return slices.Equal(w.class, o.class) && slices.EqualFunc(w.node, o.node, slices.Equal[[]visit]) &&
+		lists(w.edgeRow, o.edgeRow) && lists(w.edgeStep, o.edgeStep) &&
+		slices.Equal(w.edgeRight, o.edgeRight) && slices.Equal(w.exits, o.exits)
 }
 
 // resize returns s with length n, reusing its memory when it can.

@@ -271,3 +271,36 @@ func TestRefitExit(t *testing.T) {
 	}
 	g.walks() // panics if refitExit did not say that the graph changed
 }
+
+// TestWalksEmptied: the walks kept after the root's branches become leaves
+// (no row reaches another node) are those a new trace gives, the lists
+// emptied in place counting as none.
+func TestWalksEmptied(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newRefiner(k, task, fit, val)
+	if len(g.reachable()) < 2 {
+		t.Fatal("the fixture's walk reaches only the root")
+	}
+	g.walks()
+	for s := range 2 {
+		setChild(&g.routes, 0, s, g.n+s, g.routes.Child[s][0])
+	}
+	g.changed()
+	verifyWalks = true
+	defer func() { verifyWalks = false }()
+	w := g.walks()
+	for j := 1; j < g.n; j++ {
+		if len(w.node[j]) != 0 {
+			t.Fatalf("node %d still has %d rows", j, len(w.node[j]))
+		}
+	}
+	g.walks() // panics if the kept walks differ from a new trace's
+}
