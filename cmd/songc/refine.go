@@ -110,9 +110,12 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	if err != nil || quiet || !cfg.MajorityCheck {
 		return out, err
 	}
-	meta, _ := runlog.ReadMetadata(out.Training)
+	meta, err := runlog.ReadMetadata(out.Training)
+	if err != nil || meta.Refine == nil {
+		return out, err // refine.Run always records its passes
+	}
 	switch mc := meta.Refine.Majority; {
-	case mc == nil && refine.MajorityBarred(cfg.Passes, true, meta.Select) == refine.MajorityBalanced:
+	case mc == nil && refine.MajorityBarred(cfg.Passes, meta.Val > 0, meta.Select) == refine.MajorityBalanced:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
