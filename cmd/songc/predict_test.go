@@ -23,21 +23,25 @@ func TestPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	k, _ := runtime.New(m)
+	predict := func(file string, args ...string) []string {
+		t.Helper()
+		code, out, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", file}, args...)...)
+		if code != 0 {
+			t.Fatalf("predict %v: exit %d: %s", args, code, errs)
+		}
+		return strings.Fields(out)
+	}
+	var testDef, testProba []string // the test file's
 	// The training file's 300 rows are more than the soft model's block.
 	for _, file := range []string{r.test, r.train} {
 		ds, err := data.ReadCSVFile(file, data.CSVOptions{Schema: m.Inputs(), Named: m.Schema != nil})
 		if err != nil {
 			t.Fatal(err)
 		}
-		predict := func(args ...string) []string {
-			t.Helper()
-			code, out, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", file}, args...)...)
-			if code != 0 {
-				t.Fatalf("predict %v: exit %d: %s", args, code, errs)
-			}
-			return strings.Fields(out)
+		def, hard, soft, proba := predict(file), predict(file, "--hard"), predict(file, "--soft"), predict(file, "--proba")
+		if file == r.test {
+			testDef, testProba = def, proba
 		}
-		def, hard, soft, proba := predict(), predict("--hard"), predict("--soft"), predict("--proba")
 		if n := ds.Rows; len(def) != n || len(hard) != n || len(soft) != n || len(proba) != n {
 			t.Fatalf("%s: predict lines: %d %d %d %d, want %d", file, len(def), len(hard), len(soft), len(proba), n)
 		}
@@ -60,21 +64,12 @@ func TestPredict(t *testing.T) {
 			}
 		}
 	}
-	predict := func(args ...string) []string {
-		t.Helper()
-		code, out, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", r.test}, args...)...)
-		if code != 0 {
-			t.Fatalf("predict %v: exit %d: %s", args, code, errs)
-		}
-		return strings.Fields(out)
-	}
-	def, proba := predict(), predict("--proba")
-	named := predict("--proba", "--class-names")
-	if len(named) != 61 || named[0] != "ant,bee,cat" || strings.Join(named[1:], "\n") != strings.Join(proba, "\n") {
+	named := predict(r.test, "--proba", "--class-names")
+	if len(named) != 61 || named[0] != "ant,bee,cat" || strings.Join(named[1:], "\n") != strings.Join(testProba, "\n") {
 		t.Errorf("--proba --class-names: want the line ant,bee,cat over the --proba lines, got %q...", named[:min(3, len(named))])
 	}
 	code, out, errs := songc(t, context.Background(), "predict", "--model", r.model, "--data", r.test)
-	if code != 0 || strings.Join(strings.Fields(out), "\n") != strings.Join(def, "\n") {
+	if code != 0 || strings.Join(strings.Fields(out), "\n") != strings.Join(testDef, "\n") {
 		t.Errorf("predict --model: exit %d %s; want the output of predict MODEL", code, errs)
 	}
 
@@ -85,11 +80,11 @@ func TestPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(train), "\n")
-	for _, good := range []int{300, 10} {
-		for _, mode := range []string{"--soft", "--proba"} {
+	for _, mode := range []string{"--soft", "--proba"} {
+		_, clean, _ := songc(t, context.Background(), "predict", r.model, "--data", r.train, mode)
+		for _, good := range []int{300, 10} {
 			bad := filepath.Join(r.dir, "bad.csv")
 			os.WriteFile(bad, []byte(strings.Join(lines[:1+good], "")+"1,2,x,4,ant\n"), 0o644)
-			_, clean, _ := songc(t, context.Background(), "predict", r.model, "--data", r.train, mode)
 			code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", bad, mode)
 			want := strings.SplitAfter(clean, "\n")[:good]
 			if code != 1 || out != strings.Join(want, "") || !strings.Contains(errs, "bad.csv:") {
