@@ -223,6 +223,9 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 		// Runs that finish leave the group, so prefetching may start in
 		// any epoch.
 		prefetch := len(g.runs) < cores
+		if lead.ws.x == nil { // the batch's buffers: the lead's serve the group
+			lead.ws.x, lead.ws.y = make([]float64, lead.engine.MaxBatch()*lead.shape.Features), make([]int, lead.engine.MaxBatch())
+		}
 		if prefetch && lead.ws.nx == nil { // the next batch's buffers
 			lead.ws.nx, lead.ws.ny = make([]float64, len(lead.ws.x)), make([]int, len(lead.ws.y))
 		}
@@ -281,10 +284,8 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 // engine, once per run (TrainFor may be called every epoch, and each
 // epoch's end takes the state again), and saves that state.
 func (r *Run) begin() error {
-	d, B, nTrain := r.shape.Features, r.engine.MaxBatch(), len(r.trainIdx)
 	if r.ws.perm == nil {
-		r.ws.x, r.ws.y = make([]float64, B*d), make([]int, B)
-		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, nTrain)
+		r.ws.noise, r.ws.perm = make([]float64, 2*r.shape.States()*r.shape.Nodes), make([]int, len(r.trainIdx))
 		if err := r.snapshot(); err != nil {
 			return err
 		}
