@@ -224,6 +224,12 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 	return &out
 }
 
+// TrainRows returns the training rows idx, row-major, and their classes,
+// in new memory.
+func (t *Task) TrainRows(idx []int) (x []float64, y []int) {
+	return t.Train.Gather(make([]float64, len(idx)*t.Train.Features), idx), pick(make([]int, len(idx)), t.yTrain, idx)
+}
+
 // pick sets dst[k] = y[idx[k]] for every k and returns dst[:len(idx)]:
 // the classes of rows idx.
 func pick(dst, y, idx []int) []int {

@@ -721,11 +721,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		if err != nil {
 			return err
 		}
-		x := r.Task.Train.Gather(make([]float64, len(val)*k.NumFeatures()), val)
-		y := make([]int, len(val))
-		for i, row := range val {
-			y[i] = r.Task.TrainTargets()[row]
-		}
+		x, y := r.Task.TrainRows(val)
 		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y), mc != nil)
 	}
 	return reportTest(g, m, test, mc != nil)
