@@ -36,9 +36,9 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 	if len(x) != len(y)*k.d {
 		panic(fmt.Sprintf("runtime: Evaluate got %d values for %d rows of %d features", len(x), len(y), k.d))
 	}
-	e := k.NewEvaluator()
-	for lo := 0; lo < len(y); lo += k.BlockRows() { // x's rows as they are, no copy
-		hi := min(len(y), lo+k.BlockRows())
+	e, block := k.NewEvaluator(), k.BlockRows()
+	for lo := 0; lo < len(y); lo += block { // x's rows as they are, no copy
+		hi := min(len(y), lo+block)
 		e.add(x[lo*k.d:hi*k.d], y[lo:hi])
 	}
 	return e.Metrics()
@@ -52,7 +52,7 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 type Evaluator struct {
 	k                         *Classifier
 	m                         Metrics
-	x                         []float64 // the rows held, up to BlockRows x d
+	x                         []float64 // the rows Add holds, up to BlockRows x d (made by the first Add)
 	y                         []int
 	q                         []float64 // their leaf masses, BlockRows x c
 	soft                      []int     // their soft classes
@@ -65,7 +65,6 @@ type Evaluator struct {
 func (k *Classifier) NewEvaluator() *Evaluator {
 	rows := k.BlockRows()
 	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
-		x: make([]float64, 0, rows*k.d), y: make([]int, 0, rows),
 		q: make([]float64, rows*k.c), soft: make([]int, rows), scratch: make([]float64, k.d)}
 }
 
@@ -77,6 +76,10 @@ func (e *Evaluator) Add(row []float64, y int) {
 	}
 	if y < 0 || y >= e.k.c {
 		panic(fmt.Sprintf("runtime: class %d is out of range [0, %d)", y, e.k.c))
+	}
+	if e.y == nil { // Evaluate passes its rows as they are; Add holds them
+		rows := e.k.BlockRows()
+		e.x, e.y = make([]float64, 0, rows*e.k.d), make([]int, 0, rows)
 	}
 	e.x = append(e.x, row...)
 	e.y = append(e.y, y)

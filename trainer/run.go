@@ -259,7 +259,7 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	if tau != 1 {
 		rec.Temp = tau
 	}
-	if r.Task.Test != nil {
+	if r.xTest != nil {
 		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest)
 	}
 	if err := r.snapshot(); err != nil {
