@@ -19,12 +19,7 @@ func Dot4(w, x []float64, ld int) [4]float64 {
 	var s [16]float64
 	lanes4(n4, &w[0], &x[0], ld, &s)
 	for r := range out {
-		row := x[r*ld : r*ld+n]
-		a := s[4*r : 4*r+4]
-		for i := n4; i < n; i++ {
-			a[0] += float64(w[i] * row[i])
-		}
-		out[r] = combine([4]float64(a))
+		out[r] = finish([4]float64(s[4*r:4*r+4]), w, x[r*ld:r*ld+n])
 	}
 	return out
 }
@@ -33,7 +28,13 @@ func Dot4(w, x []float64, ld int) [4]float64 {
 // floats.Dot(w, x) on amd64.
 func Dot(w, x []float64) float64 {
 	x = x[:len(w)]
-	a := lanes(w, x)
+	return finish(lanes(w, x), w, x)
+}
+
+// finish adds the last len(w) % 4 products of w and x to the first of the
+// partial sums a of the elements before them and returns their total, as
+// floats.Dot's assembly does.
+func finish(a [4]float64, w, x []float64) float64 {
 	for i := len(w) &^ 3; i < len(w); i++ {
 		a[0] += float64(w[i] * x[i])
 	}
