@@ -21,7 +21,7 @@ const (
 	// core at 230 GFLOP/s) run on one goroutine: a Run on two polling
 	// workers costs about half a microsecond (workers.BenchmarkRun). Once
 	// the workers have gone to sleep (after 200 µs without a product), the
-	// first product after waits 30 to 100 µs for them.
+	// first product after waits for their threads to wake.
 	parallelMin = 1 << 18
 	maxTile     = 14 * 32 // the largest micro-kernel's tile (mr x nr)
 	maxMC       = 112     // the largest micro-kernel's mc
@@ -222,7 +222,7 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 		threads = 1
 	}
 	switch {
-	case threads > 1 && g.pre != nil && n <= nc && (n+tile.nr-1)/tile.nr >= threads:
+	case threads > 1 && g.pre != nil && n <= nc && roundUp(n, tile.nr)/tile.nr >= threads:
 		// A packed whole and a few columns (a training step's product):
 		// each worker packs and multiplies its own columns of B for every
 		// K block, with no wait between blocks. Splitting the rows instead
@@ -264,7 +264,7 @@ type PackedA struct {
 func (g *GEMM) Pack(dst *PackedA, transA bool, m, k int, alpha float32, a []float32, lda int) {
 	check(transA, m, k, a, lda, "a")
 	mr := micros[g.isa].mr
-	mpad := (m + mr - 1) / mr * mr
+	mpad := roundUp(m, mr)
 	if need := mpad * k; cap(dst.data) < need {
 		dst.data = make([]float32, need)
 	} else {
@@ -306,7 +306,7 @@ func (g *state) work(w, threads int) {
 	// the current K and N block.
 	wk := &g.workers[w]
 	mr, mc := g.cur.mr, g.cur.mc
-	panels := (g.m + mr - 1) / mr
+	panels := roundUp(g.m, mr) / mr
 	lo := panels * w / threads * mr
 	hi := min(g.m, panels*(w+1)/threads*mr)
 	for i0 := lo; i0 < hi; i0 += mc {
@@ -329,11 +329,11 @@ func (g *state) work(w, threads int) {
 func (g *state) workColumns(w, threads int) {
 	wk := &g.workers[w]
 	mr, nr := g.cur.mr, g.cur.nr
-	panels := (g.nb + nr - 1) / nr
+	panels := roundUp(g.nb, nr) / nr
 	lo := panels * w / threads * nr
 	hi := min(g.nb, panels*(w+1)/threads*nr) // lo < hi: run gives each worker a panel
 	bp := g.packB[lo*kc:]
-	mpad := (g.m + mr - 1) / mr * mr
+	mpad := roundUp(g.m, mr)
 	for p0 := 0; p0 < g.k; p0 += kc {
 		kb := min(kc, g.k-p0)
 		packB(bp, g.b, g.ldb, g.transB, nr, p0, kb, lo, hi-lo)
@@ -489,3 +489,7 @@ func check(trans bool, rows, cols int, s []float32, ld int, name string) {
 		panic(fmt.Sprintf("sgemm: %s is too short: %d elements for %d x %d with ld %d", name, len(s), rows, cols, ld))
 	}
 }
+
+// roundUp returns x rounded up to a multiple of r: the rows or columns of
+// the whole panels of r that hold x of them.
+func roundUp(x, r int) int { return (x + r - 1) / r * r }

@@ -6,9 +6,9 @@
 // Between calls a worker polls for the next one for a while (spin) before
 // it sleeps on a channel, and Run's caller polls likewise for the workers
 // to finish. Waking a sleeping goroutine means waking a sleeping thread,
-// and in a virtual machine that took 30 to 100 microseconds (a whole
-// matrix product of a training step's size), so a product split in two
-// ran no faster than on one core. While it polls, a goroutine yields its
+// which in a virtual machine can take as long as a whole matrix product of
+// a training step's size (docs/performance.md measures a product split
+// between sleeping workers and between polling ones). While it polls, a goroutine yields its
 // core to any other goroutine of the process that is ready to run; to
 // other processes the core looks busy.
 package workers
