@@ -43,8 +43,7 @@ func sgemm() {
 // kernel generates an mr x nr micro-kernel on vector registers made by
 // vec, of width floats each.
 func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...string) {
-	TEXT(name, NOSPLIT, "func(k int, a, b, c *float32, ldc, rows int)")
-	Doc(doc...)
+	text(name, "func(k int, a, b, c *float32, ldc, rows int)", doc...)
 	r := params("k", "a", "b", "c", "ldc", "rows")
 	k, a, b, c, ldc, rows := r[0], r[1], r[2], r[3], r[4], r[5]
 

@@ -7,12 +7,16 @@ package sgemm
 // kernel6x16 adds the product of a packed 6 x k panel of A and a packed
 // k x 16 panel of B to the first rows (1 to 6) rows of the 6 x 16 tile of
 // C at c (row stride ldc floats). It needs AVX2 and FMA.
+//
+//go:noescape
 func kernel6x16(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 
 // kernel14x32 adds the product of a packed 14 x k panel of A and a packed
 // k x 32 panel of B to the first rows (1 to 14) rows of the 14 x 32 tile
 // of C at c (row stride ldc floats). It needs AVX-512F and AVX512DQ
 // (VXORPS on ZMM registers).
+//
+//go:noescape
 func kernel14x32(k int, a *float32, b *float32, c *float32, ldc int, rows int)
 
 // transpose8 sets panel[p*w+i] = alpha*src[i*ld+p] for i < 8 and p < kb8,

@@ -49,7 +49,8 @@ func Split[T Float](u1, u0, s, p []T, tiny T) {
 // to p[j], to s[j]*du1[j] + (1-s[j])*du0[j], or to zero where its
 // magnitude is below tiny. Every operation is rounded to T, none fused.
 // gp may be nil (p is the root's constant mass); otherwise it, and gs, p,
-// du1 and du0, must be at least as long as s.
+// du1 and du0, must be at least as long as s. gs must not overlap s (the
+// assembly writes gs[j] before it reads s[j]).
 func SplitGrad[T Float](gs, gp, s, p, du1, du0 []T, tiny T) {
 	n := len(s)
 	if len(gs) < n || len(p) < n || len(du1) < n || len(du0) < n || gp != nil && len(gp) < n {
