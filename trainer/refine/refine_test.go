@@ -229,16 +229,7 @@ func TestWalksKept(t *testing.T) {
 // the rows that end there gets that class, and the walks the passes share
 // follow the change.
 func TestRefitExit(t *testing.T) {
-	task, m := refineFixture(t, 0.2)
-	_, fit, val, err := trainer.ModelSplit(m, task, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := runtime.New(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newRefiner(k, task, fit, val)
+	g := fixtureRefiner(t)
 	verifyWalks = true
 	defer func() { verifyWalks = false }()
 	// A loop: the rows that take the first edge any row takes go round it
@@ -276,16 +267,7 @@ func TestRefitExit(t *testing.T) {
 // (no row reaches another node) are those a new trace gives, the lists
 // emptied in place counting as none.
 func TestWalksEmptied(t *testing.T) {
-	task, m := refineFixture(t, 0.2)
-	_, fit, val, err := trainer.ModelSplit(m, task, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := runtime.New(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newRefiner(k, task, fit, val)
+	g := fixtureRefiner(t)
 	if len(g.reachable()) < 2 {
 		t.Fatal("the fixture's walk reaches only the root")
 	}
@@ -303,4 +285,19 @@ func TestWalksEmptied(t *testing.T) {
 		}
 	}
 	g.walks() // panics if the kept walks differ from a new trace's
+}
+
+// fixtureRefiner returns the refiner of the fixture's model, on its own
+// fit and validation rows.
+func fixtureRefiner(t *testing.T) *refiner {
+	task, m := refineFixture(t, 0.2)
+	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newRefiner(k, task, fit, val)
 }
