@@ -140,14 +140,16 @@ func (r *Run) setup() error {
 	if err := r.shape.Validate(); err != nil {
 		return err
 	}
+	// The graph's memory is checked before the rows are copied (a batch
+	// is at most all the rows).
+	if err := checkMemory(r.shape, min(cfg.Batch, task.Train.Rows), task.Train.Rows, 1); err != nil {
+		return err
+	}
 	prep := task.prepare(&cfg)
 	r.trainIdx, r.valIdx = prep.trainIdx, prep.valIdx
 	r.shift, r.scale = prep.shift, prep.scale
 	r.x, r.xTest, r.val, r.yVal = prep.x, prep.xTest, prep.val, prep.yVal
 	batch := min(cfg.Batch, len(r.trainIdx))
-	if err := checkMemory(r.shape, batch, task.Train.Rows, 1); err != nil {
-		return err
-	}
 	var err error
 	if r.engine, r.kernel, err = newEngineThreads(r.shape, cfg.Precision, cfg.Kernel, batch, goruntime.GOMAXPROCS(0)); err != nil {
 		return err
