@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""Prints the suite's results table (Markdown) from bench/suite.sh's files.
+"""Prints the suite's results (Markdown) from bench/suite.sh's files: test
+accuracy beside the other models, the auto recipe's models, and the cost of
+one prediction.
 
 usage: table.py OUT
 
@@ -27,10 +29,11 @@ def load(path):
 def main():
     out = sys.argv[1]
     base = load(os.path.join(out, "baselines.json")) or {}
-    rows, means = [], {k: [] for k in ["auto", "paper", "fast", "cart", "xgboost", "logreg"]}
+    acc, auto, costs = [], [], []  # the three tables' rows
+    means = {k: [] for k in ["auto", "paper", "fast", "cart", "xgboost", "logreg"]}
     cost = predict_cost(out)
-    print("| set | rows | features | classes | majority | **auto** compiled | soft | fidelity | forced | time | chosen | `--preset paper` | fast | CART (leaves) | XGBoost | logistic | ns / prediction: songc, CART, XGBoost |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|")
+    pct = lambda v: "%.2f" % (100 * v) if v is not None else "-"
+    secs = lambda t: ("%.0f s" % t if t < 120 else "%.1f min" % (t / 60)) if t is not None else "-"
     for name in SETS:
         info = load(os.path.join(out, "data", name + ".json")) or {}
         b = base.get(name, {})
@@ -46,8 +49,6 @@ def main():
             run[r] = (ev, t, m)
         if not b and not any(v[0] for v in run.values()):
             continue
-        pct = lambda v: "%.2f" % (100 * v) if v is not None else "-"
-        secs = lambda t: ("%.0f s" % t if t < 120 else "%.1f min" % (t / 60)) if t is not None else "-"
         ev, t, m = run["auto"]
         chosen = "-"
         if m:
@@ -57,7 +58,7 @@ def main():
                 # The majority check replaced the walk: name what it replaced.
                 c = meta["search"]["candidates"][meta["search"]["chosen"]]
                 chosen = "constant (replaced %d/%d, %d ep)" % (c["nodes"], c["steps"], meta.get("epochs", 0))
-        cell = lambda r: ("%s (%s)" % (pct(run[r][0]["hard_accuracy"]), secs(run[r][1]))) if run[r][0] else "-"
+        hard = lambda r: pct(run[r][0]["hard_accuracy"]) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
         for r in ["auto", "paper", "fast"]:
             if run[r][0]:
@@ -65,32 +66,44 @@ def main():
         for k in ["cart", "xgboost", "logreg"]:
             if k in b:
                 means[k].append((name, b[k]["accuracy"]))
-        ns = cost.get(name, {})
-        ns = ", ".join("%.0f" % ns[k] if k in ns else "-" for k in ["Songc", "CART", "XGBoost"]) if ns else "-"
-        print("| %s | %s | %s | %s | %s | **%s** | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            name, info.get("train_rows", "-"), info.get("features", "-"), info.get("classes", "-"), pct(b.get("majority")),
-            pct(ev["hard_accuracy"]) if ev else "-", pct(ev["soft_accuracy"]) if ev else "-", pct(ev["fidelity"]) if ev else "-",
-            forced, secs(t), chosen, cell("paper"), cell("fast"),
+        acc.append("| %s | %s | **%s** | %s | %s | %s | %s | %s |" % (
+            name, pct(b.get("majority")), hard("auto"), hard("paper"), hard("fast"),
             "%s (%d)" % (pct(b["cart"]["accuracy"]), b["cart"]["max_leaf_nodes"]) if "cart" in b else "-",
-            pct(b["xgboost"]["accuracy"]) if "xgboost" in b else "-", pct(b["logreg"]["accuracy"]) if "logreg" in b else "-", ns))
+            pct(b["xgboost"]["accuracy"]) if "xgboost" in b else "-", pct(b["logreg"]["accuracy"]) if "logreg" in b else "-"))
+        auto.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, info.get("train_rows", "-"), info.get("features", "-"), info.get("classes", "-"),
+            pct(ev["soft_accuracy"]) if ev else "-", pct(ev["fidelity"]) if ev else "-", forced, chosen,
+            ", ".join(secs(run[r][1]) for r in ["auto", "paper", "fast"])))
+        ns = cost.get(name)
+        if ns:
+            f = lambda k: "%.0f" % ns[k] if k in ns else "-"
+            cols = len((m or {}).get("inputs", [])) or "-"
+            costs.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                name, cols, (m or {}).get("features", "-"), f("Songc"), f("SongcInput"), f("CART"), f("XGBoost")))
+    print("Test accuracy in percent; songc's columns are the compiled classifier (the hard walk).")
+    print()
+    print("| set | majority | **auto** | `--preset paper` | `--preset fast` | CART (leaves) | XGBoost | logistic |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    print("\n".join(acc))
     # Means over the sets every column has, so that they compare.
     common = set.intersection(*[{n for n, _ in v} for v in means.values()]) if all(means.values()) else set()
     if common:
         mean = lambda k: 100 * sum(a for n, a in means[k] if n in common) / len(common)
-        print("| **mean of the %d sets with every cell** | | | | | **%.2f** | | | | | | %.2f | %.2f | %.2f | %.2f | %.2f | |" % (
+        print("| **mean of the %d sets with every cell** | | **%.2f** | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
             len(common), mean("auto"), mean("paper"), mean("fast"), mean("cart"), mean("xgboost"), mean("logreg")))
-    # Records against vectors, where the classifier takes records.
-    rec = [(n, c) for n, c in ((n, cost.get(n, {})) for n in SETS) if "SongcInput" in c and "Songc" in c]
-    if rec:
+    print()
+    print("The auto recipe's models: their soft accuracy and fidelity, the share of test rows that took a forced exit, what the search chose, and each recipe's whole `songc train` time.")
+    print()
+    print("| set | rows | features | classes | soft | fidelity | forced | chosen | time: auto, paper, fast |")
+    print("|---|--:|--:|--:|--:|--:|--:|---|--:|")
+    print("\n".join(auto))
+    if costs:
         print()
-        print("songc's compiled classifier on the raw test rows, ns per prediction: `Predict` on a row encoded once, `PredictInput` on the record (encoding included).")
+        print("Nanoseconds per prediction on the shuffled test rows: songc's compiled classifier on a row encoded once (`Predict`) and on the record (`PredictInput`, encoding included), and the CART and XGBoost models exported to Go.")
         print()
-        print("| set | columns | features | Predict | PredictInput |")
-        print("|---|--:|--:|--:|--:|")
-        for n, c in rec:
-            m = load(os.path.join(out, "runs", n + "-auto.json")) or {}
-            cols = len(m.get("inputs", [])) or "-"
-            print("| %s | %s | %s | %.0f | %.0f |" % (n, cols, m.get("features", "-"), c["Songc"], c["SongcInput"]))
+        print("| set | columns | features | songc `Predict` | songc `PredictInput` | CART | XGBoost |")
+        print("|---|--:|--:|--:|--:|--:|--:|")
+        print("\n".join(costs))
 
 
 def predict_cost(out):
