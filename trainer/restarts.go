@@ -126,7 +126,6 @@ func (rs *Restarts) SaveCheckpoint(path string) error {
 // interrupted saves the graphs where the interrupted epoch e began and
 // returns the error saying where.
 func (rs *Restarts) interrupted(e int) error {
-	where := fmt.Sprintf("in epoch %d", e+1)
-	return saveInterrupted(rs.CheckpointPath, rs.InterruptPath, rs.SaveCheckpoint, where, where,
+	return saveInterrupted(rs.CheckpointPath, rs.InterruptPath, rs.SaveCheckpoint, fmt.Sprintf("in epoch %d", e+1),
 		&InterruptError{Epoch: e + 1, EpochsDone: e, Graphs: len(rs.Runs)})
 }

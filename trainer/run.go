@@ -298,21 +298,20 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 // since the last snapshot) and returns the error for it.
 func (r *Run) interrupted(e, b int) error {
 	return saveInterrupted(r.CheckpointPath, r.InterruptPath, r.SaveCheckpoint,
-		fmt.Sprintf("in epoch %d (batch %d)", e+1, b+1), fmt.Sprintf("in epoch %d", e+1),
-		&InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch})
+		fmt.Sprintf("in epoch %d (batch %d)", e+1, b+1), &InterruptError{Epoch: e + 1, Batch: b + 1, EpochsDone: r.state.Epoch})
 }
 
 // saveInterrupted saves an interrupted training by save to the checkpoint
 // path, else to the interrupt path, and returns ie with the path; or, when
 // there is no path or the save fails, an error that says where training
-// stopped (where, or failWhere for a failed save).
-func saveInterrupted(checkpoint, interrupt string, save func(string) error, where, failWhere string, ie *InterruptError) error {
+// stopped.
+func saveInterrupted(checkpoint, interrupt string, save func(string) error, where string, ie *InterruptError) error {
 	path := cmp.Or(checkpoint, interrupt)
 	if path == "" {
 		return fmt.Errorf("%w %s; no checkpoint path was set, progress is lost", ErrInterrupted, where)
 	}
 	if err := save(path); err != nil {
-		return fmt.Errorf("%w %s, and saving the checkpoint failed: %v", ErrInterrupted, failWhere, err)
+		return fmt.Errorf("%w %s, and saving the checkpoint failed: %v", ErrInterrupted, where, err)
 	}
 	ie.Checkpoint = path
 	return ie

@@ -384,7 +384,7 @@ func (s *Search) start(task *Task, cfgs []Config, ck *SearchCheckpoint) (searchS
 // interrupted saves the search where an interrupted candidate left it (its
 // state at its last epoch boundary) and returns the error saying where.
 func (s *Search) interrupted(save func(string) error, r *Run) error {
-	return saveInterrupted(s.CheckpointPath, s.InterruptPath, save, "during the search", "during the search",
+	return saveInterrupted(s.CheckpointPath, s.InterruptPath, save, "during the search",
 		&InterruptError{Epoch: r.state.Epoch + 1, EpochsDone: r.state.Epoch, Search: true})
 }
 
