@@ -203,6 +203,11 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 		}
 	}
 	for j := range scale {
+		if math.IsInf(shift[j], 0) || math.IsInf(scale[j], 0) {
+			// Values near the largest float64 overflowed the sums.
+			shift[j], scale[j] = scaledMoments(ds, idx, j)
+			continue
+		}
 		sd := math.Sqrt(scale[j] / n)
 		if sd > 0 {
 			scale[j] = 1 / sd
@@ -211,6 +216,31 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 		}
 	}
 	return shift, scale
+}
+
+// scaledMoments returns standardize's shift and scale of feature j over
+// rows idx, computed on the values divided by the largest magnitude, so
+// that values up to the largest float64 overflow no sum.
+func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
+	var m float64
+	for _, i := range idx {
+		m = max(m, math.Abs(ds.Row(i)[j]))
+	}
+	n := float64(len(idx))
+	var mean, ss float64
+	for _, i := range idx {
+		mean += ds.Row(i)[j] / m
+	}
+	mean /= n
+	for _, i := range idx {
+		dv := ds.Row(i)[j]/m - mean
+		ss += dv * dv
+	}
+	sd := math.Sqrt(ss / n) // of the values divided by m
+	if sd == 0 {
+		return mean * m, 1
+	}
+	return mean * m, 1 / m / sd
 }
 
 // preprocess returns a copy of ds with (x - shift) * scale applied by

@@ -757,3 +757,27 @@ func FuzzCheckpoint(f *testing.F) {
 		}
 	})
 }
+
+// Values near the largest float64 overflow the plain sums of standardize;
+// their column is standardised as the same column at a small scale is.
+func TestStandardizeHugeValues(t *testing.T) {
+	small := []float64{1, 1, 0, 2, 3, -1, 0.5, 2}
+	const n = 8
+	for _, f := range []float64{1e300, 1e160, -1e307} {
+		// Column 0 is small, column 1 the same times f: their z-scores agree
+		// (up to f's sign).
+		ds := &data.Dataset{Name: "huge.csv", Rows: n, Features: 2, X: make([]float64, 2*n)}
+		for i, v := range small {
+			ds.X[2*i], ds.X[2*i+1] = v, v*f
+		}
+		idx := []int{0, 1, 2, 3, 4, 5, 6, 7}
+		shift, scale := standardize(ds, idx)
+		for i := range n {
+			z0 := (ds.X[2*i] - shift[0]) * scale[0]
+			z1 := math.Copysign(1, f) * (ds.X[2*i+1] - shift[1]) * scale[1]
+			if math.IsNaN(z1) || math.IsInf(z1, 0) || math.Abs(z1-z0) > 1e-9*max(1, math.Abs(z0)) {
+				t.Fatalf("times %g: row %d standardised to %g, want %g (shift %g, scale %g)", f, i, z1, z0, shift[1], scale[1])
+			}
+		}
+	}
+}
