@@ -371,10 +371,10 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			}
 			continue
 		}
-		in := runtime.Input{Name: fmt.Sprintf("x%d", len(s.Inputs)+1), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
+		in := runtime.Input{Name: unnamed(len(s.Inputs)), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
 		if header {
 			if in.Name = t.firstLevel[j]; in.Name == "" {
-				in.Name = fmt.Sprintf("x%d", len(s.Inputs)+1)
+				in.Name = unnamed(len(s.Inputs))
 			}
 		}
 		if k, ok := names[in.Name]; ok {
@@ -426,6 +426,10 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	}
 	return s, header, label, nil
 }
+
+// unnamed is the name of input column i (0-based, the label not counted)
+// when the header gives it none, or there is no header: x1, x2, ...
+func unnamed(i int) string { return fmt.Sprintf("x%d", i+1) }
 
 // force applies opt.Categorical and opt.Numeric to s.
 func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, name string) error {
@@ -708,6 +712,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	last := -1
 	for j, f := range rec {
 		n := runtime.Level(f)
+		if n == "" { // named as the training file's schema names it
+			n = unnamed(j - btoi(s.label >= 0))
+		}
 		if i, ok := index[n]; ok {
 			if s.cols[i] >= 0 {
 				return fmt.Errorf("%s:%d: columns %d and %d are both named %q", s.name, line, s.cols[i]+1, j+1, n)

@@ -166,3 +166,27 @@ func TestTooManyLevels(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestUnnamedColumn: a header field left empty (pandas' to_csv writes its
+// index column so) names its column x1, x2, ... by its place among the
+// inputs, in the training file and in a file read for the model.
+func TestUnnamedColumn(t *testing.T) {
+	ds, err := read(t, ",a,y\n0,1.5,x\n1,2.5,z\n2,3.5,x\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.Schema.Names(); !reflect.DeepEqual(got, []string{"x1", "a"}) || ds.Rows != 3 {
+		t.Fatalf("names %q, %d rows; want x1, a and 3 rows", got, ds.Rows)
+	}
+	// The label first, then the unnamed column: still the first input. (A
+	// name by place cannot follow its column elsewhere.)
+	for _, text := range []string{",a,y\n7,9.5,z\n", "y,,a\nz,7,9.5\n"} {
+		ts, err := ReadCSV(strings.NewReader(text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if !reflect.DeepEqual(ts.X, []float64{7, 9.5}) || !reflect.DeepEqual(ts.Labels, []string{"z"}) {
+			t.Errorf("%q: rows %v, labels %q; want [7 9.5] and z", text, ts.X, ts.Labels)
+		}
+	}
+}
