@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -511,12 +512,22 @@ func quoteList(names []string, n int) string {
 }
 
 func newCSVReader(r io.Reader) *csv.Reader {
-	cr := csv.NewReader(&lineLimit{r: r, max: MaxLineBytes})
+	cr := csv.NewReader(&lineLimit{r: skipBOM(r), max: MaxLineBytes})
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
 	cr.Comment = 0
 	return cr
+}
+
+// skipBOM returns r without the UTF-8 byte order mark that starts it, if
+// any (Excel's "CSV UTF-8" writes one): it is not part of the first name.
+func skipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		br.Discard(3)
+	}
+	return br // a read error of Peek's comes back from the next Read
 }
 
 // csvErr names the file, line and column of a CSV syntax error.

@@ -190,3 +190,23 @@ func TestUnnamedColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestByteOrderMark: the UTF-8 byte order mark that starts Excel's "CSV
+// UTF-8" files is not part of the first column's name, quoted or not.
+func TestByteOrderMark(t *testing.T) {
+	for _, text := range []string{"\ufeff\"a\",\"y\"\n1,x\n2,z\n", "\ufeffa,y\n1,x\n2,z\n"} {
+		ds, err := read(t, text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got := ds.Schema.Names(); !reflect.DeepEqual(got, []string{"a"}) || ds.Rows != 2 {
+			t.Errorf("%q: names %q, %d rows; want a and 2 rows", text, got, ds.Rows)
+		}
+		// A file for the model with or without the mark.
+		for _, test := range []string{"\ufeffa,y\n3,x\n", "a,y\n3,x\n"} {
+			if _, err := ReadCSV(strings.NewReader(test), "t.csv", CSVOptions{Schema: ds.Schema, Named: true}); err != nil {
+				t.Errorf("%q: %v", test, err)
+			}
+		}
+	}
+}
