@@ -296,7 +296,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			continue
 		}
 		if len(rec) != t.width {
-			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", name, line, len(rec), t.width)
+			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d%s", name, line, len(rec), t.width, separatorHint(t.first))
 		}
 		t.rows++
 		for j, f := range rec {
@@ -351,7 +351,14 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	}
 	if named {
 		if !header {
-			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but the file has no header row", name, opt.LabelCol)
+			hint := ""
+			for _, f := range t.firstLevel {
+				if strings.EqualFold(f, opt.LabelCol) {
+					hint = fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
+					break
+				}
+			}
+			return nil, false, 0, fmt.Errorf("%s:%d: --label-col %q names a column, but no field of the first row is %q (it has %s)%s", name, t.firstAt, opt.LabelCol, opt.LabelCol, quoteList(t.first, 8), hint)
 		}
 		label = slices.Index(t.firstLevel, opt.LabelCol)
 		if label < 0 {
@@ -361,7 +368,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		return nil, false, 0, fmt.Errorf("%s: %v", name, err)
 	}
 	if t.width-btoi(label >= 0) < 1 {
-		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label", name, t.firstAt, t.width)
+		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
 	}
 	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
 	names := make(map[string]int)
@@ -426,6 +433,21 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		slices.Sort(in.Levels)
 	}
 	return s, header, label, nil
+}
+
+// separatorHint says, after an error about a file's column count, that
+// songc reads commas when the first row is one field holding another
+// common separator; otherwise it is empty.
+func separatorHint(first []string) string {
+	if len(first) != 1 {
+		return ""
+	}
+	for _, sep := range []struct{ c, name, also string }{{";", "semicolons", " (and decimal commas to points)"}, {"\t", "tabs", ""}, {"|", "vertical bars", ""}} {
+		if strings.Contains(first[0], sep.c) {
+			return fmt.Sprintf("; songc reads comma-separated files, and this one looks separated by %s: convert them to commas%s", sep.name, sep.also)
+		}
+	}
+	return ""
 }
 
 // unnamed is the name of input column i (0-based, the label not counted)
@@ -671,7 +693,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
 		}
 	default:
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)", s.name, line, s.width, s.inputs)
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s", s.name, line, s.width, s.inputs, separatorHint(rec))
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {
