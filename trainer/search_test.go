@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
+	"github.com/songc/songc/trainer/data"
 	"github.com/songc/songc/trainer/internal/fixture"
 )
 
@@ -294,5 +296,22 @@ func TestSearchParallel(t *testing.T) {
 	}
 	if m, _ := r.Model("test"); !bytes.Equal(want, fixture.Encode(t, m)) {
 		t.Error("the resumed parallel search gave another model than the uninterrupted one")
+	}
+}
+
+// TestSearchNoValidationRows: a search whose split holds no validation
+// rows (each class too small for its share) is refused before any
+// candidate trains, saying why.
+func TestSearchNoValidationRows(t *testing.T) {
+	train := &data.Dataset{Name: "two.csv", Rows: 2, Features: 1, X: []float64{1, 2}, Labels: []string{"x", "z"}}
+	task, err := trainer.NewTask(train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := resumePlan()
+	s.Each = func(*trainer.Run) { t.Error("a candidate was made") }
+	_, _, err = s.Run(context.Background(), task)
+	if err == nil || !strings.Contains(err.Error(), "two.csv: the auto recipe chooses among its candidates on validation rows, but the stratified split of the 2 rows") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -236,6 +236,14 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
 	}
+	if n, rows := len(task.ClassNames), train.Rows; n > rows/2 && rows >= 10 {
+		// Always said: an identifier or a measurement taken for the label.
+		label := "label column"
+		if sc := task.Schema(); sc != nil && sc.Label != "" {
+			label = fmt.Sprintf("label column %q", sc.Label)
+		}
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col\n", train.Name, label, n, rows)
+	}
 	if test != nil && test.Unseen > 0 && !c.Quiet {
 		fmt.Fprintln(g.Stderr, unseenNote(test.Name, test.Unseen, test.Rows))
 	}
@@ -507,6 +515,28 @@ func prepareArgs(a trainArgs) []byte {
 	return b
 }
 
+// list formats numbers as a comma-separated list.
+func list[T int | float64](v []T) string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = fmt.Sprint(x)
+	}
+	return strings.Join(out, ", ")
+}
+
+// fraction names 1/eta in words where it has a common name.
+func fraction(eta int) string {
+	switch eta {
+	case 2:
+		return "a half"
+	case 3:
+		return "a third"
+	case 4:
+		return "a quarter"
+	}
+	return fmt.Sprintf("1/%d", eta)
+}
+
 // search runs the auto recipe's search s (resuming ck when it is set),
 // with a line of progress per candidate and rung.
 func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src string, ck *trainer.SearchCheckpoint) (*trainer.Run, error) {
@@ -516,8 +546,12 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if ck != nil {
 			resumed = " (resuming " + ck.Path + ")"
 		}
-		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (graphs %v, lr %v, weight decay %v), cut to 1/%d at epochs %v, budget %s%s\n",
-			src, n, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.Rungs(), s.Budget, resumed)
+		sizes := make([]string, len(s.Sizes))
+		for i, sz := range s.Sizes {
+			sizes[i] = fmt.Sprintf("%d/%d", sz[0], sz[1])
+		}
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (nodes/steps %s; lr %s; weight decay %s), cut to %s at epochs %s, budget %s%s\n",
+			src, n, strings.Join(sizes, ", "), list(s.LRs), list(s.WeightDecays), fraction(s.Eta), list(s.Rungs()), s.Budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
 			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",

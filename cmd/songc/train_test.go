@@ -340,7 +340,7 @@ func TestAutoSearch(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if !strings.Contains(errs, "songc: searching on "+train+": 6 candidates (graphs [[3 2]], lr [0.01 0.03 0.1], weight decay [0 0.01])") ||
+		if !strings.Contains(errs, "songc: searching on "+train+": 6 candidates (nodes/steps 3/2; lr 0.01, 0.03, 0.1; weight decay 0, 0.01), cut to a third at epochs") ||
 			!strings.Contains(errs, "search 1/2") || !strings.Contains(out, "by hard-walk validation accuracy") {
 			t.Errorf("output:\n%s\n%s", out, errs)
 		}
@@ -556,5 +556,31 @@ func TestMajorityCheckCLI(t *testing.T) {
 	train("norefine.json", noise, "--preset", "fast", "--refine", "0", "--checkpoint", ckpt)
 	if code, _, errs := songc(t, context.Background(), "train", "--resume", ckpt, "--majority-check"); code != 2 || !strings.Contains(errs, "--majority-check is the last step of refining") {
 		t.Errorf("train --resume %s --majority-check: exit %d, want 2: %s", ckpt, code, errs)
+	}
+}
+
+// TestLabelLikeAnIdentifier: a label column with a value per row (a
+// measurement or an identifier taken for the label) is warned of, and the
+// auto recipe, left with no validation rows, refuses before training and
+// writes nothing.
+func TestLabelLikeAnIdentifier(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("cls,a,b\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%c,%d,%.3f\n", "pq"[i%2], i%3, float64(i)*0.37)
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model)
+	if code != 1 || !strings.Contains(errs, `the label column "b" has 30 distinct values in 30 rows`) ||
+		!strings.Contains(errs, "the stratified split of the 30 rows") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	if _, err := os.Stat(model); !os.IsNotExist(err) {
+		t.Errorf("a model was written: %v", err)
 	}
 }
