@@ -107,9 +107,16 @@ func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen int, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
+	var noLabel, first int // rows with a missing label, left out
 	_, unseen, err = eachRow(g, path, opt, func(st data.Stream) error {
 		if !st.Labelled() {
 			return fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
+		}
+		if st.Label() == "" {
+			if noLabel++; noLabel == 1 {
+				first = st.Line()
+			}
+			return nil
 		}
 		y, err := index(st.Label())
 		if err != nil {
@@ -120,6 +127,9 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	})
 	if err != nil {
 		return met, 0, err
+	}
+	if noLabel > 0 {
+		fmt.Fprintln(g.Stderr, noLabelNote(path, noLabel, first))
 	}
 	return e.Metrics(), unseen, nil
 }

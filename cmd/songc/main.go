@@ -82,7 +82,15 @@ func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model) (*data.Dat
 	if ds.Unseen > 0 {
 		fmt.Fprintln(g.Stderr, unseenNote(path, ds.Unseen, ds.Rows))
 	}
+	if ds.NoLabel > 0 {
+		fmt.Fprintln(g.Stderr, noLabelNote(path, ds.NoLabel, ds.NoLabelLine))
+	}
 	return ds, nil
+}
+
+// noLabelNote says how many rows of path were left out for a missing label.
+func noLabelNote(path string, rows, first int) string {
+	return fmt.Sprintf("songc: %s: %d rows have no label (empty, or a missing-value token) and are left out; the first is line %d", path, rows, first)
 }
 
 // reorderedNote says that path's columns were matched by name.

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -582,5 +583,34 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 	}
 	if _, err := os.Stat(model); !os.IsNotExist(err) {
 		t.Errorf("a model was written: %v", err)
+	}
+}
+
+// TestMissingLabelsLeftOut: train and eval leave out the rows whose label
+// is missing and say how many, and from which line; the model's classes
+// are the labels there are.
+func TestMissingLabelsLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,y\n1,2,\n3,4,NA\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d,%d,%c\n", i, i%4, "xz"[i%2])
+	}
+	train, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "m.json")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = "train.csv: 2 rows have no label (empty, or a missing-value token) and are left out; the first is line 2"
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, note) {
+		t.Fatalf("train: exit %d:\n%s", code, errs)
+	}
+	m, err := runtime.Load(model)
+	if err != nil || !reflect.DeepEqual(m.ClassNames, []string{"x", "z"}) {
+		t.Errorf("classes %v (%v), want x, z", m.ClassNames, err)
+	}
+	code, out, errs := songc(t, context.Background(), "eval", model, "--data", train)
+	if code != 0 || !strings.Contains(errs, note) || !strings.Contains(out, "20 rows") {
+		t.Errorf("eval: exit %d:\n%s\n%s", code, out, errs)
 	}
 }

@@ -179,6 +179,12 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		if !ok {
 			break
 		}
+		if st.Labelled() && st.Label() == "" {
+			if ds.NoLabel++; ds.NoLabelLine == 0 {
+				ds.NoLabelLine = st.Line()
+			}
+			continue
+		}
 		if ds.Rows == 0 {
 			ds.Features = len(st.Row())
 			if st.Labelled() {
@@ -199,6 +205,9 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 			ds.Unseen++
 		}
 		ds.Rows++
+	}
+	if ds.Rows == 0 && ds.NoLabel > 0 {
+		return nil, fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, quoteList(st.opt.Schema.Missing, 8))
 	}
 	ds.Reordered = st.Reordered()
 	return ds, nil
@@ -640,6 +649,9 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			// Invalid UTF-8 becomes U+FFFD here, as JSON would make it in
 			// the model file, so training and prediction agree on names.
 			s.lbl = runtime.Level(rec[s.label])
+			if runtime.IsMissing(s.lbl, s.opt.Schema.Missing) {
+				s.lbl = "" // no label: the row's class is unknown
+			}
 		}
 		s.unseen, err = s.enc.Encode(s.x, s.fields)
 		if err != nil {
@@ -789,7 +801,8 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 // Row returns the current row's encoded features; the slice is reused.
 func (s *CSVStream) Row() []float64 { return s.x }
 
-// Label returns the label of the current row ("" when unlabelled).
+// Label returns the label of the current row: "" when the file has no
+// label column or the row's label is missing (empty, or a missing token).
 func (s *CSVStream) Label() string { return s.lbl }
 
 // Line returns the current row's line in the file.

@@ -38,6 +38,10 @@ type Dataset struct {
 	Schema *runtime.Schema
 	Header bool // the CSV file had a header row
 	Unseen int  // rows with a categorical value seen in no training row
+	// NoLabel counts the rows of a labelled file whose label is missing
+	// (empty, or a missing token), left out of the rows; NoLabelLine is
+	// the first one's line.
+	NoLabel, NoLabelLine int
 	// Reordered: the columns were matched to the model's by name, in
 	// another order.
 	Reordered bool

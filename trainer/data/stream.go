@@ -17,7 +17,8 @@ type Stream interface {
 	// Row returns the current row's features; the slice is reused.
 	Row() []float64
 	// Labelled reports whether rows have labels, Label returns the
-	// current row's, and Line where it is (CSV line, or image number).
+	// current row's ("" when it is missing), and Line where it is (CSV
+	// line, or image number).
 	Labelled() bool
 	Label() string
 	Line() int
