@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -235,6 +236,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
+	}
+	for _, mc := range train.Mixed { // always said: a column may be misread
+		fmt.Fprintln(g.Stderr, mixedNote(train.Name, mc, task.Schema().Missing))
 	}
 	if n, rows := len(task.ClassNames), train.Rows; n > rows/2 && rows >= 10 {
 		// Always said: an identifier or a measurement taken for the label.
@@ -680,6 +684,28 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 		}
 	}
 	return train, test, nil
+}
+
+// mixedNote warns that column mc of path is read as categorical for a few
+// values that are not numbers, and says what to do about them; missing is
+// the missing-value tokens the file was read with.
+func mixedNote(path string, mc data.MixedColumn, missing []string) string {
+	quoted := make([]string, len(mc.Some))
+	for i, w := range mc.Some {
+		quoted[i] = strconv.Quote(w)
+	}
+	some := strings.Join(quoted, ", ")
+	if mc.Words > len(mc.Some) {
+		some += ", ..."
+	}
+	tokens := strings.Join(append(slices.Clone(missing), mc.Some...), ",")
+	are := "are not numbers"
+	if mc.Words == 1 {
+		are = "is not a number"
+	}
+	return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
+		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
+		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, tokens, mc.Name)
 }
 
 // describeColumns says in a line how a training file's columns are read.

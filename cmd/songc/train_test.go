@@ -614,3 +614,27 @@ func TestMissingLabelsLeftOut(t *testing.T) {
 		t.Errorf("eval: exit %d:\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestMixedColumnWarned: a column read as categorical for a few values that
+// are not numbers is warned of, even with -q, with what to do.
+func TestMixedColumnWarned(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,y\n")
+	for i := range 20 {
+		v := strconv.Itoa(i % 5)
+		if i == 3 {
+			v = "nan"
+		}
+		fmt.Fprintf(&b, "%d,%s,%c\n", i, v, "xz"[i%2])
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, `column "b" is read as categorical (a feature per distinct value) because 1 of its 20 values is not a number ("nan"); if they mean missing, list them: --missing "NA,N/A,?,NaN,nan"`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}

@@ -161,8 +161,26 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		return nil, err
 	}
 	ds.Header = header
+	ds.Mixed = sc.mixed(schema, label, opt)
 	setFills(ds)
 	return ds, nil
+}
+
+// mixed returns the columns of s that were inferred categorical although
+// most of their values are numbers.
+func (t *table) mixed(s *runtime.Schema, label int, opt CSVOptions) []MixedColumn {
+	var out []MixedColumn
+	j := 0 // the file column of input i
+	for i, in := range s.Inputs {
+		if j == label {
+			j++
+		}
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
+			out = append(out, MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j]})
+		}
+		j++
+	}
+	return out
 }
 
 // readAll reads every row of st.
@@ -267,6 +285,11 @@ type table struct {
 	anyNumber  []bool   // some field after the first row is a number
 	missing    []bool   // a field after the first row is missing
 	again      []bool   // the first row's field appears again below
+	// numbers and words count the fields after the first row that are
+	// numbers and that are neither numbers nor missing; some are the
+	// first few distinct words.
+	numbers, words []int
+	some           [][]string
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
@@ -297,6 +320,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.missing = make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
+			t.numbers, t.words, t.some = make([]int, t.width), make([]int, t.width), make([][]string, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
 				t.number[j] = true
@@ -313,12 +337,16 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				t.missing[j] = true
 				continue
 			}
+			l := runtime.Level(f)
 			if runtime.IsNumber(f) {
 				t.anyNumber[j] = true
+				t.numbers[j]++
 			} else {
 				t.number[j] = false
+				if t.words[j]++; len(t.some[j]) < 3 && !slices.Contains(t.some[j], l) {
+					t.some[j] = append(t.some[j], strings.Clone(l))
+				}
 			}
-			l := runtime.Level(f)
 			if l == t.firstLevel[j] {
 				t.again[j] = true
 			}

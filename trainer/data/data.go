@@ -38,6 +38,9 @@ type Dataset struct {
 	Schema *runtime.Schema
 	Header bool // the CSV file had a header row
 	Unseen int  // rows with a categorical value seen in no training row
+	// Mixed are the columns of a training file read as categorical
+	// although most of their values are numbers.
+	Mixed []MixedColumn
 	// NoLabel counts the rows of a labelled file whose label is missing
 	// (empty, or a missing token), left out of the rows; NoLabelLine is
 	// the first one's line.
@@ -45,6 +48,17 @@ type Dataset struct {
 	// Reordered: the columns were matched to the model's by name, in
 	// another order.
 	Reordered bool
+}
+
+// MixedColumn is a column of a training file that is read as categorical
+// (one feature per distinct value) because some of its values are not
+// numbers, although most are: often missing values written another way
+// ("nan", "-"), or numbers with a unit or a decimal comma.
+type MixedColumn struct {
+	Input          int // its place among the input columns
+	Name           string
+	Numbers, Words int      // values that are numbers, and that are not (nor missing)
+	Some           []string // the first few distinct values that are not numbers
 }
 
 // Row returns the features of row i.

@@ -232,3 +232,21 @@ func TestMissingLabels(t *testing.T) {
 		t.Errorf("no labels: error %v", err)
 	}
 }
+
+// TestMixedColumn: a column read as categorical although most of its
+// values are numbers is reported with the values that are not; a column
+// of words, or one forced categorical, is not.
+func TestMixedColumn(t *testing.T) {
+	text := "a,b,c,d,y\n1,x,1,5,p\nnan,y,2,6,q\n3,3,-,7,p\n4,z,nan,8,q\n5,w,5,-,p\n6,v,6,9,q\n"
+	ds, err := read(t, text, CSVOptions{Categorical: []string{"d"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MixedColumn{
+		{Input: 0, Name: "a", Numbers: 5, Words: 1, Some: []string{"nan"}},
+		{Input: 2, Name: "c", Numbers: 4, Words: 2, Some: []string{"-", "nan"}},
+	}
+	if !reflect.DeepEqual(ds.Mixed, want) {
+		t.Errorf("mixed %+v, want %+v", ds.Mixed, want)
+	}
+}
