@@ -74,3 +74,19 @@ func tinyModel(t *testing.T, dir string) (data, model string) {
 	}
 	return data, model
 }
+
+// csvFile writes header and then row(i) for i in [0, n) as the lines of
+// train.csv in a new temporary folder, and returns its path.
+func csvFile(t *testing.T, header string, n int, row func(i int) string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(header + "\n")
+	for i := range n {
+		b.WriteString(row(i) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "train.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -565,17 +565,8 @@ func TestMajorityCheckCLI(t *testing.T) {
 // auto recipe, left with no validation rows, refuses before training and
 // writes nothing.
 func TestLabelLikeAnIdentifier(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("cls,a,b\n")
-	for i := range 30 {
-		fmt.Fprintf(&b, "%c,%d,%.3f\n", "pq"[i%2], i%3, float64(i)*0.37)
-	}
-	train := filepath.Join(dir, "train.csv")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	model := filepath.Join(dir, "m.json")
+	train := csvFile(t, "cls,a,b", 30, func(i int) string { return fmt.Sprintf("%c,%d,%.3f", "pq"[i%2], i%3, float64(i)*0.37) })
+	model := filepath.Join(filepath.Dir(train), "m.json")
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model)
 	if code != 1 || !strings.Contains(errs, `the label column "b" has 30 distinct values in 30 rows`) ||
 		!strings.Contains(errs, "the stratified split of the 30 rows") {
@@ -590,16 +581,8 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 // is missing and say how many, and from which line; the model's classes
 // are the labels there are.
 func TestMissingLabelsLeftOut(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("a,b,y\n1,2,\n3,4,NA\n")
-	for i := range 20 {
-		fmt.Fprintf(&b, "%d,%d,%c\n", i, i%4, "xz"[i%2])
-	}
-	train, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "m.json")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	train := csvFile(t, "a,b,y\n1,2,\n3,4,NA", 20, func(i int) string { return fmt.Sprintf("%d,%d,%c", i, i%4, "xz"[i%2]) })
+	model := filepath.Join(filepath.Dir(train), "m.json")
 	const note = "train.csv: 2 rows have no label (empty, or a missing-value token) and are left out; the first is line 2"
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0")
 	if code != 0 || !strings.Contains(errs, note) {
@@ -618,21 +601,14 @@ func TestMissingLabelsLeftOut(t *testing.T) {
 // TestMixedColumnWarned: a column read as categorical for a few values that
 // are not numbers is warned of, even with -q, with what to do.
 func TestMixedColumnWarned(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("a,b,y\n")
-	for i := range 20 {
+	train := csvFile(t, "a,b,y", 20, func(i int) string {
 		v := strconv.Itoa(i % 5)
 		if i == 3 {
 			v = "nan"
 		}
-		fmt.Fprintf(&b, "%d,%s,%c\n", i, v, "xz"[i%2])
-	}
-	train := filepath.Join(dir, "train.csv")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "-q",
+		return fmt.Sprintf("%d,%s,%c", i, v, "xz"[i%2])
+	})
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
 		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
 	if code != 0 || !strings.Contains(errs, `column "b" is read as categorical (a feature per distinct value) because 1 of its 20 values is not a number ("nan"); if they mean missing, list them: --missing "NA,N/A,?,NaN,nan"`) {
 		t.Errorf("exit %d:\n%s", code, errs)
