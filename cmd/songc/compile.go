@@ -47,6 +47,21 @@ Examples:
 }
 
 // makeFolderFor creates the folder of path when it is missing.
+// missingFolders returns dir and those of its parents that do not exist,
+// deepest first.
+func missingFolders(dir string) []string {
+	var out []string
+	for ; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); err == nil || !os.IsNotExist(err) {
+			return out
+		}
+		out = append(out, dir)
+		if filepath.Dir(dir) == dir {
+			return out
+		}
+	}
+}
+
 func makeFolderFor(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
@@ -54,11 +69,25 @@ func makeFolderFor(path string) error {
 	return nil
 }
 
-func (c *CompileCmd) Run(g *Globals) error {
+func (c *CompileCmd) Run(g *Globals) (err error) {
+	// The go tool builds only files named so.
+	if base := filepath.Base(c.Output); !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
+		return usagef("-o %s: the classifier's file must end in .go, and not in _test.go, for go build to compile it", c.Output)
+	}
 	m, err := runtime.Load(c.Model)
 	if err != nil {
 		return err
 	}
+	// The folders that checkOutputs makes go again if compile then fails
+	// (on the data, say); os.Remove leaves a folder that is not empty.
+	made := missingFolders(filepath.Dir(c.Output))
+	defer func() {
+		for _, dir := range made {
+			if err != nil {
+				os.Remove(dir)
+			}
+		}
+	}()
 	layout := map[string]compiler.Layout{"auto": compiler.LayoutAuto, "unrolled": compiler.LayoutUnrolled, "tables": compiler.LayoutTables}[c.Layout]
 	if c.EmitTests && c.Data == "" {
 		return usagef("--emit-tests needs --data: the golden vectors come from it")

@@ -63,6 +63,11 @@ func TestCompile(t *testing.T) {
 		{[]string{"compile", model, "-o", filepath.Join(train, "x.go")}, 1, "cannot write " + filepath.Join(train, "x.go")},
 		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", filepath.Join(dir, "no", "x.go")}, 1, "none.json"},
 		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "x.go"), "--package", "func"}, 2, `package name "func"`},
+		// Data that cannot be read, found after the folder is made.
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "deeper", "x.go"), "--data", filepath.Join(dir, "none.csv")}, 1, "none.csv"},
+		// A name the go tool would not build.
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "classifier")}, 2, "must end in .go, and not in _test.go"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_test.go")}, 2, "must end in .go, and not in _test.go"},
 	} {
 		code, _, errs := songc(t, context.Background(), tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
