@@ -55,7 +55,7 @@ type analyzeReport struct {
 	Data  *analysis.DataStats `json:"data,omitempty"`
 }
 
-func (c *AnalyzeCmd) Run(g *Globals) error {
+func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	k, err := runtime.LoadClassifier(c.Model)
 	if err != nil {
 		return err
@@ -70,11 +70,17 @@ func (c *AnalyzeCmd) Run(g *Globals) error {
 	// The outputs are checked before the data, which may be large, is read.
 	flags := []string{"--dot", "--svg", "--png"}
 	outputs := map[string]string{"--dot": c.DOT, "--svg": c.SVG, "--png": c.PNG}
-	if err := checkOutputs(flags, outputs, true); err != nil {
+	made, err := checkOutputs(flags, outputs, true)
+	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil { // on the data, say: the folders made go again
+			removeFolders(made)
+		}
+	}()
 	if c.Plots != "" {
-		if err := os.MkdirAll(c.Plots, 0o755); err != nil {
+		if made, err = makeFolder(c.Plots, made); err != nil {
 			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)
 		}
 	}

@@ -83,10 +83,17 @@ func TestAnalyzeOutputsChecked(t *testing.T) {
 	}{
 		{[]string{"--dot", g, "--svg", g}, 2, "--dot and --svg name the same file"},
 		{[]string{"--dot", dir}, 1, "is a folder"},
+		// The data missing, found after the folders are made: they go again.
+		{[]string{"--dot", filepath.Join(dir, "new", "sub", "g.dot"), "--plots", filepath.Join(dir, "plots", "p")}, 1, "missing.csv"},
 	} {
 		args := append([]string{"analyze", r.model, "--data", filepath.Join(dir, "missing.csv")}, tc.args...)
 		if code, _, errs := songc(t, context.Background(), args...); code != tc.code || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, want %d and %q: %s", tc.args, code, tc.code, tc.want, errs)
+		}
+	}
+	for _, made := range []string{"new", "plots"} {
+		if _, err := os.Stat(filepath.Join(dir, made)); err == nil {
+			t.Errorf("an analyze that failed left the folder %s", made)
 		}
 	}
 }

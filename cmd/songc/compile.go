@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -46,29 +45,6 @@ Examples:
       --data letter-test.csv.gz --emit-tests`
 }
 
-// makeFolderFor creates the folder of path when it is missing.
-// missingFolders returns dir and those of its parents that do not exist,
-// deepest first.
-func missingFolders(dir string) []string {
-	var out []string
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Lstat(dir); err == nil || !os.IsNotExist(err) {
-			return out
-		}
-		out = append(out, dir)
-		if filepath.Dir(dir) == dir {
-			return out
-		}
-	}
-}
-
-func makeFolderFor(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
-	}
-	return nil
-}
-
 func (c *CompileCmd) Run(g *Globals) (err error) {
 	// The go tool builds only files named so.
 	if base := filepath.Base(c.Output); !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
@@ -78,16 +54,6 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	// The folders that checkOutputs makes go again if compile then fails
-	// (on the data, say); os.Remove leaves a folder that is not empty.
-	made := missingFolders(filepath.Dir(c.Output))
-	defer func() {
-		for _, dir := range made {
-			if err != nil {
-				os.Remove(dir)
-			}
-		}
-	}()
 	layout := map[string]compiler.Layout{"auto": compiler.LayoutAuto, "unrolled": compiler.LayoutUnrolled, "tables": compiler.LayoutTables}[c.Layout]
 	if c.EmitTests && c.Data == "" {
 		return usagef("--emit-tests needs --data: the golden vectors come from it")
@@ -107,9 +73,15 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	if c.EmitTests {
 		outputs["--emit-tests"] = testPath
 	}
-	if err := checkOutputs([]string{"-o", "--emit-tests"}, outputs, true); err != nil {
+	made, err := checkOutputs([]string{"-o", "--emit-tests"}, outputs, true)
+	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil { // on the data, say: the folders made go again
+			removeFolders(made)
+		}
+	}()
 	var ds *data.Dataset
 	var y []int // the rows' classes, when the data is labelled
 	if c.Data != "" {

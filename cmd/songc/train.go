@@ -222,7 +222,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
 		flags, outputs[interrupt] = append(flags, interrupt), args.Output+".ckpt"
 	}
-	if err := checkOutputs(flags, outputs, false); err != nil {
+	if _, err := checkOutputs(flags, outputs, false); err != nil {
 		return err
 	}
 
@@ -617,10 +617,12 @@ func checkWritable(path string) error {
 
 // checkOutputs checks a command's outputs before its work starts, in the
 // order of flags: no two at the same path (checkDistinct), each writable
-// (checkWritable), with its folder made first when makeFolders is set.
-func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) error {
+// (checkWritable), with its folder made first when makeFolders is set. It
+// returns the folders it made, for removeFolders should the command fail;
+// when it fails itself, it has removed them.
+func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) (made []string, err error) {
 	if err := checkDistinct(flags, outputs); err != nil {
-		return err
+		return nil, err
 	}
 	for _, flag := range flags {
 		p := outputs[flag]
@@ -628,15 +630,42 @@ func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) e
 			continue
 		}
 		if makeFolders {
-			if err := makeFolderFor(p); err != nil {
-				return err
+			if made, err = makeFolder(filepath.Dir(p), made); err != nil {
+				removeFolders(made)
+				return nil, fmt.Errorf("cannot write %s: %v", p, err)
 			}
 		}
 		if err := checkWritable(p); err != nil {
-			return err
+			removeFolders(made)
+			return nil, err
 		}
 	}
-	return nil
+	return made, nil
+}
+
+// makeFolder makes dir and its missing parents, and returns made with
+// those it made added, deepest first.
+func makeFolder(dir string, made []string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || !os.IsNotExist(err) || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return made, err
+	}
+	return append(made, missing...), nil
+}
+
+// removeFolders removes the folders checkOutputs made, deepest first,
+// where they are still empty: those of a command that failed before
+// writing into them.
+func removeFolders(made []string) {
+	for _, dir := range made {
+		os.Remove(dir)
+	}
 }
 
 // writeFile writes b to path atomically (runtime.WriteFileAtomic).
