@@ -102,25 +102,25 @@ func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in
-// constant memory whatever the file's size, and counts the rows with an
-// unseen category.
+// constant memory whatever the file's size, and counts those with an
+// unseen category; rows with a missing label are left out, and said so.
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen int, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
-	var noLabel, first int // rows with a missing label, left out
-	_, unseen, err = eachRow(g, path, opt, func(st data.Stream) error {
+	var left data.Unlabelled
+	_, _, err = eachRow(g, path, opt, func(st data.Stream) error {
 		if !st.Labelled() {
 			return fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
 		}
-		if st.Label() == "" {
-			if noLabel++; noLabel == 1 {
-				first = st.Line()
-			}
+		if left.Leave(st) {
 			return nil
 		}
 		y, err := index(st.Label())
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, st.Line(), err)
+		}
+		if st.Unseen() {
+			unseen++
 		}
 		e.Add(st.Row(), y)
 		return nil
@@ -128,10 +128,14 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	if err != nil {
 		return met, 0, err
 	}
-	if noLabel > 0 {
-		fmt.Fprintln(g.Stderr, noLabelNote(path, noLabel, first))
+	met = e.Metrics()
+	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
+		return met, 0, err
 	}
-	return e.Metrics(), unseen, nil
+	if left.Rows > 0 {
+		fmt.Fprintln(g.Stderr, noLabelNote(path, left))
+	}
+	return met, unseen, nil
 }
 
 // noteReordered says once, on stderr, that a file's columns were matched to

@@ -68,29 +68,34 @@ func (f DataFlags) options(m *runtime.Model) data.CSVOptions {
 	return o
 }
 
-// openFor reads the file at path for model m, saying on stderr when its
-// columns were matched to the model's in another order and how many rows
-// hold a category no training row had.
+// openFor reads the file at path for model m, with noteData's notes.
 func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model) (*data.Dataset, error) {
 	ds, err := data.Open(path, f.options(m))
 	if err != nil {
 		return nil, err
 	}
-	if ds.Reordered {
-		fmt.Fprintln(g.Stderr, reorderedNote(path))
-	}
-	if ds.Unseen > 0 {
-		fmt.Fprintln(g.Stderr, unseenNote(path, ds.Unseen, ds.Rows))
-	}
-	if ds.NoLabel > 0 {
-		fmt.Fprintln(g.Stderr, noLabelNote(path, ds.NoLabel, ds.NoLabelLine))
-	}
+	noteData(g, ds)
 	return ds, nil
 }
 
+// noteData says on stderr when the columns of a file read for a model were
+// matched to the model's in another order, how many rows hold a category
+// no training row had, and how many were left out for a missing label.
+func noteData(g *Globals, ds *data.Dataset) {
+	if ds.Reordered {
+		fmt.Fprintln(g.Stderr, reorderedNote(ds.Name))
+	}
+	if ds.Unseen > 0 {
+		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, ds.Unseen, ds.Rows))
+	}
+	if ds.NoLabel.Rows > 0 {
+		fmt.Fprintln(g.Stderr, noLabelNote(ds.Name, ds.NoLabel))
+	}
+}
+
 // noLabelNote says how many rows of path were left out for a missing label.
-func noLabelNote(path string, rows, first int) string {
-	return fmt.Sprintf("songc: %s: %d rows have no label (empty, or a missing-value token) and are left out; the first is line %d", path, rows, first)
+func noLabelNote(path string, u data.Unlabelled) string {
+	return fmt.Sprintf("songc: %s: %d rows have no label (empty, or a missing-value token) and are left out; the first is line %d", path, u.Rows, u.First)
 }
 
 // reorderedNote says that path's columns were matched by name.

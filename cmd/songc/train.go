@@ -249,12 +249,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col\n", train.Name, label, n, rows)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
-		if ds != nil && ds.NoLabel > 0 { // always said: rows are left out
-			fmt.Fprintln(g.Stderr, noLabelNote(ds.Name, ds.NoLabel, ds.NoLabelLine))
+		if ds != nil {
+			noteData(g, ds)
 		}
-	}
-	if test != nil && test.Unseen > 0 && !c.Quiet {
-		fmt.Fprintln(g.Stderr, unseenNote(test.Name, test.Unseen, test.Rows))
 	}
 	src := train.Name
 	if args.Demo {

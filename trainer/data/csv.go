@@ -197,10 +197,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		if !ok {
 			break
 		}
-		if st.Labelled() && st.Label() == "" {
-			if ds.NoLabel++; ds.NoLabelLine == 0 {
-				ds.NoLabelLine = st.Line()
-			}
+		if ds.NoLabel.Leave(st) {
 			continue
 		}
 		if ds.Rows == 0 {
@@ -224,8 +221,8 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		}
 		ds.Rows++
 	}
-	if ds.Rows == 0 && ds.NoLabel > 0 {
-		return nil, fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, quoteList(st.opt.Schema.Missing, 8))
+	if err := ds.NoLabel.Err(name, ds.Rows, st.opt.Schema.Missing); err != nil {
+		return nil, err
 	}
 	ds.Reordered = st.Reordered()
 	return ds, nil

@@ -41,13 +41,44 @@ type Dataset struct {
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn
-	// NoLabel counts the rows of a labelled file whose label is missing
-	// (empty, or a missing token), left out of the rows; NoLabelLine is
-	// the first one's line.
-	NoLabel, NoLabelLine int
+	// NoLabel counts the rows left out for a missing label.
+	NoLabel Unlabelled
 	// Reordered: the columns were matched to the model's by name, in
 	// another order.
 	Reordered bool
+}
+
+// Unlabelled counts the rows of a labelled file that are left out because
+// their label is missing (empty, or a missing-value token: Stream.Label
+// returns "" for them): they have no class to learn or score.
+type Unlabelled struct {
+	Rows  int // rows left out
+	First int // the first one's line
+}
+
+// Leave reports whether the current row of st (a Stream or a CSVStream)
+// has no label, counting it.
+func (u *Unlabelled) Leave(st interface {
+	Labelled() bool
+	Label() string
+	Line() int
+}) bool {
+	if !st.Labelled() || st.Label() != "" {
+		return false
+	}
+	if u.Rows++; u.Rows == 1 {
+		u.First = st.Line()
+	}
+	return true
+}
+
+// Err is the error of a file of name whose every row was left out (kept
+// rows none), naming the missing-value tokens; nil otherwise.
+func (u Unlabelled) Err(name string, kept int, missing []string) error {
+	if kept > 0 || u.Rows == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, quoteList(missing, 8))
 }
 
 // MixedColumn is a column of a training file that is read as categorical

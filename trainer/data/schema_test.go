@@ -220,12 +220,12 @@ func TestMissingLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ds.Labels, []string{"x", "z"}) || !reflect.DeepEqual(ds.X, []float64{2, 4}) ||
-		!reflect.DeepEqual(ds.Line, []int{3, 5}) || ds.NoLabel != 3 || ds.NoLabelLine != 2 {
+		!reflect.DeepEqual(ds.Line, []int{3, 5}) || ds.NoLabel != (Unlabelled{Rows: 3, First: 2}) {
 		t.Errorf("labels %q, rows %v, lines %v, %d left out from line %d; want x z, [2 4], [3 5], 3 from line 2",
-			ds.Labels, ds.X, ds.Line, ds.NoLabel, ds.NoLabelLine)
+			ds.Labels, ds.X, ds.Line, ds.NoLabel.Rows, ds.NoLabel.First)
 	}
 	ts, err := ReadCSV(strings.NewReader("a,y\n7,z\n8,\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
-	if err != nil || ts.Rows != 1 || ts.NoLabel != 1 || ts.NoLabelLine != 3 {
+	if err != nil || ts.Rows != 1 || ts.NoLabel != (Unlabelled{Rows: 1, First: 3}) {
 		t.Errorf("file for the model: %v, %+v", err, ts)
 	}
 	if _, err := read(t, "a,y\n1,\n2,NA\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), `t.csv: every row's label is missing (empty, or one of the missing-value tokens "NA", "N/A", "?", "NaN")`) {
