@@ -721,17 +721,23 @@ func mixedNote(path string, mc data.MixedColumn, missing []string) string {
 		quoted[i] = strconv.Quote(w)
 	}
 	some := strings.Join(quoted, ", ")
-	if mc.Words > len(mc.Some) {
+	if mc.More {
 		some += ", ..."
 	}
-	tokens := strings.Join(append(slices.Clone(missing), mc.Some...), ",")
+	// --missing's list is comma-separated: a value with a comma cannot join it.
+	tokens := slices.Clone(missing)
+	for _, w := range mc.Some {
+		if !strings.Contains(w, ",") {
+			tokens = append(tokens, w)
+		}
+	}
 	are := "are not numbers"
 	if mc.Words == 1 {
 		are = "is not a number"
 	}
 	return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
-		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, tokens, mc.Name)
+		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
 }
 
 // describeColumns says in a line how a training file's columns are read.

@@ -176,7 +176,7 @@ func (t *table) mixed(s *runtime.Schema, label int, opt CSVOptions) []MixedColum
 			j++
 		}
 		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
-			out = append(out, MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j]})
+			out = append(out, MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j]})
 		}
 		j++
 	}
@@ -279,14 +279,14 @@ type table struct {
 	firstAt    int      // its line
 	rows       int      // rows after the first
 	number     []bool   // every non-missing field after the first row is a number
-	anyNumber  []bool   // some field after the first row is a number
 	missing    []bool   // a field after the first row is missing
 	again      []bool   // the first row's field appears again below
 	// numbers and words count the fields after the first row that are
 	// numbers and that are neither numbers nor missing; some are the
-	// first few distinct words.
+	// first few distinct words, more says there are others.
 	numbers, words []int
 	some           [][]string
+	more           []bool
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
@@ -313,11 +313,10 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.first, t.firstAt = slices.Clone(rec), line
 			t.firstLevel = make([]string, t.width)
 			t.number = make([]bool, t.width)
-			t.anyNumber = make([]bool, t.width)
 			t.missing = make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
-			t.numbers, t.words, t.some = make([]int, t.width), make([]int, t.width), make([][]string, t.width)
+			t.numbers, t.words, t.some, t.more = make([]int, t.width), make([]int, t.width), make([][]string, t.width), make([]bool, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
 				t.number[j] = true
@@ -336,12 +335,15 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			}
 			l := runtime.Level(f)
 			if runtime.IsNumber(f) {
-				t.anyNumber[j] = true
 				t.numbers[j]++
 			} else {
 				t.number[j] = false
-				if t.words[j]++; len(t.some[j]) < 3 && !slices.Contains(t.some[j], l) {
-					t.some[j] = append(t.some[j], strings.Clone(l))
+				if t.words[j]++; !t.more[j] && !slices.Contains(t.some[j], l) {
+					if len(t.some[j]) < 3 {
+						t.some[j] = append(t.some[j], strings.Clone(l))
+					} else {
+						t.more[j] = true
+					}
 				}
 			}
 			if l == t.firstLevel[j] {
@@ -384,6 +386,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		return nil, false, 0, fmt.Errorf("%s: has a header but no data rows", name)
 	}
 	if named {
+		if !header && opt.Header == HeaderNo {
+			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but --header no says the file has no header row", name, opt.LabelCol)
+		}
 		if !header {
 			hint := ""
 			for _, f := range t.firstLevel {
@@ -534,7 +539,7 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 			continue
 		}
 		words++
-		if t.number[j] && (t.anyNumber[j] || t.rows == 0) {
+		if t.number[j] && (t.numbers[j] > 0 || t.rows == 0) {
 			return true // a word above numbers
 		}
 		if t.again[j] {

@@ -78,6 +78,9 @@ func (u Unlabelled) Err(name string, kept int, missing []string) error {
 	if kept > 0 || u.Rows == 0 {
 		return nil
 	}
+	if len(missing) == 0 {
+		return fmt.Errorf("%s: every row's label is missing (empty)", name)
+	}
 	return fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, quoteList(missing, 8))
 }
 
@@ -90,6 +93,7 @@ type MixedColumn struct {
 	Name           string
 	Numbers, Words int      // values that are numbers, and that are not (nor missing)
 	Some           []string // the first few distinct values that are not numbers
+	More           bool     // there are other distinct ones
 }
 
 // Row returns the features of row i.

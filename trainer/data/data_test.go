@@ -83,6 +83,7 @@ func TestCSVErrors(t *testing.T) {
 		{"forced both ways", "1,2,a\n", CSVOptions{Categorical: []string{"x1"}, Numeric: []string{"x1"}}, `column "x1" is in both --categorical and --numeric`},
 		{"duplicate names", "a,a,y\n1,2,b\n", CSVOptions{}, `t.csv:1: columns 1 and 2 are both named "a"`},
 		{"label name without header", "1,2,a\n", CSVOptions{LabelCol: "y"}, `t.csv:1: --label-col "y" names a column, but no field of the first row is "y" (it has "1", "2", "a")`},
+		{"label name with --header no", "a,y\n1,b\n", CSVOptions{LabelCol: "y", Header: HeaderNo}, `t.csv: --label-col "y" names a column, but --header no says the file has no header row`},
 		{"label name in another case", "a,outcome\n1,b\n", CSVOptions{LabelCol: "Outcome"}, `names are case-sensitive: did you mean "outcome"?`},
 		{"semicolons", "a;b;y\n1;2;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; songc reads comma-separated files, and this one looks separated by semicolons"},
 		{"semicolons, decimal commas", "a;b;y\n1,5;2;x\n", CSVOptions{}, "t.csv:2: row has 2 columns, earlier rows have 1; songc reads comma-separated files, and this one looks separated by semicolons"},
