@@ -183,7 +183,7 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	cfgs := s.Candidates()
-	if p := task.prepare(&cfgs[0]); len(p.valIdx) == 0 { // every candidate's split
+	if task.valRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
 		return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
 			"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", task.Train.Name, task.Train.Rows, 100*cfgs[0].Val)
 	}

@@ -170,16 +170,33 @@ func splitVal(y []int, classes int, val float64, rng *rand.Rand) (tr, va []int) 
 	}
 	for _, rows := range byClass {
 		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-		nv := int(math.Round(val * float64(len(rows))))
-		if nv >= len(rows) {
-			nv = len(rows) - 1
-		}
+		nv := valCount(len(rows), val)
 		va = append(va, rows[:nv]...)
 		tr = append(tr, rows[nv:]...)
 	}
 	sort.Ints(tr)
 	sort.Ints(va)
 	return tr, va
+}
+
+// valCount is how many of a class's n rows splitVal holds out for
+// validation: the share val of them, rounded, leaving at least one.
+func valCount(n int, val float64) int {
+	return max(0, min(int(math.Round(val*float64(n))), n-1))
+}
+
+// valRows is how many validation rows splitVal holds out of the task's
+// training rows at share val, without splitting them.
+func (t *Task) valRows(val float64) int {
+	counts := make([]int, len(t.ClassNames))
+	for _, k := range t.yTrain {
+		counts[k]++
+	}
+	n := 0
+	for _, c := range counts {
+		n += valCount(c, val)
+	}
+	return n
 }
 
 // standardize returns the shift (mean) and scale (1/standard deviation) of
@@ -220,7 +237,9 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 
 // scaledMoments returns standardize's shift and scale of feature j over
 // rows idx, computed on the values divided by the largest magnitude, so
-// that values up to the largest float64 overflow no sum.
+// that values up to the largest float64 overflow no sum. (A column whose
+// values span more than the largest float64, from near -max to near +max,
+// still overflows x - shift when it is standardised.)
 func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
 	var m float64
 	for _, i := range idx {
@@ -240,7 +259,7 @@ func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
 	if sd == 0 {
 		return mean * m, 1
 	}
-	return mean * m, 1 / m / sd
+	return mean * m, 1 / (m * sd) // sd <= 1: no overflow
 }
 
 // preprocess returns a copy of ds with (x - shift) * scale applied by
