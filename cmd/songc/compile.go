@@ -47,8 +47,8 @@ Examples:
 
 func (c *CompileCmd) Run(g *Globals) (err error) {
 	// The go tool builds only files named so.
-	if base := filepath.Base(c.Output); !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") {
-		return usagef("-o %s: the classifier's file must end in .go, and not in _test.go, for go build to compile it", c.Output)
+	if base := filepath.Base(c.Output); !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
+		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go nor start with _ or ., for go build to compile it", c.Output)
 	}
 	m, err := runtime.Load(c.Model)
 	if err != nil {

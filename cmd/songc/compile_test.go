@@ -66,8 +66,9 @@ func TestCompile(t *testing.T) {
 		// Data that cannot be read, found after the folder is made.
 		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "deeper", "x.go"), "--data", filepath.Join(dir, "none.csv")}, 1, "none.csv"},
 		// A name the go tool would not build.
-		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "classifier")}, 2, "must end in .go, and not in _test.go"},
-		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_test.go")}, 2, "must end in .go, and not in _test.go"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "classifier")}, 2, "must end in .go, and neither"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_test.go")}, 2, "must end in .go, and neither end in _test.go nor start with _ or ."},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "_c.go")}, 2, "must end in .go, and neither"},
 	} {
 		code, _, errs := songc(t, context.Background(), tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {

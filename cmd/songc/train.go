@@ -552,12 +552,8 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if ck != nil {
 			resumed = " (resuming " + ck.Path + ")"
 		}
-		sizes := make([]string, len(s.Sizes))
-		for i, sz := range s.Sizes {
-			sizes[i] = fmt.Sprintf("%d/%d", sz[0], sz[1])
-		}
 		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (nodes/steps %s; lr %s; weight decay %s), cut to %s at epochs %s, budget %s%s\n",
-			src, n, strings.Join(sizes, ", "), list(s.LRs), list(s.WeightDecays), fraction(s.Eta), list(s.Rungs()), s.Budget, resumed)
+			src, n, sizeList(s.Sizes), list(s.LRs), list(s.WeightDecays), fraction(s.Eta), list(s.Rungs()), s.Budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
 			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
