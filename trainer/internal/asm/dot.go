@@ -21,8 +21,8 @@ func lanes4() {
 		"of w[:n4] with row r < 4 of x (rows ld floats apart): sum l adds the",
 		"products of elements l, l+4, ... in order. n4 is a multiple of 4.",
 		"It needs AVX.")
-	r := params("n4", "w", "out")
-	n, w, out := r[0], r[1], r[2]
+	reg := params("n4", "w", "out")
+	n, w, out := reg[0], reg[1], reg[2]
 	rows := fourRows()
 	var acc [4]VecVirtual
 	for r := range acc {
@@ -53,8 +53,8 @@ func addScaled4() {
 		"dst[:n4], element by element, where xr is row r of x (rows ld floats",
 		"apart), each product rounded before its addition. n4 is a multiple of",
 		"4. It needs AVX.")
-	r := params("n4", "dst", "e")
-	n, dst, e := r[0], r[1], r[2]
+	reg := params("n4", "dst", "e")
+	n, dst, e := reg[0], reg[1], reg[2]
 	rows := fourRows()
 	var ev [4]VecVirtual
 	for r := range ev {
@@ -78,8 +78,8 @@ func addScaled4() {
 // fourRows loads the parameters x and ld and returns registers that
 // point at rows 0..3 of x, ld floats apart.
 func fourRows() [4]Register {
-	r := params("x", "ld")
-	x, ld := r[0], r[1]
+	reg := params("x", "ld")
+	x, ld := reg[0], reg[1]
 	SHLQ(U8(3), ld) // bytes per row
 	rows := [4]Register{x, GP64(), GP64(), GP64()}
 	for r := 1; r < 4; r++ {

@@ -19,8 +19,8 @@ import (
 // registers hold the tile (14 rows x 2 x 16 columns), two the current row
 // of B and one the broadcast element of A: 31 of the 32 ZMM registers.
 // (Broadcasting A's element within each FMA instead, an embedded
-// broadcast, loads it once per FMA, twice per row, and measured 7% slower
-// on a 2048^3 product.)
+// broadcast, loads it once per FMA, twice per row, and was slower:
+// docs/performance.md, The packed kernels, has the runs.)
 //
 // Both add the products of each element in the order of p, one FMA at a
 // time, and then add the tile to C: an element of C gets the same bits from
@@ -41,8 +41,8 @@ func sgemm() {
 }
 
 // kernel generates an mr x nr micro-kernel on vector registers made by
-// vec, of width floats each.
-func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...string) {
+// newReg, of width floats each.
+func kernel(name string, mr, nr int, newReg func() VecVirtual, width int, doc ...string) {
 	text(name, "func(k int, a, b, c *float32, ldc, rows int)", doc...)
 	r := params("k", "a", "b", "c", "ldc", "rows")
 	k, a, b, c, ldc, rows := r[0], r[1], r[2], r[3], r[4], r[5]
@@ -52,7 +52,7 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...st
 	for i := range acc {
 		acc[i] = make([]VecVirtual, nv)
 		for j := range acc[i] {
-			acc[i][j] = vec()
+			acc[i][j] = newReg()
 			VXORPS(acc[i][j], acc[i][j], acc[i][j])
 		}
 	}
@@ -61,11 +61,11 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...st
 	step := func(off int) {
 		bv := make([]VecVirtual, nv)
 		for j := range bv {
-			bv[j] = vec()
+			bv[j] = newReg()
 			VMOVUPS(Mem{Base: b, Disp: 4 * (nr*off + width*j)}, bv[j])
 		}
 		for i := 0; i < mr; i++ {
-			av := vec()
+			av := newReg()
 			VBROADCASTSS(Mem{Base: a, Disp: 4 * (mr*off + i)}, av)
 			for j := range bv {
 				VFMADD231PS(bv[j], av, acc[i][j])
@@ -103,7 +103,7 @@ func kernel(name string, mr, nr int, vec func() VecVirtual, width int, doc ...st
 			JLE(LabelRef(done))
 		}
 		for j := 0; j < nv; j++ {
-			t := vec()
+			t := newReg()
 			VADDPS(Mem{Base: c, Disp: 4 * width * j}, acc[i][j], t)
 			VMOVUPS(t, Mem{Base: c, Disp: 4 * width * j})
 		}

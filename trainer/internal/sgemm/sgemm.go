@@ -17,11 +17,13 @@ import (
 const (
 	kc = 256
 	nc = 2048 // a multiple of every micro-kernel's nr
-	// Products smaller than this many multiply-adds (about 2.3 µs of one
-	// core at 230 GFLOP/s) run on one goroutine: a Run on two polling
-	// workers costs about half a microsecond (workers.BenchmarkRun). Once
-	// the workers have gone to sleep (after 200 µs without a product), the
-	// first product after waits for their threads to wake.
+	// Products smaller than this many multiply-adds (a couple of
+	// microseconds of one core; docs/performance.md times the kernel on
+	// one thread) run on one goroutine: a Run on two polling workers
+	// costs about half a microsecond (workers.BenchmarkRun). Once the
+	// workers have gone to sleep (after the workers package's spin
+	// without a product), the first product after waits for their
+	// threads to wake.
 	parallelMin = 1 << 18
 	maxTile     = 14 * 32 // the largest micro-kernel's tile (mr x nr)
 	maxMC       = 112     // the largest micro-kernel's mc

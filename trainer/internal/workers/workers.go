@@ -30,9 +30,9 @@ const spin = 200 * time.Microsecond
 // ends. A Pool is not safe for concurrent use.
 type Pool struct {
 	f func(w, active int)
-	// call is the number of Runs so far, times 256, plus the current
-	// one's active count (at most 255 workers): the workers read both at
-	// once. Stop sets it to stopped.
+	// call is the number of Runs so far, shifted left by activeBits,
+	// plus the current one's active count (at most MaxSize workers): the
+	// workers read both at once. Stop sets it to stopped.
 	call atomic.Uint64
 	left atomic.Int32 // workers 1.. of the current Run still in f
 	ws   []sleeper    // workers 1..n-1; ws[0] is Run's caller, woken by the last of them
@@ -48,8 +48,12 @@ type sleeper struct {
 	_      [48]byte      // no two workers' flags in one cache line
 }
 
-// MaxSize is the most workers a Pool has.
-const MaxSize = 255
+// MaxSize is the most workers a Pool has: a Run's active count takes the
+// low activeBits of Pool.call.
+const (
+	MaxSize    = 1<<activeBits - 1
+	activeBits = 8
+)
 
 // New returns a pool of n workers (at least 1, at most MaxSize) that run
 // f(w, active): worker w of the active ones of a Run.
@@ -79,7 +83,7 @@ func (p *Pool) Run(active int) {
 		return
 	}
 	p.left.Store(int32(active - 1))
-	p.call.Store((p.call.Load()>>8+1)<<8 | uint64(active))
+	p.call.Store((p.call.Load()>>activeBits+1)<<activeBits | uint64(active))
 	for w := 1; w < active; w++ {
 		p.ws[w].rouse()
 	}
@@ -120,7 +124,7 @@ func (p *Pool) loop(w int) {
 			return
 		}
 		seen = call
-		if active := int(call & 255); w < active {
+		if active := int(call & MaxSize); w < active {
 			p.f(w, active)
 			p.done()
 			idle = time.Now()
