@@ -36,8 +36,15 @@ done
 python3 - "$OUT" "$SETS" "$SEEDS" <<'PY'
 import json, statistics as st, sys
 out, sets, seeds = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
-acc = lambda s, r, k: 100 * json.load(open(f"{out}/{s}-{r}-s{k}.eval.json"))["hard_accuracy"]
-print(f"| set | auto | fast | auto - fast | SE |  (test accuracy, mean of {len(seeds)} seeds)")
+cache = {}
+def acc(s, r, k):
+    p = f"{out}/{s}-{r}-s{k}.eval.json"
+    if p not in cache:
+        cache[p] = 100 * json.load(open(p))["hard_accuracy"]
+    return cache[p]
+print(f"Test accuracy of the compiled walk, mean of {len(seeds)} seeds.")
+print()
+print("| set | auto | fast | auto - fast | SE |")
 print("|---|--:|--:|--:|--:|")
 se = lambda d: st.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("nan")
 ma, mf = [], []

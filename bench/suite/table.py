@@ -9,7 +9,7 @@ Reads OUT/data/NAME.json, OUT/baselines.json, per set and recipe
 OUT/runs/NAME-RECIPE.{eval.json,time,json}, and the prediction benchmarks'
 output OUT/predict/NAME.txt (ns per prediction, test rows shuffled; the
 CART and XGBoost models exported to Go and checked equal to Python). Accuracies are on the test
-rows, in percent; "compiled" is the hard walk, what songc compile emits.
+rows, in percent; songc's are the hard walk's, what songc compile emits.
 A run that has not finished shows "-".
 """
 import json, os, sys
