@@ -68,10 +68,10 @@ type Run struct {
 	noise         *rand.Rand
 	noiseSrc      *rand.PCG
 	state         runState
-	// ws holds the run's training buffers: a batch's rows and labels, the
-	// Gumbel noise and the epoch's row order (set by begin); the next
-	// batch's rows and labels (trainGroup, when it gathers ahead); the leaf
-	// masses of an accuracy pass (accuracy).
+	// ws holds the run's training buffers: the Gumbel noise and the
+	// epoch's row order (set by begin); a batch's rows and labels, and the
+	// next batch's when it gathers ahead (trainGroup, on a group's lead
+	// only); the leaf masses of an accuracy pass (accuracy).
 	ws struct {
 		x, nx []float64
 		y, ny []int

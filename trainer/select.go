@@ -83,7 +83,10 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []S
 		}
 		if i == 0 {
 			first = meta
-			x, y = task.TrainRows(val)
+			// splitOf's split, cached: its rows are the raw validation
+			// rows, contiguous, and their classes.
+			p := task.prepare(&Config{Seed: meta.Seed, Val: meta.Val})
+			x, y = p.val.X, p.yVal
 		} else if meta.Seed != first.Seed || meta.Val != first.Val {
 			return -1, nil, fmt.Errorf("select: model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
 		}

@@ -205,6 +205,9 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 	g.pool = workers.New(min(len(g.runs)+1, cores), g.work)
 	defer g.pool.Stop()
 	g.ds, g.labels = lead.x, lead.Task.yTrain
+	if lead.ws.x == nil { // the batch's buffers: the lead's serve the group
+		lead.ws.x, lead.ws.y = make([]float64, B*lead.shape.Features), make([]int, B)
+	}
 	for e := doneAtStart; n < 0 || e < doneAtStart+n; e++ {
 		g.runs = slices.DeleteFunc(g.runs, (*Run).Done)
 		if len(g.runs) == 0 {
@@ -223,9 +226,6 @@ func trainGroup(ctx context.Context, runs []*Run, n int, o together) error {
 		// Runs that finish leave the group, so prefetching may start in
 		// any epoch.
 		prefetch := len(g.runs) < cores
-		if lead.ws.x == nil { // the batch's buffers: the lead's serve the group
-			lead.ws.x, lead.ws.y = make([]float64, lead.engine.MaxBatch()*lead.shape.Features), make([]int, lead.engine.MaxBatch())
-		}
 		if prefetch && lead.ws.nx == nil { // the next batch's buffers
 			lead.ws.nx, lead.ws.ny = make([]float64, len(lead.ws.x)), make([]int, len(lead.ws.y))
 		}
