@@ -1107,7 +1107,6 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 	sort.SliceStable(top, func(a, b int) bool { return top[a].oracle > top[b].oracle })
 	best := insertion{j: j, s: s, u: u, gain: minGain - 1}
 	found := false
-	right := make([]bool, len(rows))
 	for _, t := range top[:min(tries, len(top))] {
 		if t.oracle-base <= best.gain {
 			break // the filter cannot beat what is found
@@ -1116,11 +1115,11 @@ func (g *refiner) bestInsertion(j, s, u int, ridge float64, minGain int) (insert
 		g.care, g.target = g.care[:0], g.target[:0]
 		both := 0 // rows right whichever way the filter sends them
 		for i, r := range rows {
-			right[i] = g.walkOn(&rt, r, j, steps[i], u, 1) == g.y[r]
+			right := g.walkOn(&rt, r, j, steps[i], u, 1) == g.y[r]
 			switch {
-			case left[i] != right[i]:
+			case left[i] != right:
 				g.care = append(g.care, r)
-				g.target = append(g.target, b2f(right[i]))
+				g.target = append(g.target, b2f(right))
 			case left[i]:
 				both++
 			}
