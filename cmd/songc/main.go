@@ -57,7 +57,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default; with a model, the model's), first, a number from 1, or a header name."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default; for a file read by a model, the model's), first, a number from 1, or a header name."`
 }
 
 // options returns how to read a file of rows for model m: encoded by its

@@ -29,9 +29,9 @@ type TrainCmd struct {
 	Nodes  *int          `placeholder:"N" group:"training" help:"Internal nodes of the graph (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"The most decisions per row, then a forced exit to a class (auto: searched; other recipes: 20)."`
 	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation stalls, at most N if given)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches graph sizes, learning rates and weight decays; saves \"always the most frequent class\" unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the authors' settings (far lower scores). All but paper refine the hard walk. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Wall-time limit of auto's search (default ${default}; 0: none); its last graph may run to 1.25 times it, then refines."`
-	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search short)."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches graph sizes, learning rates and weight decays; keeps \"always the most frequent class\" unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs. paper: the SONG paper's, far lower here. All but paper refine the hard walk. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search (default ${default}; 0: none); its choice may run to 1.25 times it, then refines."`
+	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice; same data, flags, kernel and seed: same model, unless --budget cut the search."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: MODEL with .log.jsonl)."`
