@@ -104,7 +104,8 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	var progress func(runlog.RefinePass)
 	if !quiet {
 		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %d passes\n", cfg.Passes)
-		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p) }
+		meta, _ := runlog.ReadMetadata(m.Training) // refine.Run checks it
+		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p, meta.ValRows > 0) }
 	}
 	out, err := refine.Run(g.Ctx, m, task, cfg, progress)
 	if err != nil || quiet || !cfg.MajorityCheck {
@@ -180,8 +181,13 @@ func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
 		mc.Class, majorityCounts(mc), keep)
 }
 
-func printRefinePass(w io.Writer, p runlog.RefinePass) {
-	line := fmt.Sprintf("refine pass %d  hard train %.2f%%  val %.2f%%", p.Pass, 100*p.TrainAcc, 100*p.ValAcc)
+// printRefinePass prints pass p's line; hasVal says whether the model has
+// validation rows, whose accuracy it then gives.
+func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
+	line := fmt.Sprintf("refine pass %d  hard train %.2f%%", p.Pass, 100*p.TrainAcc)
+	if hasVal {
+		line += fmt.Sprintf("  val %.2f%%", 100*p.ValAcc)
+	}
 	if p.TestAcc > 0 {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)
 	}

@@ -288,6 +288,10 @@ func (c *TrainCmd) Run(g *Globals) error {
 				show(p)
 			}
 		}
+		if r.ValRows() == 0 && r.Config.Val > 0 {
+			fmt.Fprintf(g.Stderr, "songc: warning: the validation split (%g of each class, rounded, keeping at least one row of each class to train on) holds no row of %s: the last epoch is kept, refining keeps its last pass, and no accuracy below is measured on held-out rows; train on more rows or raise --val\n",
+				r.Config.Val, src)
+		}
 		if !c.Quiet {
 			s := r.Shape()
 			fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
@@ -302,7 +306,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 				fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
 			}
 			fmt.Fprintln(g.Stderr)
-			show = newProgressPrinter(g.Stderr, g.Terminal)
+			show = newProgressPrinter(g.Stderr, g.Terminal, r.ValRows() > 0)
 		}
 	}
 	start := time.Now()
@@ -777,28 +781,40 @@ func writeLog(path string, recs []runlog.EpochRecord) error {
 // data (or the embedded test split), evaluated in float64 by the runtime.
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
 	meta, _ := runlog.ReadMetadata(m.Training)
-	by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
-	if recs := r.Records(); meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
-		switch rec := recs[meta.BestEpoch-1]; meta.Select {
-		case "hard":
-			by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rec.HardValAcc)
-		case "balanced":
-			by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rec.HardValBalanced)
-		}
+	rm := meta.Refine
+	if rm != nil && len(rm.Log) == 0 {
+		rm = nil
 	}
-	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 {
-		kept := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
-		if rm.Selected == 0 {
-			kept = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
+	var kept string // which epoch and refine pass the model is, and why
+	if meta.ValRows == 0 {
+		kept = fmt.Sprintf("epoch %d of %d, the last: no validation rows", meta.BestEpoch, r.EpochsDone())
+		if rm != nil {
+			kept += fmt.Sprintf("; then refined: pass %d of %d, the last", rm.Selected, len(rm.Log)-1)
 		}
-		by += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, kept)
+	} else {
+		by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
+		if recs := r.Records(); meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
+			switch rec := recs[meta.BestEpoch-1]; meta.Select {
+			case "hard":
+				by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rec.HardValAcc)
+			case "balanced":
+				by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rec.HardValBalanced)
+			}
+		}
+		kept = fmt.Sprintf("best epoch %d of %d by %s", meta.BestEpoch, r.EpochsDone(), by)
+		if rm != nil {
+			pass := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
+			if rm.Selected == 0 {
+				pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
+			}
+			kept += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, pass)
+		}
 	}
 	mc := meta.Constant()
 	if mc != nil {
-		by += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
+		kept += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
 	}
-	fmt.Fprintf(g.Stdout, "model: %s (best epoch %d of %d by %s); log: %s; %s\n",
-		a.Output, meta.BestEpoch, r.EpochsDone(), by, a.Log, took.Round(time.Second))
+	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {
 		c := s.Candidates[s.Chosen]
 		cut := ""
@@ -843,8 +859,9 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant bool)
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on
-// a terminal, one line per epoch otherwise.
-func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
+// a terminal, one line per epoch otherwise. Without validation rows
+// (hasVal false) it gives the hard walk's accuracy on the training rows.
+func newProgressPrinter(w io.Writer, terminal, hasVal bool) func(trainer.Progress) {
 	var last time.Time
 	return func(p trainer.Progress) {
 		if p.EpochDone {
@@ -858,7 +875,10 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 				line += fmt.Sprintf(", node %.4f", rec.Node)
 			}
 			line += fmt.Sprintf(")  leaf mass %.3f  train %.2f%%", rec.LeafMass, 100*rec.TrainAcc)
-			if rec.ValAcc > 0 || rec.Best {
+			switch {
+			case !hasVal:
+				line += fmt.Sprintf("  hard walk on train %.2f%%", 100*rec.HardValAcc)
+			case rec.ValAcc > 0 || rec.Best:
 				line += fmt.Sprintf("  val %.2f%% (hard %.2f%%)", 100*rec.ValAcc, 100*rec.HardValAcc)
 			}
 			if rec.Temp != 0 {
@@ -867,7 +887,7 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 			if rec.TestAcc > 0 || rec.HardTestAcc > 0 {
 				line += fmt.Sprintf("  test %.2f%% (hard %.2f%%)", 100*rec.TestAcc, 100*rec.HardTestAcc)
 			}
-			if rec.Best {
+			if rec.Best && hasVal {
 				line += " *"
 			}
 			line += fmt.Sprintf("  %.1fs", rec.Seconds)
@@ -886,7 +906,7 @@ func newProgressPrinter(w io.Writer, terminal bool) func(trainer.Progress) {
 		done := width * p.Batch / p.Batches
 		bar := strings.Repeat("=", done) + strings.Repeat(" ", width-done)
 		val := ""
-		if p.LastValAcc >= 0 {
+		if hasVal && p.LastValAcc >= 0 {
 			val = fmt.Sprintf("  val %.2f%%", 100*p.LastValAcc)
 		}
 		fmt.Fprintf(w, "\r\033[Kepoch %d/%d [%s] %d/%d  loss %.4f (bce %.4f, leaf %.4f)%s  ETA %s",

@@ -614,3 +614,34 @@ func TestMixedColumnWarned(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
+
+// TestTrainNoValidationRows: classes too small for the validation split
+// (12 rows, --val 0.1) leave no validation rows. train warns once, names no
+// validation accuracy in its epoch and refine lines (the walk's accuracy it
+// gives is on the training rows) and says the last epoch and pass are kept.
+func TestTrainNoValidationRows(t *testing.T) {
+	dir := t.TempDir()
+	data := blobs(t, dir, "tiny.csv", 12, 3)
+	code, out, errs := songc(t, context.Background(), "train", "--data", data, "--preset", "fast", "--nodes", "4", "--steps", "4",
+		"--epochs", "3", "--refine", "2", "-o", filepath.Join(dir, "m.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(errs, "warning: the validation split (0.1 of each class"); n != 1 {
+		t.Errorf("%d warnings of the empty validation split, want 1:\n%s", n, errs)
+	}
+	if strings.Contains(errs, "val ") || strings.Contains(errs, " *") {
+		t.Errorf("a line reports validation rows there are none of:\n%s", errs)
+	}
+	if !strings.Contains(errs, "hard walk on train ") || !strings.Contains(errs, "refine pass 1  hard train ") {
+		t.Errorf("the epoch and refine lines lack the training rows' hard walk:\n%s", errs)
+	}
+	if !strings.Contains(out, "(epoch 3 of 3, the last: no validation rows; then refined: pass ") || strings.Contains(out, "validation accuracy") {
+		t.Errorf("the summary does not say the last epoch and pass are kept:\n%s", out)
+	}
+	// --val 0 asks for no validation rows: no warning.
+	if _, _, errs = songc(t, context.Background(), "train", "--data", data, "--preset", "fast", "--nodes", "4", "--steps", "4",
+		"--epochs", "1", "--refine", "0", "--val", "0", "-o", filepath.Join(dir, "m0.json")); strings.Contains(errs, "warning") {
+		t.Errorf("--val 0 warned:\n%s", errs)
+	}
+}
