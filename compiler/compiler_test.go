@@ -87,3 +87,26 @@ func TestHostileClassNames(t *testing.T) {
 		t.Errorf("class names did not survive: %d literals", len(got))
 	}
 }
+
+// TestFieldNames: the record's field names keep every script's letters and
+// digits, capitalise words, start with an upper-case letter (X otherwise)
+// and are unique, and each is a Go identifier that is exported.
+func TestFieldNames(t *testing.T) {
+	names := []string{"age", "Größe (cm)", "naïve bayes", "年龄", "2nd try", "ßig", "", "?!", "age", "Age_2", "x-ray"}
+	want := []string{"Age", "GrößeCm", "NaïveBayes", "X年龄", "X2ndTry", "Xßig", "Column7", "Column8", "Age_9", "Age2", "XRay"}
+	s := &runtime.Schema{}
+	for _, n := range names {
+		s.Inputs = append(s.Inputs, runtime.Input{Name: n})
+	}
+	got := fieldNames(s)
+	seen := map[string]bool{}
+	for i, id := range got {
+		if id != want[i] {
+			t.Errorf("column %q: field %q, want %q", names[i], id, want[i])
+		}
+		if !token.IsIdentifier(id) || !token.IsExported(id) || seen[id] {
+			t.Errorf("column %q: field %q is not a new exported identifier", names[i], id)
+		}
+		seen[id] = true
+	}
+}

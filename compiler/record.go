@@ -25,10 +25,11 @@ const (
 )
 
 // fieldNames returns an exported Go identifier for each input column:
-// the name's ASCII letters and digits, each word capitalised; X before a
-// leading digit; Column and the column number for a name with neither;
-// and, for a name that another column's already took, _ and the column
-// number.
+// the name's letters and digits (any script's, as Go identifiers allow),
+// each word capitalised; X before a leading digit or a letter that has no
+// upper case (a Go identifier is exported only by an upper-case letter);
+// Column and the column number for a name with neither; and, for a name
+// that another column's already took, _ and the column number.
 func fieldNames(s *runtime.Schema) []string {
 	out := make([]string, len(s.Inputs))
 	taken := map[string]bool{}
@@ -37,7 +38,7 @@ func fieldNames(s *runtime.Schema) []string {
 		up := true
 		for _, r := range in.Name {
 			switch {
-			case r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
 				if up {
 					r = unicode.ToUpper(r)
 				}
@@ -48,10 +49,10 @@ func fieldNames(s *runtime.Schema) []string {
 			}
 		}
 		id := b.String()
-		switch {
+		switch first, _ := utf8.DecodeRuneInString(id); {
 		case id == "":
 			id = fmt.Sprintf("Column%d", i+1)
-		case id[0] >= '0' && id[0] <= '9':
+		case !unicode.IsUpper(first):
 			id = "X" + id
 		}
 		if taken[id] {
