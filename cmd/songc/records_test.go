@@ -60,7 +60,7 @@ func TestRecords(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, `2 input columns (1 numeric, 1 categorical, one-hot encoded) make 5 features; 1 columns have missing values`) {
+	if !strings.Contains(errs, `2 input columns (1 numeric, 1 categorical, one-hot encoded) make 5 features; 1 column has missing values`) {
 		t.Errorf("train does not say how it read the columns:\n%s", errs)
 	}
 	m, err := runtime.Load(model)

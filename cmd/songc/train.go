@@ -240,6 +240,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	for _, mc := range train.Mixed { // always said: a column may be misread
 		fmt.Fprintln(g.Stderr, mixedNote(train.Name, mc, task.Schema().Missing))
 	}
+	if len(train.NoValue) > 0 { // always said: a column may be misread
+		fmt.Fprintln(g.Stderr, noValueNote(train.Name, train.NoValue))
+	}
 	if n, rows := len(task.ClassNames), train.Rows; n > rows/2 && rows >= 10 {
 		// Always said: an identifier or a measurement taken for the label.
 		label := "label column"
@@ -740,6 +743,20 @@ func mixedNote(path string, mc data.MixedColumn, missing []string) string {
 		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
 }
 
+// noValueNote warns that the columns names of the training file at path
+// have no value in any row.
+func noValueNote(path string, names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	what, them := "column "+quoted[0]+" has", "it"
+	if len(names) > 1 {
+		what, them = "columns "+strings.Join(quoted, ", ")+" have", "them"
+	}
+	return fmt.Sprintf("songc: warning: %s: %s no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", path, what, them)
+}
+
 // describeColumns says in a line how a training file's columns are read.
 func describeColumns(s *runtime.Schema) string {
 	var cat, miss int
@@ -753,7 +770,11 @@ func describeColumns(s *runtime.Schema) string {
 	}
 	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical, one-hot encoded) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, s.Width())
 	if miss > 0 {
-		line += fmt.Sprintf("; %d columns have missing values, each with a feature that says so", miss)
+		have := fmt.Sprintf("%d columns have", miss)
+		if miss == 1 {
+			have = "1 column has"
+		}
+		line += fmt.Sprintf("; %s missing values, each with a feature that says so", have)
 	}
 	if s.Label != "" {
 		line += fmt.Sprintf("; label column %q", s.Label)

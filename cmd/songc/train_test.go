@@ -615,6 +615,23 @@ func TestMixedColumnWarned(t *testing.T) {
 	}
 }
 
+// TestNoValueWarned: train warns, even with -q, of columns with no value in
+// any row (rows whose label is missing, which are left out, not counted).
+func TestNoValueWarned(t *testing.T) {
+	train := csvFile(t, "a,b,c,y", 20, func(i int) string {
+		b, y := "NA", "xz"[i%2:i%2+1]
+		if i == 5 {
+			b, y = "7", "" // the one value of b is on a row without a label
+		}
+		return fmt.Sprintf("%d,%s,,%s", i, b, y)
+	})
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any row (every field is empty or a missing-value token), so the model learns nothing from them`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
 // TestTrainNoValidationRows: classes too small for the validation split
 // (12 rows, --val 0.1) leave no validation rows. train warns once, names no
 // validation accuracy in its epoch and refine lines (the walk's accuracy it

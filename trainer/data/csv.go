@@ -246,6 +246,9 @@ func setFills(ds *Dataset) {
 				}
 			}
 			in.Fill = median(vals)
+			if len(vals) == 0 && ds.Rows > 0 {
+				ds.NoValue = append(ds.NoValue, in.Name)
+			}
 			if in.MissingFeature {
 				for r := 0; r < ds.Rows; r++ {
 					if row := ds.Row(r); row[o+1] == 1 {
@@ -573,7 +576,7 @@ func quoteList(names []string, n int) string {
 }
 
 func newCSVReader(r io.Reader) *csv.Reader {
-	cr := csv.NewReader(&lineLimit{r: skipBOM(r), max: MaxLineBytes})
+	cr := csv.NewReader(&lineLimit{r: plainText(r), max: MaxLineBytes})
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -581,14 +584,37 @@ func newCSVReader(r io.Reader) *csv.Reader {
 	return cr
 }
 
-// skipBOM returns r without the UTF-8 byte order mark that starts it, if
+// plainText returns r without the UTF-8 byte order mark that starts it, if
 // any (Excel's "CSV UTF-8" writes one): it is not part of the first name.
-func skipBOM(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
+// A file whose lines end in a carriage return alone (the classic Mac OS
+// line end, Excel's "CSV (Macintosh)") is read with each carriage return
+// a newline, so that its lines and their numbers are the file's. Such a
+// file is one whose first read (up to 64 KiB, with no wait for more) holds
+// two carriage returns or more and no newline; a file whose lines end in a
+// carriage return and a newline cannot look so.
+func plainText(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
-	return br // a read error of Peek's comes back from the next Read
+	// A read error of Peek's comes back from the next Read.
+	if b, _ := br.Peek(br.Buffered()); bytes.Count(b, []byte{'\r'}) >= 2 && bytes.IndexByte(b, '\n') < 0 {
+		return crLines{br}
+	}
+	return br
+}
+
+// crLines reads r with every carriage return made a newline.
+type crLines struct{ r io.Reader }
+
+func (c crLines) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
 }
 
 // csvErr names the file, line and column of a CSV syntax error.

@@ -41,6 +41,9 @@ type Dataset struct {
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn
+	// NoValue names the columns of a training file that have no value in
+	// any row: each field is empty or a missing-value token.
+	NoValue []string
 	// NoLabel counts the rows left out for a missing label.
 	NoLabel Unlabelled
 	// Reordered: the columns were matched to the model's by name, in

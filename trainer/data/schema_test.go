@@ -211,6 +211,31 @@ func TestByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestCarriageReturnLines: a file whose lines end in a carriage return
+// alone (classic Mac OS) reads as the same file with newlines, its errors
+// naming the same lines; carriage returns before newlines change nothing.
+func TestCarriageReturnLines(t *testing.T) {
+	lf := "\ufeffa,b,y\n1,2,x\n3,4,z\n5,6,x\n"
+	want, err := read(t, lf, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{strings.ReplaceAll(lf, "\n", "\r"), strings.ReplaceAll(lf, "\n", "\r\n"), strings.TrimSuffix(strings.ReplaceAll(lf, "\n", "\r"), "\r")} {
+		ds, err := read(t, text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if !reflect.DeepEqual(ds.X, want.X) || !reflect.DeepEqual(ds.Labels, want.Labels) || !reflect.DeepEqual(ds.Line, want.Line) ||
+			!reflect.DeepEqual(ds.Schema.Names(), want.Schema.Names()) {
+			t.Errorf("%q: rows %v, labels %q, lines %v, names %q; want %v, %q, %v, %q", text, ds.X, ds.Labels, ds.Line, ds.Schema.Names(), want.X, want.Labels, want.Line, want.Schema.Names())
+		}
+	}
+	_, err = read(t, "a,b,y\r1,2,x\r3,x\r", CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), ":3") {
+		t.Errorf("a short third line: %v; want an error naming line 3", err)
+	}
+}
+
 // TestMissingLabels: rows whose label is empty or a missing token are left
 // out of a training file and of a file read for the model, counted, with
 // the first one's line; a file with no label at all is an error.
