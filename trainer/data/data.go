@@ -8,7 +8,9 @@
 //
 // Class labels are kept as strings and ordered like pandas'
 // factorize(sort=True), which the SONG authors used: if every label parses as
-// an integer, numerically; otherwise lexically. Letter's A..Z become 0..25 and
+// an integer, numerically; otherwise lexically. An integer label may be
+// written with leading zeros or a zero fraction ("07", "7.0"): it is class
+// "7", as pandas reads it. Letter's A..Z become 0..25 and
 // Connect-4's draw, loss, win become 0, 1, 2.
 package data
 
@@ -18,6 +20,7 @@ import (
 	"embed"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -102,13 +105,18 @@ type MixedColumn struct {
 // Row returns the features of row i.
 func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }
 
-// canonical returns the integer form of s when s is an integer label.
+// canonical returns the integer form of s when s is an integer label:
+// an integer ("07" is "7") or a number whose fraction is zero ("7.0"), as
+// pandas reads a column of them.
 func canonical(s string) (string, bool) {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(v, 10), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 { // NaN and the infinities fail too
 		return s, false
 	}
-	return strconv.FormatInt(v, 10), true
+	return strconv.FormatInt(int64(f), 10), true
 }
 
 // ClassNames returns the sorted set of labels (see the package comment for
@@ -173,7 +181,8 @@ func (d *Dataset) Targets(classNames []string) ([]int, error) {
 }
 
 // ClassIndex returns the function that maps a label to its index among
-// classNames, an integer label matching its canonical form ("07" is "7"),
+// classNames, an integer label matching its canonical form ("07" and "7.0"
+// are "7"),
 // and fails for a label that is not one of them.
 func ClassIndex(classNames []string) func(label string) (int, error) {
 	index := make(map[string]int, len(classNames))

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -122,14 +123,34 @@ func TestClassesAndTargets(t *testing.T) {
 	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes`) {
 		t.Errorf("unknown class: error %v", err)
 	}
-	// Integer labels match canonically: "01" is class "1".
-	ints, err := read(t, "1,01\n2,2\n", CSVOptions{})
+	// Integer labels match canonically: "01" and "1.0" are class "1".
+	ints, err := read(t, "1,01\n2,2\n3,1.0\n4,2e0\n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	y, err := ints.Targets([]string{"1", "2"})
-	if err != nil || !reflect.DeepEqual(y, []int{0, 1}) {
+	if err != nil || !reflect.DeepEqual(y, []int{0, 1, 0, 1}) {
 		t.Errorf("targets %v, %v", y, err)
+	}
+	// A training file's classes: "1", "1.0" and "01" are one, "2.5" makes
+	// them strings, and NaN and infinities are not integers.
+	for _, tc := range []struct{ labels, want string }{
+		{"1.0 1 01 -0.0 10", "0 1 10"},
+		{"1.0 1 2.5", "1 1.0 2.5"},
+		{"1 Inf", "1 Inf"},
+		{"1 1e30", "1 1e30"},
+	} {
+		var text strings.Builder
+		for i, l := range strings.Fields(tc.labels) {
+			fmt.Fprintf(&text, "%d,%s\n", i, l)
+		}
+		ds, err := read(t, text.String(), CSVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names, err := ds.ClassNames(); err != nil || strings.Join(names, " ") != tc.want {
+			t.Errorf("labels %s: classes %q (%v), want %s", tc.labels, names, err, tc.want)
+		}
 	}
 }
 
