@@ -802,19 +802,29 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	return false
 }
 
-// byName matches a header's columns to the schema's inputs and label.
+// byName matches a header's columns to the schema's inputs and label. A
+// column the header leaves unnamed is named as the training file's schema
+// names it: the label where LabelCol places it (a training header's empty
+// label name is the schema's "class"), else the input's x1, x2, ...
 func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelName string) error {
 	s.cols = make([]int, s.inputs)
 	for i := range s.cols {
 		s.cols[i] = -1
 	}
 	s.label = -1
+	labelAt := -1
+	if keyword(s.opt.LabelCol) {
+		labelAt, _ = labelIndex(s.opt.LabelCol, len(rec))
+	}
 	var unknown []string
 	last := -1
 	for j, f := range rec {
 		n := runtime.Level(f)
-		if n == "" { // named as the training file's schema names it
+		if n == "" {
 			n = unnamed(j - btoi(s.label >= 0))
+			if _, input := index[n]; j == labelAt && !input {
+				n = labelName
+			}
 		}
 		if i, ok := index[n]; ok {
 			if s.cols[i] >= 0 {

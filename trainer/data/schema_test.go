@@ -191,6 +191,28 @@ func TestUnnamedColumn(t *testing.T) {
 	}
 }
 
+// TestUnnamedLabel: a training header that leaves the label column's name
+// empty reads (the label is "class"), and so does a file for the model
+// with that header, or with the label named, or without the label column.
+func TestUnnamedLabel(t *testing.T) {
+	ds, err := read(t, "a,b,\n1,2,x\n3,4,z\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.Schema.Names(); !reflect.DeepEqual(got, []string{"a", "b"}) || ds.Schema.Label != "class" || !reflect.DeepEqual(ds.Labels, []string{"x", "z"}) {
+		t.Fatalf("names %q, label %q, labels %q; want a, b, class, x z", got, ds.Schema.Label, ds.Labels)
+	}
+	for _, text := range []string{"a,b,\n5,6,z\n", "b,a,class\n6,5,z\n", "a,b\n5,6\n"} {
+		ts, err := ReadCSV(strings.NewReader(text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if !reflect.DeepEqual(ts.X, []float64{5, 6}) || (strings.Count(text, ",") > 2 && !reflect.DeepEqual(ts.Labels, []string{"z"})) {
+			t.Errorf("%q: rows %v, labels %q; want [5 6] and z", text, ts.X, ts.Labels)
+		}
+	}
+}
+
 // TestByteOrderMark: the UTF-8 byte order mark that starts Excel's "CSV
 // UTF-8" files is not part of the first column's name, quoted or not.
 func TestByteOrderMark(t *testing.T) {
