@@ -240,6 +240,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	for _, mc := range train.Mixed { // always said: a column may be misread
 		fmt.Fprintln(g.Stderr, mixedNote(train.Name, mc, task.Schema().Missing))
 	}
+	if train.NumberedFirstRow { // always said: a header may be read as data
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes\n", train.Name)
+	}
 	if len(train.NoValue) > 0 { // always said: a column may be misread
 		fmt.Fprintln(g.Stderr, noValueNote(train.Name, train.NoValue))
 	}

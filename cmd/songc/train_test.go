@@ -632,6 +632,17 @@ func TestNoValueWarned(t *testing.T) {
 	}
 }
 
+// TestNumberedFirstRowWarned: a first row of column numbers read as data is
+// warned of, even with -q.
+func TestNumberedFirstRowWarned(t *testing.T) {
+	train := csvFile(t, "0,1,2", 20, func(i int) string { return fmt.Sprintf("%d,%d,%d", i, i%3, i%2) })
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, "the first row is read as data, but its fields number the columns (0, 1, 2, ...)") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
 // TestTrainNoValidationRows: classes too small for the validation split
 // (12 rows, --val 0.1) leave no validation rows. train warns once, names no
 // validation accuracy in its epoch and refine lines (the walk's accuracy it

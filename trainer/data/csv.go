@@ -161,6 +161,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		return nil, err
 	}
 	ds.Header = header
+	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.first)
 	ds.Mixed = sc.mixed(schema, label, opt)
 	setFills(ds)
 	return ds, nil
@@ -532,6 +533,9 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	if err != nil {
 		label = -1
 	}
+	if label >= 0 && isWord(t.first[label], opt.Missing) && t.number[label] && t.numbers[label] > 0 {
+		return true // a word above numeric labels: the label column's name
+	}
 	words, features := 0, 0
 	for j, f := range t.first {
 		if j == label {
@@ -550,6 +554,28 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 		}
 	}
 	return words > 0 && words == features
+}
+
+// columnNumbers reports whether fields number the columns, as pandas'
+// to_csv writes the header of a table whose columns have no names: 0, 1,
+// 2, ... or 1, 2, 3, ..., after an empty field for the index column or not.
+func columnNumbers(fields []string) bool {
+	if len(fields) > 0 && fields[0] == "" {
+		fields = fields[1:]
+	}
+	if len(fields) < 2 {
+		return false
+	}
+	for _, start := range []int{0, 1} {
+		i := 0
+		for i < len(fields) && strings.TrimSpace(fields[i]) == strconv.Itoa(start+i) {
+			i++
+		}
+		if i == len(fields) {
+			return true
+		}
+	}
+	return false
 }
 
 func btoi(b bool) int {

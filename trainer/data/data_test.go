@@ -40,6 +40,7 @@ func TestCSVHeaderAndLabels(t *testing.T) {
 		{"label column 2", "1,x,2\n3,y,4\n", CSVOptions{LabelCol: "2"}, []float64{1, 2, 3, 4}, []string{"x", "y"}, []string{"x", "y"}},
 		// Integer labels sort numerically (factorize(sort=True)): 2 < 10.
 		{"integer order", "0,10\n0,2\n0,-1\n", CSVOptions{}, []float64{0, 0, 0}, []string{"10", "2", "-1"}, []string{"-1", "2", "10"}},
+		{"a name above numeric labels", "0,1,label\n1,2,0\n3,4,1\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"0", "1"}, []string{"0", "1"}},
 		{"blank lines and spaces", "1, 2,a\n\n3,4, b\n", CSVOptions{}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},
 		{"unlabelled rows for a model", "1,2\n3,4\n", CSVOptions{Schema: numeric(2)}, []float64{1, 2, 3, 4}, nil, nil},
 		{"labelled rows for a model", "1,2,a\n3,4,b\n", CSVOptions{Schema: numeric(2)}, []float64{1, 2, 3, 4}, []string{"a", "b"}, []string{"a", "b"}},

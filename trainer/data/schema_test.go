@@ -213,6 +213,30 @@ func TestUnnamedLabel(t *testing.T) {
 	}
 }
 
+// TestNumberedFirstRow: a first row of numbers that number the columns is
+// read as data (it may be) and reported; other rows of numbers are not.
+func TestNumberedFirstRow(t *testing.T) {
+	for text, want := range map[string]bool{
+		"0,1,2\n1.5,2.5,0\n3.5,4.5,1\n":    true,
+		",0,1,2\n0,1.5,2.5,0\n1,3.5,4.5,1\n": true,
+		"1,2,3\n1.5,2.5,0\n3.5,4.5,1\n":    true,
+		"0,2,1\n1.5,2.5,0\n3.5,4.5,1\n":    false,
+		"a,b,y\n1.5,2.5,0\n3.5,4.5,1\n":    false, // a header
+	} {
+		ds, err := read(t, text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if ds.NumberedFirstRow != want {
+			t.Errorf("%q: NumberedFirstRow %v, want %v", text, ds.NumberedFirstRow, want)
+		}
+	}
+	ds, err := read(t, "0,1,2\n1.5,2.5,0\n3.5,4.5,1\n", CSVOptions{Header: HeaderNo})
+	if err != nil || ds.NumberedFirstRow {
+		t.Errorf("--header no: NumberedFirstRow %v (%v), want false", ds.NumberedFirstRow, err)
+	}
+}
+
 // TestByteOrderMark: the UTF-8 byte order mark that starts Excel's "CSV
 // UTF-8" files is not part of the first column's name, quoted or not.
 func TestByteOrderMark(t *testing.T) {
