@@ -217,11 +217,11 @@ func TestUnnamedLabel(t *testing.T) {
 // read as data (it may be) and reported; other rows of numbers are not.
 func TestNumberedFirstRow(t *testing.T) {
 	for text, want := range map[string]bool{
-		"0,1,2\n1.5,2.5,0\n3.5,4.5,1\n":    true,
+		"0,1,2\n1.5,2.5,0\n3.5,4.5,1\n":      true,
 		",0,1,2\n0,1.5,2.5,0\n1,3.5,4.5,1\n": true,
-		"1,2,3\n1.5,2.5,0\n3.5,4.5,1\n":    true,
-		"0,2,1\n1.5,2.5,0\n3.5,4.5,1\n":    false,
-		"a,b,y\n1.5,2.5,0\n3.5,4.5,1\n":    false, // a header
+		"1,2,3\n1.5,2.5,0\n3.5,4.5,1\n":      true,
+		"0,2,1\n1.5,2.5,0\n3.5,4.5,1\n":      false,
+		"a,b,y\n1.5,2.5,0\n3.5,4.5,1\n":      false, // a header
 	} {
 		ds, err := read(t, text, CSVOptions{})
 		if err != nil {
