@@ -635,7 +635,7 @@ func TestNoValueWarned(t *testing.T) {
 // TestNumberedFirstRowWarned: a first row of column numbers read as data is
 // warned of, even with -q.
 func TestNumberedFirstRowWarned(t *testing.T) {
-	train := csvFile(t, "0,1,2", 20, func(i int) string { return fmt.Sprintf("%d,%d,%d", i, i%3, i%2) })
+	train := csvFile(t, "0,1,2", 20, func(i int) string { return fmt.Sprintf("%d,%d,%d", i, i%3, i%2+1) })
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
 		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
 	if code != 0 || !strings.Contains(errs, "the first row is read as data, but its fields number the columns (0, 1, 2, ...)") {

@@ -536,6 +536,9 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	if label >= 0 && isWord(t.first[label], opt.Missing) && t.number[label] && t.numbers[label] > 0 {
 		return true // a word above numeric labels: the label column's name
 	}
+	if label >= 0 && t.rows > 0 && columnNumbers(t.first) && !t.again[label] {
+		return true // numbered columns, and a label no other row has: pandas' header of unnamed columns
+	}
 	words, features := 0, 0
 	for j, f := range t.first {
 		if j == label {
@@ -558,12 +561,13 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 
 // columnNumbers reports whether fields number the columns, as pandas'
 // to_csv writes the header of a table whose columns have no names: 0, 1,
-// 2, ... or 1, 2, 3, ..., after an empty field for the index column or not.
+// 2, ... or 1, 2, 3, ..., after an empty field for the index column or not;
+// two fields, which a row of data holds as often, do not count.
 func columnNumbers(fields []string) bool {
 	if len(fields) > 0 && fields[0] == "" {
 		fields = fields[1:]
 	}
-	if len(fields) < 2 {
+	if len(fields) < 3 {
 		return false
 	}
 	for _, start := range []int{0, 1} {

@@ -213,22 +213,26 @@ func TestUnnamedLabel(t *testing.T) {
 	}
 }
 
-// TestNumberedFirstRow: a first row of numbers that number the columns is
-// read as data (it may be) and reported; other rows of numbers are not.
+// TestNumberedFirstRow: a first row that numbers the columns is a header
+// when its label is no other row's (pandas' header of unnamed columns);
+// otherwise it is read as data (it may be) and reported. Other rows of
+// numbers are neither.
 func TestNumberedFirstRow(t *testing.T) {
-	for text, want := range map[string]bool{
-		"0,1,2\n1.5,2.5,0\n3.5,4.5,1\n":      true,
-		",0,1,2\n0,1.5,2.5,0\n1,3.5,4.5,1\n": true,
-		"1,2,3\n1.5,2.5,0\n3.5,4.5,1\n":      true,
-		"0,2,1\n1.5,2.5,0\n3.5,4.5,1\n":      false,
-		"a,b,y\n1.5,2.5,0\n3.5,4.5,1\n":      false, // a header
+	for text, want := range map[string][2]bool{ // header, reported
+		"0,1,2\n1.5,2.5,0\n3.5,4.5,1\n":      {true, false},
+		",0,1,2\n0,1.5,2.5,0\n1,3.5,4.5,1\n": {true, false},
+		"1,2,3\n1.5,2.5,0\n3.5,4.5,1\n":      {true, false},
+		"0,1,2\n1.5,2.5,2\n3.5,4.5,1\n":      {false, true},
+		"1,2,3\n1.5,2.5,0\n3.5,4.5,3\n":      {false, true},
+		"0,2,1\n1.5,2.5,0\n3.5,4.5,1\n":      {false, false},
+		"a,b,y\n1.5,2.5,0\n3.5,4.5,1\n":      {true, false},
 	} {
 		ds, err := read(t, text, CSVOptions{})
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if ds.NumberedFirstRow != want {
-			t.Errorf("%q: NumberedFirstRow %v, want %v", text, ds.NumberedFirstRow, want)
+		if got := [2]bool{ds.Header, ds.NumberedFirstRow}; got != want {
+			t.Errorf("%q: header, reported %v, want %v", text, got, want)
 		}
 	}
 	ds, err := read(t, "0,1,2\n1.5,2.5,0\n3.5,4.5,1\n", CSVOptions{Header: HeaderNo})
