@@ -243,6 +243,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if train.NumberedFirstRow { // always said: a header may be read as data
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes\n", train.Name)
 	}
+	if train.IndexColumn { // always said: a row index is a useless feature, or a leak
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): write the file with to_csv(index=False)\n", train.Name)
+	}
 	if len(train.NoValue) > 0 { // always said: a column may be misread
 		fmt.Fprintln(g.Stderr, noValueNote(train.Name, train.NoValue))
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,6 +163,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	}
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.first)
+	ds.IndexColumn = header && label != 0 && sc.firstLevel[0] == "" && rowIndex(ds)
 	ds.Mixed = sc.mixed(schema, label, opt)
 	setFills(ds)
 	return ds, nil
@@ -559,6 +561,25 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	return words > 0 && words == features
 }
 
+// rowIndex reports whether the first feature of ds, a numeric column with
+// no missing value, holds a distinct whole number >= 0 in every row, as a
+// row index does.
+func rowIndex(ds *Dataset) bool {
+	in := ds.Schema.Inputs[0]
+	if in.Kind != runtime.Numeric || in.MissingFeature || ds.Rows < 2 {
+		return false
+	}
+	seen := make(map[float64]bool, ds.Rows)
+	for r := range ds.Rows {
+		v := ds.Row(r)[0]
+		if v < 0 || v != math.Trunc(v) || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	return true
+}
+
 // columnNumbers reports whether fields number the columns, as pandas'
 // to_csv writes the header of a table whose columns have no names: 0, 1,
 // 2, ... or 1, 2, 3, ..., after an empty field for the index column or not;
@@ -847,12 +868,14 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		labelAt, _ = labelIndex(s.opt.LabelCol, len(rec))
 	}
 	var unknown []string
-	last := -1
+	last, blank := -1, false // blank: an unknown column is unnamed
 	for j, f := range rec {
 		n := runtime.Level(f)
 		if n == "" {
 			n = unnamed(j - btoi(s.label >= 0))
-			if _, input := index[n]; j == labelAt && !input {
+			_, input := index[n]
+			blank = blank || (!input && j != labelAt)
+			if j == labelAt && !input {
 				n = labelName
 			}
 		}
@@ -888,6 +911,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		lbl := ""
 		if labelName != "" {
 			lbl = fmt.Sprintf("; its label column is %q", labelName)
+		}
+		if blank {
+			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
 		}
 		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)", s.name, line, quoteList(unknown, 8), quoteList(s.opt.Schema.Names(), 8), lbl)
 	}

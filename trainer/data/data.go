@@ -44,6 +44,10 @@ type Dataset struct {
 	// NumberedFirstRow: the training file's first row, read as data, numbers
 	// the columns (0, 1, 2, ...), as a header of unnamed columns would.
 	NumberedFirstRow bool
+	// IndexColumn: the training file's first column has no name in its
+	// header and a distinct whole number in every row, as the row index
+	// pandas' to_csv writes; it is read as the input x1.
+	IndexColumn bool
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn

@@ -241,6 +241,36 @@ func TestNumberedFirstRow(t *testing.T) {
 	}
 }
 
+// TestIndexColumn: an unnamed first column of distinct whole numbers, as
+// pandas' to_csv writes its row index, is reported; a named one, or one
+// with a repeated, negative or fractional value, is not. A file read for a
+// model that lacks the unnamed column is refused with a hint to drop it.
+func TestIndexColumn(t *testing.T) {
+	for text, want := range map[string]bool{
+		",a,y\n7,1.5,x\n0,2.5,z\n3,3.5,x\n":   true,
+		"i,a,y\n7,1.5,x\n0,2.5,z\n3,3.5,x\n":  false,
+		",a,y\n7,1.5,x\n7,2.5,z\n3,3.5,x\n":   false,
+		",a,y\n7,1.5,x\n-1,2.5,z\n3,3.5,x\n":  false,
+		",a,y\n7,1.5,x\n0.5,2.5,z\n3,3.5,x\n": false,
+	} {
+		ds, err := read(t, text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if ds.IndexColumn != want {
+			t.Errorf("%q: IndexColumn %v, want %v", text, ds.IndexColumn, want)
+		}
+	}
+	ds, err := read(t, "a,y\n1.5,x\n2.5,z\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadCSV(strings.NewReader(",a,y\n4,1.5,x\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x1"`) || !strings.Contains(err.Error(), "to_csv(index=False)") {
+		t.Errorf("an unnamed column the model lacks: %v", err)
+	}
+}
+
 // TestByteOrderMark: the UTF-8 byte order mark that starts Excel's "CSV
 // UTF-8" files is not part of the first column's name, quoted or not.
 func TestByteOrderMark(t *testing.T) {
