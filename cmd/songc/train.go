@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -249,13 +250,15 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if len(train.NoValue) > 0 { // always said: a column may be misread
 		fmt.Fprintln(g.Stderr, noValueNote(train.Name, train.NoValue))
 	}
+	// Always said: an identifier or a measurement taken for the label.
+	label := "label column"
+	if sc := task.Schema(); sc != nil && sc.Label != "" {
+		label = fmt.Sprintf("label column %q", sc.Label)
+	}
 	if n, rows := len(task.ClassNames), train.Rows; n > rows/2 && rows >= 10 {
-		// Always said: an identifier or a measurement taken for the label.
-		label := "label column"
-		if sc := task.Schema(); sc != nil && sc.Label != "" {
-			label = fmt.Sprintf("label column %q", sc.Label)
-		}
-		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col\n", train.Name, label, n, rows)
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s\n", train.Name, label, n, rows, labelHint(task.Schema()))
+	} else if fractions(task.ClassNames) {
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s\n", train.Name, label, len(task.ClassNames), labelHint(task.Schema()))
 	}
 	for _, ds := range []*data.Dataset{train, test} {
 		if ds != nil {
@@ -747,6 +750,38 @@ func mixedNote(path string, mc data.MixedColumn, missing []string) string {
 	return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
 		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
+}
+
+// fractions reports whether every class name is a number and some have a
+// fraction.
+func fractions(names []string) bool {
+	some := false
+	for _, n := range names {
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil {
+			return false
+		}
+		some = some || v != math.Trunc(v)
+	}
+	return some
+}
+
+// labelHint names the categorical columns of s that could be a label
+// (at most 50 levels), for a warning that the label column looks wrong.
+func labelHint(s *runtime.Schema) string {
+	if s == nil {
+		return ""
+	}
+	var names []string
+	for _, in := range s.Inputs {
+		if in.Kind == runtime.Categorical && len(in.Levels) <= 50 {
+			names = append(names, strconv.Quote(in.Name))
+		}
+	}
+	if len(names) == 0 || len(names) > 3 {
+		return ""
+	}
+	return fmt.Sprintf(" (columns of words: %s)", strings.Join(names, ", "))
 }
 
 // noValueNote warns that the columns names of the training file at path

@@ -643,6 +643,20 @@ func TestNumberedFirstRowWarned(t *testing.T) {
 	}
 }
 
+// TestFractionLabelsWarned: a label column of numbers with fractions (the
+// label first in the file, the last column a measurement) is warned of,
+// naming the columns of words that could be the label.
+func TestFractionLabelsWarned(t *testing.T) {
+	train := csvFile(t, "species,a,w", 30, func(i int) string {
+		return fmt.Sprintf("%s,%d,%.1f", []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
+	})
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col (columns of words: "species")`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
 // TestTrainNoValidationRows: classes too small for the validation split
 // (12 rows, --val 0.1) leave no validation rows. train warns once, names no
 // validation accuracy in its epoch and refine lines (the walk's accuracy it
