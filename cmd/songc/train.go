@@ -728,6 +728,10 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 // values that are not numbers, and says what to do about them; missing is
 // the missing-value tokens the file was read with.
 func mixedNote(path string, mc data.MixedColumn, missing []string) string {
+	if mc.FirstOnly {
+		return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, leave out --header no",
+			path, mc.Name, mc.Some[0])
+	}
 	quoted := make([]string, len(mc.Some))
 	for i, w := range mc.Some {
 		quoted[i] = strconv.Quote(w)

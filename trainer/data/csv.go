@@ -164,22 +164,39 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.first)
 	ds.IndexColumn = header && label != 0 && sc.firstLevel[0] == "" && rowIndex(ds)
-	ds.Mixed = sc.mixed(schema, label, opt)
+	ds.Mixed = sc.mixed(schema, label, header, opt)
 	setFills(ds)
 	return ds, nil
 }
 
 // mixed returns the columns of s that were inferred categorical although
-// most of their values are numbers.
-func (t *table) mixed(s *runtime.Schema, label int, opt CSVOptions) []MixedColumn {
+// most of their values are numbers; header says whether the first row,
+// which the counts leave out, is a header.
+func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions) []MixedColumn {
 	var out []MixedColumn
 	j := 0 // the file column of input i
 	for i, in := range s.Inputs {
 		if j == label {
 			j++
 		}
-		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
-			out = append(out, MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j]})
+		mc := MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j]}
+		if f := t.firstLevel[j]; !header && !runtime.IsMissing(f, opt.Missing) {
+			switch {
+			case runtime.IsNumber(t.first[j]):
+				mc.Numbers++
+			case !slices.Contains(mc.Some, f):
+				mc.FirstOnly = mc.Words == 0
+				mc.Words++
+				mc.Some = append([]string{f}, mc.Some...)
+				if len(mc.Some) > 3 {
+					mc.Some, mc.More = mc.Some[:3], true
+				}
+			default:
+				mc.Words++
+			}
+		}
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && mc.Numbers > mc.Words {
+			out = append(out, mc)
 		}
 		j++
 	}

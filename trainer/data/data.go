@@ -107,6 +107,7 @@ type MixedColumn struct {
 	Numbers, Words int      // values that are numbers, and that are not (nor missing)
 	Some           []string // the first few distinct values that are not numbers
 	More           bool     // there are other distinct ones
+	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
 }
 
 // Row returns the features of row i.

@@ -354,4 +354,16 @@ func TestMixedColumn(t *testing.T) {
 	if !reflect.DeepEqual(ds.Mixed, want) {
 		t.Errorf("mixed %+v, want %+v", ds.Mixed, want)
 	}
+	// --header no on a file with a header: the first row's words count, and
+	// are said to be the first row's.
+	ds, err = read(t, "a,b,y\n1,x,p\n2,3,q\n4,5,p\n", CSVOptions{Header: HeaderNo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []MixedColumn{
+		{Input: 0, Name: "x1", Numbers: 3, Words: 1, Some: []string{"a"}, FirstOnly: true},
+	}
+	if !reflect.DeepEqual(ds.Mixed, want) {
+		t.Errorf("--header no: mixed %+v, want %+v", ds.Mixed, want)
+	}
 }
