@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -117,7 +118,12 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		if err := writeFile(testPath, testSrc); err != nil {
 			return err
 		}
-		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: cd %s && go test -bench .)\n", testPath, filepath.Dir(c.Output))
+		dir := filepath.Dir(c.Output)
+		run := fmt.Sprintf("cd %s && go test -bench .", dir)
+		if !inModule(dir) {
+			run = fmt.Sprintf("cd %s && go mod init %s && go test -bench .", dir, c.Package)
+		}
+		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: %s)\n", testPath, run)
 	}
 	if y != nil {
 		met := k.Evaluate(ds.X, y)
@@ -125,4 +131,23 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 			c.Data, met.Rows, met.MeanPathLen, met.MaxPathLen, 100*met.HardAccuracy, 100*met.SoftAccuracy, 100*met.Fidelity, met.ForcedExits)
 	}
 	return nil
+}
+
+// inModule reports whether dir or a folder above it holds a go.mod, so
+// that the go tool can build the package in dir.
+func inModule(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return true // no advice rather than wrong advice
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(abs, "go.mod")); err == nil {
+			return true
+		}
+		up := filepath.Dir(abs)
+		if up == abs {
+			return false
+		}
+		abs = up
+	}
 }

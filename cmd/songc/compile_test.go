@@ -27,8 +27,14 @@ func TestCompile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compile: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(stdout, "reachable and emitted") || !strings.Contains(stdout, "hard-walk accuracy") {
+	if !strings.Contains(stdout, "reachable and emitted") || !strings.Contains(stdout, "hard-walk accuracy") ||
+		!strings.Contains(stdout, "(run: cd "+filepath.Dir(out)+" && go test -bench .)") {
 		t.Errorf("report:\n%s", stdout)
+	}
+	// Outside a module, the advice makes one.
+	if _, stdout, _ := songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "free", "c.go"), "--data", train, "--emit-tests"); !strings.Contains(stdout, "&& go mod init classifier && go test -bench .)") &&
+		!inModule(dir) {
+		t.Errorf("report outside a module:\n%s", stdout)
 	}
 	cmd := exec.Command("go", "test", "./...")
 	cmd.Dir = mod

@@ -813,7 +813,11 @@ func describeColumns(s *runtime.Schema) string {
 			miss++
 		}
 	}
-	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical, one-hot encoded) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, s.Width())
+	encoded := ""
+	if cat > 0 {
+		encoded = ", one-hot encoded"
+	}
+	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical%s) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, encoded, s.Width())
 	if miss > 0 {
 		have := fmt.Sprintf("%d columns have", miss)
 		if miss == 1 {

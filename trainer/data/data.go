@@ -205,7 +205,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 			}
 		}
 		if !ok {
-			return 0, fmt.Errorf("label %q is not one of the model's %d classes", l, len(classNames))
+			return 0, fmt.Errorf("label %q is not one of the model's %d classes (%s)", l, len(classNames), quoteList(classNames, 8))
 		}
 		return k, nil
 	}

@@ -121,7 +121,7 @@ func TestClassesAndTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes`) {
+	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes ("a", "b")`) {
 		t.Errorf("unknown class: error %v", err)
 	}
 	// Integer labels match canonically: "01" and "1.0" are class "1".
