@@ -238,27 +238,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
 	}
-	for _, mc := range train.Mixed { // always said: a column may be misread
-		fmt.Fprintln(g.Stderr, mixedNote(train.Name, mc, task.Schema().Missing))
-	}
-	if train.NumberedFirstRow { // always said: a header may be read as data
-		fmt.Fprintf(g.Stderr, "songc: warning: %s: the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes\n", train.Name)
-	}
-	if train.IndexColumn { // always said: a row index is a useless feature, or a leak
-		fmt.Fprintf(g.Stderr, "songc: warning: %s: the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): write the file with to_csv(index=False)\n", train.Name)
-	}
-	if len(train.NoValue) > 0 { // always said: a column may be misread
-		fmt.Fprintln(g.Stderr, noValueNote(train.Name, train.NoValue))
-	}
-	// Always said: an identifier or a measurement taken for the label.
-	label := "label column"
-	if sc := task.Schema(); sc != nil && sc.Label != "" {
-		label = fmt.Sprintf("label column %q", sc.Label)
-	}
-	if n, rows := len(task.ClassNames), train.Rows; n > rows/2 && rows >= 10 {
-		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s\n", train.Name, label, n, rows, labelHint(task.Schema()))
-	} else if fractions(task.ClassNames) {
-		fmt.Fprintf(g.Stderr, "songc: warning: %s: the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s\n", train.Name, label, len(task.ClassNames), labelHint(task.Schema()))
+	for _, w := range readWarnings(train, task) { // always said: the file may be misread
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
 		if ds != nil {
@@ -724,19 +705,51 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
-// mixedNote warns that column mc of path is read as categorical for a few
-// values that are not numbers, and says what to do about them; missing is
-// the missing-value tokens the file was read with.
-func mixedNote(path string, mc data.MixedColumn, missing []string) string {
+// readWarnings returns what may have gone wrong in reading the training
+// file ds of task: a column read as categorical for a few values that are
+// not numbers, a first row of column numbers read as data, a row index
+// read as a feature, columns with no value, and a label column that looks
+// like an identifier or a measurement.
+func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
+	var out []string
+	for _, mc := range ds.Mixed {
+		out = append(out, mixedNote(mc, task.Schema().Missing))
+	}
+	if ds.NumberedFirstRow {
+		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")
+	}
+	if ds.IndexColumn {
+		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): write the file with to_csv(index=False)")
+	}
+	if names := ds.NoValue; len(names) > 0 {
+		what, them := "column "+data.QuoteList(names, len(names))+" has", "it"
+		if len(names) > 1 {
+			what, them = "columns "+data.QuoteList(names, len(names))+" have", "them"
+		}
+		out = append(out, fmt.Sprintf("%s no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", what, them))
+	}
+	label := "label column"
+	if sc := task.Schema(); sc != nil && sc.Label != "" {
+		label = fmt.Sprintf("label column %q", sc.Label)
+	}
+	switch n, rows := len(task.ClassNames), ds.Rows; {
+	case n > rows/2 && rows >= 10:
+		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(task.Schema())))
+	case fractions(task.ClassNames):
+		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(task.Schema())))
+	}
+	return out
+}
+
+// mixedNote says that column mc is read as categorical for a few values
+// that are not numbers, and what to do about them; missing is the
+// missing-value tokens the file was read with.
+func mixedNote(mc data.MixedColumn, missing []string) string {
 	if mc.FirstOnly {
-		return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, leave out --header no",
-			path, mc.Name, mc.Some[0])
+		return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, leave out --header no",
+			mc.Name, mc.Some[0])
 	}
-	quoted := make([]string, len(mc.Some))
-	for i, w := range mc.Some {
-		quoted[i] = strconv.Quote(w)
-	}
-	some := strings.Join(quoted, ", ")
+	some := data.QuoteList(mc.Some, len(mc.Some))
 	if mc.More {
 		some += ", ..."
 	}
@@ -751,9 +764,9 @@ func mixedNote(path string, mc data.MixedColumn, missing []string) string {
 	if mc.Words == 1 {
 		are = "is not a number"
 	}
-	return fmt.Sprintf("songc: warning: %s: column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
+	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
-		path, mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
+		mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
 }
 
 // fractions reports whether every class name is a number and some have a
@@ -771,7 +784,8 @@ func fractions(names []string) bool {
 }
 
 // labelHint names the categorical columns of s that could be a label
-// (at most 50 levels), for a warning that the label column looks wrong.
+// (one to three with at most 50 levels), for a warning that the label
+// column looks wrong.
 func labelHint(s *runtime.Schema) string {
 	if s == nil {
 		return ""
@@ -779,27 +793,13 @@ func labelHint(s *runtime.Schema) string {
 	var names []string
 	for _, in := range s.Inputs {
 		if in.Kind == runtime.Categorical && len(in.Levels) <= 50 {
-			names = append(names, strconv.Quote(in.Name))
+			names = append(names, in.Name)
 		}
 	}
 	if len(names) == 0 || len(names) > 3 {
 		return ""
 	}
-	return fmt.Sprintf(" (columns of words: %s)", strings.Join(names, ", "))
-}
-
-// noValueNote warns that the columns names of the training file at path
-// have no value in any row.
-func noValueNote(path string, names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = strconv.Quote(n)
-	}
-	what, them := "column "+quoted[0]+" has", "it"
-	if len(names) > 1 {
-		what, them = "columns "+strings.Join(quoted, ", ")+" have", "them"
-	}
-	return fmt.Sprintf("songc: warning: %s: %s no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", path, what, them)
+	return fmt.Sprintf(" (columns of words: %s)", data.QuoteList(names, 3))
 }
 
 // describeColumns says in a line how a training file's columns are read.

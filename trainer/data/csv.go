@@ -420,11 +420,11 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 					break
 				}
 			}
-			return nil, false, 0, fmt.Errorf("%s:%d: --label-col %q names a column, but no field of the first row is %q (it has %s)%s", name, t.firstAt, opt.LabelCol, opt.LabelCol, quoteList(t.first, 8), hint)
+			return nil, false, 0, fmt.Errorf("%s:%d: --label-col %q names a column, but no field of the first row is %q (it has %s)%s", name, t.firstAt, opt.LabelCol, opt.LabelCol, QuoteList(t.first, 8), hint)
 		}
 		label = slices.Index(t.firstLevel, opt.LabelCol)
 		if label < 0 {
-			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, quoteList(t.first, 8))
+			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8))
 		}
 	} else if label, err = labelIndex(opt.LabelCol, t.width); err != nil {
 		return nil, false, 0, fmt.Errorf("%s: %v", name, err)
@@ -531,7 +531,7 @@ func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, n
 			}
 			seen[c] = k.flag
 			if _, ok := names[c]; !ok {
-				return fmt.Errorf("%s %q: %s has no such input column (it has %s)", k.flag, c, name, quoteList(s.Names(), 8))
+				return fmt.Errorf("%s %q: %s has no such input column (it has %s)", k.flag, c, name, QuoteList(s.Names(), 8))
 			}
 			for i := range s.Inputs {
 				if s.Inputs[i].Name == c {
@@ -627,8 +627,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-// quoteList returns up to n of names, quoted, and how many more there are.
-func quoteList(names []string, n int) string {
+// QuoteList returns up to n of names, quoted and separated by commas, and
+// how many more there are.
+func QuoteList(names []string, n int) string {
 	var b strings.Builder
 	for i, s := range names {
 		if i == n {
@@ -921,9 +922,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	switch {
 	case len(absent) > 0 && len(unknown) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s", s.name, line, quoteList(absent, 8), quoteList(unknown, 8))
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8))
 	case len(absent) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, quoteList(absent, 8))
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
 		lbl := ""
 		if labelName != "" {
@@ -932,7 +933,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		if blank {
 			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
 		}
-		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)", s.name, line, quoteList(unknown, 8), quoteList(s.opt.Schema.Names(), 8), lbl)
+		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl)
 	}
 	return nil
 }

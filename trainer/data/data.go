@@ -94,7 +94,7 @@ func (u Unlabelled) Err(name string, kept int, missing []string) error {
 	if len(missing) == 0 {
 		return fmt.Errorf("%s: every row's label is missing (empty)", name)
 	}
-	return fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, quoteList(missing, 8))
+	return fmt.Errorf("%s: every row's label is missing (empty, or one of the missing-value tokens %s)", name, QuoteList(missing, 8))
 }
 
 // MixedColumn is a column of a training file that is read as categorical
@@ -205,7 +205,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 			}
 		}
 		if !ok {
-			return 0, fmt.Errorf("label %q is not one of the model's %d classes (%s)", l, len(classNames), quoteList(classNames, 8))
+			return 0, fmt.Errorf("label %q is not one of the model's %d classes (%s)", l, len(classNames), QuoteList(classNames, 8))
 		}
 		return k, nil
 	}
