@@ -126,7 +126,7 @@ func (m *Model) Inputs() *Schema {
 	}
 	s := &Schema{Inputs: make([]Input, m.Features), Missing: []string{}}
 	for j := range s.Inputs {
-		s.Inputs[j] = Input{Name: fmt.Sprintf("x%d", j+1), Kind: Numeric, Fill: math.NaN()}
+		s.Inputs[j] = Input{Name: Unnamed(j), Kind: Numeric, Fill: math.NaN()}
 	}
 	return s
 }

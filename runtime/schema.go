@@ -141,7 +141,7 @@ func (s *Schema) Simple() bool {
 		return false
 	}
 	for i, in := range s.Inputs {
-		if in.Kind != Numeric || in.MissingFeature || in.Name != fmt.Sprintf("x%d", i+1) {
+		if in.Kind != Numeric || in.MissingFeature || in.Name != Unnamed(i) {
 			return false
 		}
 	}
@@ -278,6 +278,11 @@ func parseNumber(f string) (float64, int) {
 func Level(field string) string {
 	return strings.ToValidUTF8(strings.TrimSpace(field), "\uFFFD")
 }
+
+// Unnamed is the name of input column i (0-based, the label not counted)
+// that has no name of its own: x1, x2, ... It names the columns of a file
+// without a header, and those a header leaves empty.
+func Unnamed(i int) string { return fmt.Sprintf("x%d", i+1) }
 
 // maxNumber is the longest numeric field accepted, in bytes. Longer ones
 // are hostile or corrupt; a float64 needs at most about 25 characters.

@@ -170,33 +170,18 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 }
 
 // mixed returns the columns of s that were inferred categorical although
-// most of their values are numbers; header says whether the first row,
-// which the counts leave out, is a header.
+// most of their values are numbers; header says whether the first row is a
+// header (when it is data, schema has counted it).
 func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions) []MixedColumn {
 	var out []MixedColumn
 	j := 0 // the file column of input i
-	for i, in := range s.Inputs {
+	for _, in := range s.Inputs {
 		if j == label {
 			j++
 		}
-		mc := MixedColumn{Input: i, Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j]}
-		if f := t.firstLevel[j]; !header && !runtime.IsMissing(f, opt.Missing) {
-			switch {
-			case runtime.IsNumber(t.first[j]):
-				mc.Numbers++
-			case !slices.Contains(mc.Some, f):
-				mc.FirstOnly = mc.Words == 0
-				mc.Words++
-				mc.Some = append([]string{f}, mc.Some...)
-				if len(mc.Some) > 3 {
-					mc.Some, mc.More = mc.Some[:3], true
-				}
-			default:
-				mc.Words++
-			}
-		}
-		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && mc.Numbers > mc.Words {
-			out = append(out, mc)
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
+			out = append(out, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
+				FirstOnly: !header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
 		}
 		j++
 	}
@@ -357,18 +342,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				continue
 			}
 			l := runtime.Level(f)
-			if runtime.IsNumber(f) {
-				t.numbers[j]++
-			} else {
-				t.number[j] = false
-				if t.words[j]++; !t.more[j] && !slices.Contains(t.some[j], l) {
-					if len(t.some[j]) < 3 {
-						t.some[j] = append(t.some[j], strings.Clone(l))
-					} else {
-						t.more[j] = true
-					}
-				}
-			}
+			t.count(j, f, l, false)
 			if l == t.firstLevel[j] {
 				t.again[j] = true
 			}
@@ -385,6 +359,28 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		return nil, fmt.Errorf("%s: file is empty", name)
 	}
 	return t, nil
+}
+
+// count adds field f (its level l) of column j, not missing, to the
+// column's tallies; first puts a word ahead of the others seen (the first
+// row's, counted after the rows below it).
+func (t *table) count(j int, f, l string, first bool) {
+	if runtime.IsNumber(f) {
+		t.numbers[j]++
+		return
+	}
+	t.number[j] = false
+	if t.words[j]++; t.more[j] || slices.Contains(t.some[j], l) {
+		return
+	}
+	if first {
+		t.some[j] = append([]string{l}, t.some[j]...)
+	} else {
+		t.some[j] = append(t.some[j], strings.Clone(l))
+	}
+	if len(t.some[j]) > 3 {
+		t.some[j], t.more[j] = t.some[j][:3], true
+	}
 }
 
 // isWord reports whether a field is neither missing nor a number.
@@ -441,11 +437,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			}
 			continue
 		}
-		in := runtime.Input{Name: unnamed(len(s.Inputs)), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
-		if header {
-			if in.Name = t.firstLevel[j]; in.Name == "" {
-				in.Name = unnamed(len(s.Inputs))
-			}
+		in := runtime.Input{Name: runtime.Unnamed(len(s.Inputs)), Kind: runtime.Numeric, MissingFeature: t.missing[j]}
+		if header && t.firstLevel[j] != "" {
+			in.Name = t.firstLevel[j]
 		}
 		if k, ok := names[in.Name]; ok {
 			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, k+1, j+1, in.Name)
@@ -456,7 +450,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			if runtime.IsMissing(t.first[j], opt.Missing) {
 				in.MissingFeature = true
 			} else {
-				t.number[j] = t.number[j] && !isWord(t.first[j], opt.Missing)
+				t.count(j, t.first[j], t.firstLevel[j], true)
 				if t.levels[j] != nil {
 					t.levels[j][t.firstLevel[j]] = true // more than MaxLevels is refused below
 				}
@@ -512,9 +506,6 @@ func separatorHint(first []string) string {
 	return ""
 }
 
-// unnamed is the name of input column i (0-based, the label not counted)
-// when the header gives it none, or there is no header: x1, x2, ...
-func unnamed(i int) string { return fmt.Sprintf("x%d", i+1) }
 
 // force applies opt.Categorical and opt.Numeric to s.
 func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, name string) error {
@@ -645,7 +636,8 @@ func QuoteList(names []string, n int) string {
 }
 
 func newCSVReader(r io.Reader) *csv.Reader {
-	cr := csv.NewReader(&lineLimit{r: plainText(r), max: MaxLineBytes})
+	text, crLines := plainText(r)
+	cr := csv.NewReader(&lineLimit{r: text, max: MaxLineBytes, cr: crLines})
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
 	cr.TrimLeadingSpace = true
 	cr.ReuseRecord = true
@@ -655,35 +647,20 @@ func newCSVReader(r io.Reader) *csv.Reader {
 
 // plainText returns r without the UTF-8 byte order mark that starts it, if
 // any (Excel's "CSV UTF-8" writes one): it is not part of the first name.
-// A file whose lines end in a carriage return alone (the classic Mac OS
-// line end, Excel's "CSV (Macintosh)") is read with each carriage return
-// a newline, so that its lines and their numbers are the file's. Such a
-// file is one whose first read (up to 64 KiB, with no wait for more) holds
-// two carriage returns or more and no newline; a file whose lines end in a
-// carriage return and a newline cannot look so.
-func plainText(r io.Reader) io.Reader {
+// It also reports whether the file's lines end in a carriage return alone
+// (the classic Mac OS line end, Excel's "CSV (Macintosh)"), which lineLimit
+// then reads as newlines, so that its lines and their numbers are the
+// file's. Such a file is one whose first read (up to 64 KiB, with no wait
+// for more) holds two carriage returns or more and no newline; a file whose
+// lines end in a carriage return and a newline cannot look so.
+func plainText(r io.Reader) (_ io.Reader, crLines bool) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
 	// A read error of Peek's comes back from the next Read.
-	if b, _ := br.Peek(br.Buffered()); bytes.Count(b, []byte{'\r'}) >= 2 && bytes.IndexByte(b, '\n') < 0 {
-		return crLines{br}
-	}
-	return br
-}
-
-// crLines reads r with every carriage return made a newline.
-type crLines struct{ r io.Reader }
-
-func (c crLines) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	for i, b := range p[:n] {
-		if b == '\r' {
-			p[i] = '\n'
-		}
-	}
-	return n, err
+	b, _ := br.Peek(br.Buffered())
+	return br, bytes.Count(b, []byte{'\r'}) >= 2 && bytes.IndexByte(b, '\n') < 0
 }
 
 // csvErr names the file, line and column of a CSV syntax error.
@@ -890,7 +867,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	for j, f := range rec {
 		n := runtime.Level(f)
 		if n == "" {
-			n = unnamed(j - btoi(s.label >= 0))
+			n = runtime.Unnamed(j - btoi(s.label >= 0))
 			_, input := index[n]
 			blank = blank || (!input && j != labelAt)
 			if j == labelAt && !input {
@@ -969,16 +946,21 @@ const MaxLineBytes = 4 << 20
 var ErrLineTooLong = fmt.Errorf("a line is longer than %d MiB, the most songc reads", MaxLineBytes>>20)
 
 // lineLimit is r that fails with ErrLineTooLong once a line (bytes since
-// the last newline) grows past max.
+// the last newline) grows past max; with cr, each carriage return is read
+// as a newline.
 type lineLimit struct {
 	r    io.Reader
 	max  int
+	cr   bool
 	line int // bytes since the last newline
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
-	for _, c := range p[:n] {
+	for i, c := range p[:n] {
+		if c == '\r' && l.cr {
+			p[i], c = '\n', '\n'
+		}
 		if c == '\n' {
 			l.line = 0
 		} else if l.line++; l.line > l.max {

@@ -102,7 +102,6 @@ func (u Unlabelled) Err(name string, kept int, missing []string) error {
 // numbers, although most are: often missing values written another way
 // ("nan", "-"), or numbers with a unit or a decimal comma.
 type MixedColumn struct {
-	Input          int // its place among the input columns
 	Name           string
 	Numbers, Words int      // values that are numbers, and that are not (nor missing)
 	Some           []string // the first few distinct values that are not numbers

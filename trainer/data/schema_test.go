@@ -348,8 +348,8 @@ func TestMixedColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []MixedColumn{
-		{Input: 0, Name: "a", Numbers: 5, Words: 1, Some: []string{"nan"}},
-		{Input: 2, Name: "c", Numbers: 4, Words: 2, Some: []string{"-", "nan"}},
+		{Name: "a", Numbers: 5, Words: 1, Some: []string{"nan"}},
+		{Name: "c", Numbers: 4, Words: 2, Some: []string{"-", "nan"}},
 	}
 	if !reflect.DeepEqual(ds.Mixed, want) {
 		t.Errorf("mixed %+v, want %+v", ds.Mixed, want)
@@ -361,7 +361,7 @@ func TestMixedColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	want = []MixedColumn{
-		{Input: 0, Name: "x1", Numbers: 3, Words: 1, Some: []string{"a"}, FirstOnly: true},
+		{Name: "x1", Numbers: 3, Words: 1, Some: []string{"a"}, FirstOnly: true},
 	}
 	if !reflect.DeepEqual(ds.Mixed, want) {
 		t.Errorf("--header no: mixed %+v, want %+v", ds.Mixed, want)
