@@ -162,10 +162,10 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		return nil, err
 	}
 	ds.Header = header
-	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.first)
-	ds.IndexColumn = header && label != 0 && sc.firstLevel[0] == "" && rowIndex(ds)
+	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	ds.Mixed = sc.mixed(schema, label, header, opt)
-	setFills(ds)
+	index := setFills(ds)
+	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
 	return ds, nil
 }
 
@@ -235,8 +235,10 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 
 // setFills sets the fill value of every numeric column of ds.Schema to the
 // median of its training values, and writes it into the rows where the
-// column is missing (read as 0, its fill during the read).
-func setFills(ds *Dataset) {
+// column is missing (read as 0, its fill during the read). It reports
+// whether the first column holds a distinct whole number >= 0 in every row
+// (at least two) and no missing value, as a row index does.
+func setFills(ds *Dataset) (index bool) {
 	o := 0
 	vals := make([]float64, 0, ds.Rows)
 	for i := range ds.Schema.Inputs {
@@ -250,7 +252,13 @@ func setFills(ds *Dataset) {
 					vals = append(vals, row[o])
 				}
 			}
-			in.Fill = median(vals)
+			in.Fill = median(vals) // sorts vals
+			if i == 0 && !in.MissingFeature && len(vals) >= 2 {
+				index = vals[0] >= 0
+				for r, v := range vals {
+					index = index && v == math.Trunc(v) && (r == 0 || v > vals[r-1])
+				}
+			}
 			if len(vals) == 0 && ds.Rows > 0 {
 				ds.NoValue = append(ds.NoValue, in.Name)
 			}
@@ -264,6 +272,7 @@ func setFills(ds *Dataset) {
 		}
 		o += w
 	}
+	return index
 }
 
 // median returns the median of v (sorting it), 0 when v is empty.
@@ -546,7 +555,7 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	if label >= 0 && isWord(t.first[label], opt.Missing) && t.number[label] && t.numbers[label] > 0 {
 		return true // a word above numeric labels: the label column's name
 	}
-	if label >= 0 && t.rows > 0 && columnNumbers(t.first) && !t.again[label] {
+	if label >= 0 && t.rows > 0 && columnNumbers(t.firstLevel) && !t.again[label] {
 		return true // numbered columns, and a label no other row has: pandas' header of unnamed columns
 	}
 	words, features := 0, 0
@@ -569,25 +578,6 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	return words > 0 && words == features
 }
 
-// rowIndex reports whether the first feature of ds, a numeric column with
-// no missing value, holds a distinct whole number >= 0 in every row, as a
-// row index does.
-func rowIndex(ds *Dataset) bool {
-	in := ds.Schema.Inputs[0]
-	if in.Kind != runtime.Numeric || in.MissingFeature || ds.Rows < 2 {
-		return false
-	}
-	seen := make(map[float64]bool, ds.Rows)
-	for r := range ds.Rows {
-		v := ds.Row(r)[0]
-		if v < 0 || v != math.Trunc(v) || seen[v] {
-			return false
-		}
-		seen[v] = true
-	}
-	return true
-}
-
 // columnNumbers reports whether fields number the columns, as pandas'
 // to_csv writes the header of a table whose columns have no names: 0, 1,
 // 2, ... or 1, 2, 3, ..., after an empty field for the index column or not;
@@ -601,7 +591,7 @@ func columnNumbers(fields []string) bool {
 	}
 	for _, start := range []int{0, 1} {
 		i := 0
-		for i < len(fields) && strings.TrimSpace(fields[i]) == strconv.Itoa(start+i) {
+		for i < len(fields) && fields[i] == strconv.Itoa(start+i) {
 			i++
 		}
 		if i == len(fields) {
