@@ -74,11 +74,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil { // on the data, say: the folders made go again
-			removeFolders(made)
-		}
-	}()
+	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 	if c.Plots != "" {
 		if made, err = makeFolder(c.Plots, made); err != nil {
 			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)

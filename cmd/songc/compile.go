@@ -78,11 +78,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil { // on the data, say: the folders made go again
-			removeFolders(made)
-		}
-	}()
+	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 	var ds *data.Dataset
 	var y []int // the rows' classes, when the data is labelled
 	if c.Data != "" {

@@ -108,7 +108,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
-	_, _, err = eachRow(g, path, opt, func(st data.Stream) error {
+	_, err = eachRow(g, path, opt, func(st data.Stream) error {
 		if !st.Labelled() {
 			return fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
 		}

@@ -80,7 +80,8 @@ func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model) (*data.Dat
 
 // noteData says on stderr when the columns of a file read for a model were
 // matched to the model's in another order, how many rows hold a category
-// no training row had, and how many were left out for a missing label.
+// no training row had, and how many rows of it (a training file's too)
+// were left out for a missing label.
 func noteData(g *Globals, ds *data.Dataset) {
 	if ds.Reordered {
 		fmt.Fprintln(g.Stderr, reorderedNote(ds.Name))

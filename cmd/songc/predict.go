@@ -56,7 +56,13 @@ func (c *PredictCmd) Run(g *Globals) error {
 		}
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
-	rows, unseen, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error { return p.write(w, st.Row()) })
+	unseen := 0
+	rows, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error {
+		if st.Unseen() {
+			unseen++
+		}
+		return p.write(w, st.Row())
+	})
 	// The rows held, also before an error: their lines come first.
 	err = cmp.Or(err, p.flush(w))
 	if err != nil {
@@ -71,30 +77,26 @@ func (c *PredictCmd) Run(g *Globals) error {
 
 // eachRow streams the rows of path through f in constant memory, whatever
 // the file's size: it says once when the file's columns were matched by
-// name in another order, stops at Ctrl-C, and returns the rows read and
-// how many had an unseen category.
-func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) error) (rows, unseen int, err error) {
+// name in another order, stops at Ctrl-C, and returns the rows read.
+func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) error) (rows int, err error) {
 	st, err := data.OpenStream(path, opt)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer st.Close()
 	for i := 0; ; i++ {
 		if err := stopped(g.Ctx, i); err != nil {
-			return i, unseen, err
+			return i, err
 		}
 		ok, err := st.Next()
 		if err != nil || !ok {
-			return i, unseen, err
+			return i, err
 		}
 		if i == 0 {
 			noteReordered(g, path, st)
 		}
-		if st.Unseen() {
-			unseen++
-		}
 		if err := f(st); err != nil {
-			return i, unseen, err
+			return i, err
 		}
 	}
 }

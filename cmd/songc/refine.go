@@ -151,6 +151,14 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// has returns "1 row has", "2 rows have".
+func has(n int, noun string) string {
+	if n == 1 {
+		return plural(n, noun) + " has"
+	}
+	return plural(n, noun) + " have"
+}
+
 // checkMajority refuses the majority check where it cannot run: without
 // refining (passes 0), without validation rows (val 0), or for a model
 // selected by balanced accuracy. trained says the model exists (refine),

@@ -649,6 +649,15 @@ func makeFolder(dir string, made []string) ([]string, error) {
 	return append(made, missing...), nil
 }
 
+// removeOnError removes the folders *made (removeFolders) when *err, a
+// command's result, is an error: a deferred call's cleanup, reading both
+// when the command returns.
+func removeOnError(err *error, made *[]string) {
+	if *err != nil {
+		removeFolders(*made)
+	}
+}
+
 // removeFolders removes the folders checkOutputs made, deepest first,
 // where they are still empty: those of a command that failed before
 // writing into them.
@@ -713,7 +722,7 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 	var out []string
 	for _, mc := range ds.Mixed {
-		out = append(out, mixedNote(mc, task.Schema().Missing))
+		out = append(out, mixedNote(mc, ds.Schema.Missing))
 	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")
@@ -722,21 +731,21 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): write the file with to_csv(index=False)")
 	}
 	if names := ds.NoValue; len(names) > 0 {
-		what, them := "column "+data.QuoteList(names, len(names))+" has", "it"
+		what, them := "column %s has", "it"
 		if len(names) > 1 {
-			what, them = "columns "+data.QuoteList(names, len(names))+" have", "them"
+			what, them = "columns %s have", "them"
 		}
-		out = append(out, fmt.Sprintf("%s no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", what, them))
+		out = append(out, fmt.Sprintf(what+" no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", data.QuoteList(names, len(names)), them))
 	}
 	label := "label column"
-	if sc := task.Schema(); sc != nil && sc.Label != "" {
-		label = fmt.Sprintf("label column %q", sc.Label)
+	if ds.Schema != nil && ds.Schema.Label != "" {
+		label = fmt.Sprintf("label column %q", ds.Schema.Label)
 	}
 	switch n, rows := len(task.ClassNames), ds.Rows; {
 	case n > rows/2 && rows >= 10:
-		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(task.Schema())))
+		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions(task.ClassNames):
-		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(task.Schema())))
+		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
 	}
 	return out
 }
@@ -819,11 +828,7 @@ func describeColumns(s *runtime.Schema) string {
 	}
 	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical%s) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, encoded, s.Width())
 	if miss > 0 {
-		have := fmt.Sprintf("%d columns have", miss)
-		if miss == 1 {
-			have = "1 column has"
-		}
-		line += fmt.Sprintf("; %s missing values, each with a feature that says so", have)
+		line += fmt.Sprintf("; %s missing values, each with a feature that says so", has(miss, "column"))
 	}
 	if s.Label != "" {
 		line += fmt.Sprintf("; label column %q", s.Label)

@@ -608,8 +608,7 @@ func TestMixedColumnWarned(t *testing.T) {
 		}
 		return fmt.Sprintf("%d,%s,%c", i, v, "xz"[i%2])
 	})
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
-		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `column "b" is read as categorical (a feature per distinct value) because 1 of its 20 values is not a number ("nan"); if they mean missing, list them: --missing "NA,N/A,?,NaN,nan"`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
@@ -625,8 +624,7 @@ func TestNoValueWarned(t *testing.T) {
 		}
 		return fmt.Sprintf("%d,%s,,%s", i, b, y)
 	})
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
-		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any row (every field is empty or a missing-value token), so the model learns nothing from them`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
@@ -636,8 +634,7 @@ func TestNoValueWarned(t *testing.T) {
 // warned of, even with -q.
 func TestNumberedFirstRowWarned(t *testing.T) {
 	train := csvFile(t, "0,1,2", 20, func(i int) string { return fmt.Sprintf("%d,%d,%d", i, i%3, i%2+1) })
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
-		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, "the first row is read as data, but its fields number the columns (0, 1, 2, ...)") {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
@@ -650,8 +647,7 @@ func TestFractionLabelsWarned(t *testing.T) {
 	train := csvFile(t, "species,a,w", 30, func(i int) string {
 		return fmt.Sprintf("%s,%d,%.1f", []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
 	})
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
-		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col (columns of words: "species")`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
