@@ -83,10 +83,8 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []S
 		}
 		if i == 0 {
 			first = meta
-			// splitOf's split, cached: its rows are the raw validation
-			// rows, contiguous, and their classes.
-			p := task.prepare(&Config{Seed: meta.Seed, Val: meta.Val})
-			x, y = p.val.X, p.yVal
+			xv, yv := task.ValidationRows(meta.Seed, meta.Val) // splitOf's split, cached
+			x, y = xv.X, yv
 		} else if meta.Seed != first.Seed || meta.Val != first.Val {
 			return -1, nil, fmt.Errorf("select: model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
 		}

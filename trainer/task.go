@@ -273,10 +273,13 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 	return &out
 }
 
-// TrainRows returns the training rows idx, row-major, and their classes,
-// in new memory.
-func (t *Task) TrainRows(idx []int) (x []float64, y []int) {
-	return t.Train.Gather(make([]float64, len(idx)*t.Train.Features), idx), pick(make([]int, len(idx)), t.yTrain, idx)
+// ValidationRows returns the validation rows of the split that seed and
+// share val make, as read (not standardised: a model's classifier
+// standardises them itself), one after another, and their classes. They
+// are the task's, shared: callers must not change them.
+func (t *Task) ValidationRows(seed uint64, val float64) (*data.Dataset, []int) {
+	p := t.prepare(&Config{Seed: seed, Val: val})
+	return p.val, p.yVal
 }
 
 // pick sets dst[k] = y[idx[k]] for every k and returns dst[:len(idx)]:

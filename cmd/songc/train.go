@@ -905,8 +905,8 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		if err != nil {
 			return err
 		}
-		x, y := r.Task.TrainRows(val)
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x, y), mc != nil)
+		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x.X, y), mc != nil)
 	}
 	return reportTest(g, m, test, mc != nil)
 }
