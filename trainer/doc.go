@@ -75,8 +75,8 @@
 // # Several graphs, one pass
 //
 // TrainTogether trains runs that see the same batches (the same task,
-// seed, validation share and batch size; any sizes, rates and
-// regularisation) in one pass per batch: the
+// seed, validation share, preprocessing and batch size, at the same epoch;
+// any sizes, rates and regularisation) in one pass per batch: the
 // rows are gathered once, and the runs' steps, noise draws and
 // end-of-epoch validation are spread over the cores, each run's packed
 // kernel getting a share of them. Every run ends with the bits it has

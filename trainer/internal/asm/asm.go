@@ -74,3 +74,11 @@ func loop(name string, n Register, step int, body func(i Register)) {
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
 }
+
+// loopRet generates loop, then the function's return (after VZEROUPPER,
+// since the loop's body uses the vector registers).
+func loopRet(name string, n Register, step int, body func(i Register)) {
+	loop(name, n, step, body)
+	VZEROUPPER()
+	RET()
+}

@@ -61,7 +61,7 @@ func addScaled4() {
 		ev[r] = YMM()
 		VBROADCASTSD(Mem{Base: e, Disp: 8 * r}, ev[r])
 	}
-	loop("addScaled4", n, 4, func(i Register) {
+	loopRet("addScaled4", n, 4, func(i Register) {
 		s := YMM()
 		VMOVUPD(Mem{Base: dst, Index: i, Scale: 8}, s)
 		for r := range ev {
@@ -71,8 +71,6 @@ func addScaled4() {
 		}
 		VMOVUPD(s, Mem{Base: dst, Index: i, Scale: 8})
 	})
-	VZEROUPPER()
-	RET()
 }
 
 // fourRows loads the parameters x and ld and returns registers that

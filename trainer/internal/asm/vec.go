@@ -35,7 +35,7 @@ func split() {
 	tiny, ones := YMM(), YMM()
 	VBROADCASTSS(paramAddr("tiny"), tiny)
 	VBROADCASTSS(one, ones)
-	eight("split", n, func(i Register) {
+	loopRet("split", n, 8, func(i Register) {
 		sv, pv := YMM(), YMM()
 		VMOVUPS(lanes(s, i), sv)
 		VMOVUPS(lanes(p, i), pv)
@@ -69,7 +69,7 @@ func splitGrad() {
 	VBROADCASTSS(paramAddr("tiny"), tiny)
 	VBROADCASTSS(one, ones)
 	VBROADCASTSS(abs, mask)
-	eight("splitGrad", n, func(i Register) {
+	loopRet("splitGrad", n, 8, func(i Register) {
 		d1, d0 := YMM(), YMM()
 		VMOVUPS(lanes(du1, i), d1)
 		VMOVUPS(lanes(du0, i), d0)
@@ -96,7 +96,7 @@ func addDiff() {
 		"multiple of 8. It needs AVX.")
 	r := params("n8", "gs", "p", "du1", "du0")
 	n, gs, p, du1, du0 := r[0], r[1], r[2], r[3], r[4]
-	eight("addDiff", n, func(i Register) {
+	loopRet("addDiff", n, 8, func(i Register) {
 		d1, d0 := YMM(), YMM()
 		VMOVUPS(lanes(du1, i), d1)
 		VMOVUPS(lanes(du0, i), d0)
@@ -121,21 +121,13 @@ func narrow() {
 		"n8 is a multiple of 8. It needs AVX.")
 	r := params("n8", "dst", "src")
 	n, dst, src := r[0], r[1], r[2]
-	eight("narrow", n, func(i Register) {
+	loopRet("narrow", n, 8, func(i Register) {
 		lo, hi := XMM(), XMM()
 		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8}, lo)
 		VCVTPD2PSY(Mem{Base: src, Index: i, Scale: 8, Disp: 32}, hi)
 		VMOVUPS(lo, lanes(dst, i))
 		VMOVUPS(hi, Mem{Base: dst, Index: i, Scale: 4, Disp: 16})
 	})
-}
-
-// eight generates the loop of the function name over n (a multiple of 8)
-// floats, eight at a time, then the return.
-func eight(name string, n Register, body func(i Register)) {
-	loop(name, n, 8, body)
-	VZEROUPPER()
-	RET()
 }
 
 // lanes is the float32 vector at element i of the array at base.

@@ -224,7 +224,7 @@ func (g *GEMM) run(tile micro, n int, b []float32, ldb int, transB bool, c []flo
 		threads = 1
 	}
 	switch {
-	case threads > 1 && g.pre != nil && n <= nc && roundUp(n, tile.nr)/tile.nr >= threads:
+	case threads > 1 && g.pre != nil && n <= nc && ceilDiv(n, tile.nr) >= threads:
 		// A packed whole and a few columns (a training step's product):
 		// each worker packs and multiplies its own columns of B for every
 		// K block, with no wait between blocks. Splitting the rows instead
@@ -308,7 +308,7 @@ func (g *state) work(w, threads int) {
 	// the current K and N block.
 	wk := &g.workers[w]
 	mr, mc := g.cur.mr, g.cur.mc
-	panels := roundUp(g.m, mr) / mr
+	panels := ceilDiv(g.m, mr)
 	lo := panels * w / threads * mr
 	hi := min(g.m, panels*(w+1)/threads*mr)
 	for i0 := lo; i0 < hi; i0 += mc {
@@ -331,7 +331,7 @@ func (g *state) work(w, threads int) {
 func (g *state) workColumns(w, threads int) {
 	wk := &g.workers[w]
 	mr, nr := g.cur.mr, g.cur.nr
-	panels := roundUp(g.nb, nr) / nr
+	panels := ceilDiv(g.nb, nr)
 	lo := panels * w / threads * nr
 	hi := min(g.nb, panels*(w+1)/threads*nr) // lo < hi: run gives each worker a panel
 	bp := g.packB[lo*kc:]
@@ -494,4 +494,7 @@ func check(trans bool, rows, cols int, s []float32, ld int, name string) {
 
 // roundUp returns x rounded up to a multiple of r: the rows or columns of
 // the whole panels of r that hold x of them.
-func roundUp(x, r int) int { return (x + r - 1) / r * r }
+func roundUp(x, r int) int { return ceilDiv(x, r) * r }
+
+// ceilDiv is x/r rounded up: how many r-wide panels hold x.
+func ceilDiv(x, r int) int { return (x + r - 1) / r }

@@ -8,9 +8,9 @@
 // to finish. Waking a sleeping goroutine means waking a sleeping thread,
 // which in a virtual machine can take as long as a whole matrix product of
 // a training step's size (docs/performance.md measures a product split
-// between sleeping workers and between polling ones). While it polls, a goroutine yields its
-// core to any other goroutine of the process that is ready to run; to
-// other processes the core looks busy.
+// between sleeping workers and between polling ones). While it polls, a
+// goroutine yields its core to any other goroutine of the process that is
+// ready to run; to other processes the core looks busy.
 package workers
 
 import (
