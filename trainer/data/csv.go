@@ -515,7 +515,6 @@ func separatorHint(first []string) string {
 	return ""
 }
 
-
 // force applies opt.Categorical and opt.Numeric to s.
 func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, name string) error {
 	kinds := []struct {
