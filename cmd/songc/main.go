@@ -35,13 +35,13 @@ type CLI struct {
 	HelpAll helpAllFlag `name:"help-all" help:"Show help with the expert flags too."`
 
 	Train   TrainCmd   `cmd:"" help:"Learn a self-organizing neural graph (SONG) from a CSV or IDX file."`
-	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows."`
+	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows; train already does, unless --refine 0."`
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict the class of every row of a file, as the compiled classifier does."`
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (a package that imports nothing) from a model."`
-	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph, as in the paper; DOT drawings and plots."`
-	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s."`
+	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph (used nodes, cycles, root-to-leaf distances); DOT drawings and plots."`
+	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s (billions of floating-point operations a second)."`
 	Version VersionCmd `cmd:"" help:"Print songc's version."`
 }
 
@@ -57,7 +57,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column of CSV files: last (default; for a file read by a model, the model's), first, a number from 1, or a header name."`
+	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last (default; with a model, its own), first, N from 1, or a header name."`
 }
 
 // options returns how to read a file of rows for model m: encoded by its
@@ -149,9 +149,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	}()
 	parser, err := kong.New(&cli,
 		kong.Name("songc"),
-		kong.Description("songc trains a classifier on your CSV or IDX data, a Self-Organizing Neural Graph (SONG), "+
+		kong.Description("songc trains a Self-Organizing Neural Graph (SONG) classifier on your CSV or IDX (MNIST-style) data, "+
 			"and compiles it into Go code that needs only the standard library.\n\n"+
-			"Quick start: 'songc train' trains on the embedded Letter data and prints its accuracy; "+
+			"Quick start: 'songc train' trains on the embedded Letter data (UCI letter recognition, 26 classes) and prints its accuracy; "+
 			"'songc train --data FILE' trains on yours.\n\n"+
 			"A SONG routes each row from node to node by learned decisions until it reaches a class: "+
 			"the soft model weighs every route, the hard walk (what compiles) follows one. "+
