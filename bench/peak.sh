@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The machine's width, measured in one run (docs/RESULTS.md, "The
+# The machine's width, measured in one run (docs/performance.md, "The
 # machine's width: AVX-512 against AVX2 and OpenBLAS"): OpenBLAS's SGEMM (Debian's, through numpy) on 2 threads
 # with its detected core type and told the real one (SkylakeX: AVX-512,
 # Haswell: AVX2), songc's packed kernels on the same 1024^3 and 2048^3
