@@ -39,7 +39,8 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 	e, block := k.NewEvaluator(), k.BlockRows()
 	for lo := 0; lo < len(y); lo += block { // x's rows as they are, no copy
 		hi := min(len(y), lo+block)
-		e.add(x[lo*k.d:hi*k.d], y[lo:hi])
+		q, soft := e.block.Run(x[lo*k.d : hi*k.d])
+		e.add(x[lo*k.d:hi*k.d], q, soft, y[lo:hi])
 	}
 	return e.Metrics()
 }
@@ -52,10 +53,8 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 type Evaluator struct {
 	k                         *Classifier
 	m                         Metrics
-	x                         []float64 // the rows Add holds, up to BlockRows x d (made by the first Add)
-	y                         []int
-	q                         []float64 // their leaf masses, BlockRows x c
-	soft                      []int     // their soft classes
+	block                     *SoftBlock
+	y                         []int // the classes of the rows the block holds
 	scratch                   []float64
 	right, hard, agree, paths int
 	mass                      float64
@@ -63,51 +62,41 @@ type Evaluator struct {
 
 // NewEvaluator returns an Evaluator of k's soft model and hard walk.
 func (k *Classifier) NewEvaluator() *Evaluator {
-	rows := k.BlockRows()
 	return &Evaluator{k: k, m: Metrics{ConfusionSoft: square(k.c), ConfusionHard: square(k.c)},
-		q: make([]float64, rows*k.c), soft: make([]int, rows), scratch: make([]float64, k.d)}
+		block: k.NewSoftBlock(), y: make([]int, 0, k.BlockRows()), scratch: make([]float64, k.d)}
 }
 
 // Add measures one raw row of true class y (0 <= y < NumClasses). It
 // copies the row.
 func (e *Evaluator) Add(row []float64, y int) {
-	if len(row) != e.k.d {
-		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(row), e.k.d))
-	}
 	if y < 0 || y >= e.k.c {
 		panic(fmt.Sprintf("runtime: class %d is out of range [0, %d)", y, e.k.c))
 	}
-	if e.y == nil { // Evaluate passes its rows as they are; Add holds them
-		rows := e.k.BlockRows()
-		e.x, e.y = make([]float64, 0, rows*e.k.d), make([]int, 0, rows)
-	}
-	e.x = append(e.x, row...)
+	full := e.block.Hold(row)
 	e.y = append(e.y, y)
-	if len(e.y) == cap(e.y) {
+	if full {
 		e.flush()
 	}
 }
 
 // flush adds the rows held to the metrics.
 func (e *Evaluator) flush() {
-	e.add(e.x, e.y)
-	e.x, e.y = e.x[:0], e.y[:0]
+	x := e.block.x // Run lets the rows go; they stay in place
+	q, soft := e.block.Run(nil)
+	e.add(x, q, soft, e.y)
+	e.y = e.y[:0]
 }
 
-// add runs the rows of x (at most BlockRows, with classes y) and adds
-// them to the metrics.
-func (e *Evaluator) add(x []float64, y []int) {
-	rows, k := len(y), e.k
-	if rows == 0 {
-		return
-	}
-	k.SoftRows(e.q[:rows*k.c], e.soft[:rows], x)
+// add adds to the metrics the rows of x, with classes y, whose soft model
+// gave leaf masses q and classes soft.
+func (e *Evaluator) add(x, q []float64, soft, y []int) {
+	k := e.k
 	m := &e.m
 	for r, y := range y {
-		for _, v := range e.q[r*k.c : (r+1)*k.c] {
+		for _, v := range q[r*k.c : (r+1)*k.c] {
 			e.mass += v
 		}
-		ps := e.soft[r]
+		ps := soft[r]
 		w, _ := k.Walk(x[r*k.d:(r+1)*k.d], e.scratch, nil)
 		if ps == y {
 			e.right++

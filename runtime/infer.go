@@ -382,22 +382,76 @@ func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
 		panic(fmt.Sprintf("runtime: SoftRows got %d values and %d masses for %d rows of %d features and %d classes",
 			len(x), len(dst), rows, k.d, k.c))
 	}
+	k.softRows(dst, class, x, nil)
+}
+
+// softRows is SoftRows with the workers' scratch taken from *sc, which
+// grows to the workers' number (made per call when sc is nil).
+func (k *Classifier) softRows(dst []float64, class []int, x []float64, sc *[]*SoftScratch) {
+	rows := len(class)
 	if rows == 0 {
 		return
 	}
-	run := func(lo, hi int) {
-		sc := k.NewSoftScratch()
+	workers := min(goruntime.GOMAXPROCS(0), rows)
+	if sc == nil {
+		sc = new([]*SoftScratch)
+	}
+	for len(*sc) < workers {
+		*sc = append(*sc, k.NewSoftScratch())
+	}
+	run := func(w, lo, hi int) {
 		for r := lo; r < hi; r++ {
-			class[r] = k.Soft(dst[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], sc)
+			class[r] = k.Soft(dst[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], (*sc)[w])
 		}
 	}
-	workers := min(goruntime.GOMAXPROCS(0), rows)
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
-		wg.Go(func() { run(w*rows/workers, (w+1)*rows/workers) })
+		wg.Go(func() { run(w, w*rows/workers, (w+1)*rows/workers) })
 	}
-	run(0, rows/workers)
+	run(0, 0, rows/workers)
 	wg.Wait()
+}
+
+// SoftBlock holds rows for the soft model until a block of BlockRows is
+// full, then runs them on all the cores at once (SoftRows): what a caller
+// streaming rows of any number (eval, predict) needs, with its buffers,
+// the workers' scratch included, made once.
+type SoftBlock struct {
+	k     *Classifier
+	x     []float64 // the rows held, up to BlockRows x NumFeatures
+	q     []float64 // leaf masses of the rows last run
+	class []int     // and their soft classes
+	sc    []*SoftScratch
+}
+
+// NewSoftBlock returns an empty SoftBlock of k.
+func (k *Classifier) NewSoftBlock() *SoftBlock {
+	rows := k.BlockRows()
+	return &SoftBlock{k: k, x: make([]float64, 0, rows*k.d), q: make([]float64, rows*k.c), class: make([]int, rows)}
+}
+
+// Hold copies row (NumFeatures values) into the block and reports whether
+// the block is now full, to be run.
+func (b *SoftBlock) Hold(row []float64) (full bool) {
+	if len(row) != b.k.d {
+		panic(fmt.Sprintf("runtime: input has %d features, model wants %d", len(row), b.k.d))
+	}
+	b.x = append(b.x, row...)
+	return len(b.x) == cap(b.x)
+}
+
+// Run runs the soft model on the rows held, or on the rows of x when x is
+// not nil (at most BlockRows, row-major, used in place), and returns their
+// leaf masses (row-major, NumClasses each) and classes, valid until the
+// next Run. The held rows are let go.
+func (b *SoftBlock) Run(x []float64) (q []float64, class []int) {
+	if x == nil {
+		x, b.x = b.x, b.x[:0]
+	}
+	rows := len(x) / b.k.d
+	q, class = b.q[:rows*b.k.c], b.class[:rows]
+	b.k.softRows(q, class, x, &b.sc)
+	return q, class
 }
 
 // BlockRows is how many rows callers of SoftRows hold for one call: 256,

@@ -111,14 +111,12 @@ func stopped(ctx context.Context, row int) error {
 }
 
 // predictor writes one output line per row. The soft model's lines wait
-// for a block of rows (BlockRows), which runs on all the cores
-// (runtime.SoftRows).
+// for a block of rows (runtime.SoftBlock), which runs on all the cores.
 type predictor struct {
 	k       *runtime.Classifier
-	soft    bool // the soft model's class, else (with x) its leaf masses
+	soft    bool               // the soft model's class, else (with block) its leaf masses
+	block   *runtime.SoftBlock // the rows held for the soft model; nil for the hard walk
 	scratch []float64
-	x, q    []float64 // the rows held for the soft model, their leaf masses
-	class   []int
 	line    []byte
 	names   []string // the class names, printable
 }
@@ -127,8 +125,7 @@ func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
 	p := &predictor{k: k, soft: soft, scratch: make([]float64, k.NumFeatures()),
 		names: printableAll(k.Model.ClassNames)}
 	if proba || soft {
-		rows := k.BlockRows()
-		p.x, p.q, p.class = make([]float64, 0, rows*k.NumFeatures()), make([]float64, rows*k.NumClasses()), make([]int, rows)
+		p.block = k.NewSoftBlock()
 	}
 	return p
 }
@@ -155,15 +152,12 @@ func printableAll(names []string) []string {
 
 // write writes row's line, or holds the row until a block is full.
 func (p *predictor) write(w *bufio.Writer, row []float64) error {
-	if p.x == nil { // the hard walk, as compiled code runs it
+	if p.block == nil { // the hard walk, as compiled code runs it
 		res, _ := p.k.Walk(row, p.scratch, nil)
 		w.WriteString(p.names[res.Class])
 		return w.WriteByte('\n')
 	}
-	if len(row) != p.k.NumFeatures() {
-		panic(fmt.Sprintf("predict: a row of %d values, the model wants %d", len(row), p.k.NumFeatures()))
-	}
-	if p.x = append(p.x, row...); len(p.x) == cap(p.x) {
+	if p.block.Hold(row) {
 		return p.flush(w)
 	}
 	return nil
@@ -171,11 +165,11 @@ func (p *predictor) write(w *bufio.Writer, row []float64) error {
 
 // flush writes the lines of the rows held.
 func (p *predictor) flush(w *bufio.Writer) error {
-	d, c := p.k.NumFeatures(), p.k.NumClasses()
-	rows := len(p.x) / d
-	q, class := p.q[:rows*c], p.class[:rows]
-	p.k.SoftRows(q, class, p.x)
-	p.x = p.x[:0]
+	if p.block == nil {
+		return nil
+	}
+	c := p.k.NumClasses()
+	q, class := p.block.Run(nil)
 	for r, k := range class {
 		if p.soft {
 			w.WriteString(p.names[k])
