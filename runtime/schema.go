@@ -25,8 +25,12 @@ const (
 // OneHot is the encoding of a categorical column: one feature per level.
 const OneHot = "one-hot"
 
-// DefaultMissing are the tokens that mean "missing" besides an empty field.
-var DefaultMissing = []string{"NA", "N/A", "?", "NaN"}
+// DefaultMissing are the tokens that mean "missing" besides an empty field:
+// those that R (NA), numpy and pandas (nan, NaN, <NA>, None), SQL exports
+// (NULL), C's printf (-nan), spreadsheets (#N/A) and the UCI and Weka
+// files (?) write for a value that is not there. Matching is exact: "none"
+// and "Null" are values.
+var DefaultMissing = []string{"NA", "N/A", "n/a", "?", "NaN", "nan", "-nan", "NULL", "null", "None", "<NA>", "#N/A"}
 
 // Schema is the records a model reads: its input columns in order, the
 // label column's name, and the tokens that mean a missing field.

@@ -21,7 +21,7 @@ already; MNIST stays in its IDX files (songc reads them directly).
 """
 import csv, gzip, json, os, statistics, sys
 
-MISSING = {"", "?", "NA", "N/A", "NaN"}
+MISSING = {"", "NA", "N/A", "n/a", "?", "NaN", "nan", "-nan", "NULL", "null", "None", "<NA>", "#N/A"}  # songc's default tokens
 TABULAR = ["credit-g", "vote", "hypothyroid", "soybean", "abalone", "ionosphere",
            "sonar", "glass", "ecoli", "seeds", "winequality-red", "haberman"]
 

@@ -333,8 +333,27 @@ func TestMissingLabels(t *testing.T) {
 	if err != nil || ts.Rows != 1 || ts.NoLabel != (Unlabelled{Rows: 1, First: 3}) {
 		t.Errorf("file for the model: %v, %+v", err, ts)
 	}
-	if _, err := read(t, "a,y\n1,\n2,NA\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), `t.csv: every row's label is missing (empty, or one of the missing-value tokens "NA", "N/A", "?", "NaN")`) {
+	if _, err := read(t, "a,y\n1,\n2,NA\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), `t.csv: every row's label is missing (empty, or one of the missing-value tokens "NA", "N/A", "n/a", "?", "NaN", "nan", "-nan", "NULL" and 4 more)`) {
 		t.Errorf("no labels: error %v", err)
+	}
+}
+
+// TestDefaultMissingTokens: the tokens numpy and pandas (nan, None, <NA>),
+// SQL exports (NULL), C (-nan) and spreadsheets (#N/A) write for a value
+// that is not there leave a column numeric, each field missing; a
+// different spelling ("none") is a value.
+func TestDefaultMissingTokens(t *testing.T) {
+	text := "a,b,y\n1,x,p\nnan,none,q\n3,x,p\nNULL,y,q\nNone,x,p\n<NA>,y,q\n-nan,x,p\n#N/A,y,q\nnull,x,p\nn/a,y,q\n"
+	ds, err := read(t, text, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := ds.Schema.Inputs[0], ds.Schema.Inputs[1]
+	if a.Kind != runtime.Numeric || !a.MissingFeature || a.Fill != 2 || len(ds.Mixed) != 0 {
+		t.Errorf("column a: %+v, mixed %+v; want numeric with missing fields, median 2", a, ds.Mixed)
+	}
+	if b.Kind != runtime.Categorical || !reflect.DeepEqual(b.Levels, []string{"none", "x", "y"}) {
+		t.Errorf("column b: %+v; want the levels none, x, y", b)
 	}
 }
 
@@ -342,14 +361,14 @@ func TestMissingLabels(t *testing.T) {
 // values are numbers is reported with the values that are not; a column
 // of words, or one forced categorical, is not.
 func TestMixedColumn(t *testing.T) {
-	text := "a,b,c,d,y\n1,x,1,5,p\nnan,y,2,6,q\n3,3,-,7,p\n4,z,nan,8,q\n5,w,5,-,p\n6,v,6,9,q\n"
+	text := "a,b,c,d,y\n1,x,1,5,p\nn.a.,y,2,6,q\n3,3,-,7,p\n4,z,n.a.,8,q\n5,w,5,-,p\n6,v,6,9,q\n"
 	ds, err := read(t, text, CSVOptions{Categorical: []string{"d"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []MixedColumn{
-		{Name: "a", Numbers: 5, Words: 1, Some: []string{"nan"}},
-		{Name: "c", Numbers: 4, Words: 2, Some: []string{"-", "nan"}},
+		{Name: "a", Numbers: 5, Words: 1, Some: []string{"n.a."}},
+		{Name: "c", Numbers: 4, Words: 2, Some: []string{"-", "n.a."}},
 	}
 	if !reflect.DeepEqual(ds.Mixed, want) {
 		t.Errorf("mixed %+v, want %+v", ds.Mixed, want)
