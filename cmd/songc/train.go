@@ -236,7 +236,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		return err
 	}
 	if sc := task.Schema(); sc != nil && !c.Quiet {
-		fmt.Fprintf(g.Stderr, "songc: %s: %s\n", train.Name, describeColumns(sc))
+		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
 	for _, w := range readWarnings(train, task) { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
@@ -809,6 +809,18 @@ func labelHint(s *runtime.Schema) string {
 		return ""
 	}
 	return fmt.Sprintf(" (columns of words: %s)", data.QuoteList(names, 3))
+}
+
+// separatedBy says what separates a CSV file's fields, when it is not a
+// comma.
+func separatedBy(sep rune) string {
+	switch sep {
+	case 0, ',':
+		return ""
+	case ';':
+		return "fields separated by semicolons, decimal commas read as points; "
+	}
+	return "fields separated by " + data.Separators[sep] + "; "
 }
 
 // describeColumns says in a line how a training file's columns are read.

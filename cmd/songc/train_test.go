@@ -614,6 +614,30 @@ func TestMixedColumnWarned(t *testing.T) {
 	}
 }
 
+// TestSemicolonsSaid: train names a separator other than the comma, and
+// a model trained on a file separated by semicolons, with decimal commas,
+// reads the same rows written with commas alike.
+func TestSemicolonsSaid(t *testing.T) {
+	row := func(sep, point string) func(int) string {
+		return func(i int) string {
+			return fmt.Sprintf("%d%s%d%s5%s%c", i%7, point, i%3, sep, sep, "xz"[i%2])
+		}
+	}
+	semi := csvFile(t, "a;b;y", 20, row(";", ","))
+	model := filepath.Join(filepath.Dir(semi), "m.json")
+	code, _, errs := songc(t, context.Background(), "train", "--data", semi, "-o", model,
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, "train.csv: fields separated by semicolons, decimal commas read as points; 2 input columns (2 numeric, 0 categorical)") {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	comma := csvFile(t, "a,b,y", 20, row(",", "."))
+	_, a, _ := songc(t, context.Background(), "predict", model, "--data", semi)
+	code, b, errs := songc(t, context.Background(), "predict", model, "--data", comma)
+	if code != 0 || a != b || a == "" {
+		t.Errorf("exit %d, %s; predictions of the two files differ:\n%s\n%s", code, errs, a, b)
+	}
+}
+
 // TestNoValueWarned: train warns, even with -q, of columns with no value in
 // any row (rows whose label is missing, which are left out, not counted).
 func TestNoValueWarned(t *testing.T) {

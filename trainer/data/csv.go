@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -190,7 +191,7 @@ func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions)
 
 // readAll reads every row of st.
 func readAll(st *CSVStream, name string) (*Dataset, error) {
-	ds := &Dataset{Name: name, Schema: st.opt.Schema}
+	ds := &Dataset{Name: name, Schema: st.opt.Schema, Separator: st.cr.Comma}
 	// A label is a slice of its record's line: each distinct one is kept
 	// once, copied, so that the lines themselves can be collected.
 	labels := map[string]string{}
@@ -500,16 +501,16 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	return s, header, label, nil
 }
 
-// separatorHint says, after an error about a file's column count, that
-// songc reads commas when the first row is one field holding another
-// common separator; otherwise it is empty.
+// separatorHint says, after an error about a file's column count, why
+// songc read commas when the first row is one field holding another
+// separator; otherwise it is empty.
 func separatorHint(first []string) string {
 	if len(first) != 1 {
 		return ""
 	}
-	for _, sep := range []struct{ c, name, also string }{{";", "semicolons", " (and decimal commas to points)"}, {"\t", "tabs", ""}, {"|", "vertical bars", ""}} {
-		if strings.Contains(first[0], sep.c) {
-			return fmt.Sprintf("; songc reads comma-separated files, and this one looks separated by %s: convert them to commas%s", sep.name, sep.also)
+	for _, c := range []rune{';', '\t', '|'} {
+		if strings.ContainsRune(first[0], c) {
+			return fmt.Sprintf("; the file looks separated by %[1]s, but songc reads %[1]s only when the first line holds no comma and the next lines hold as many %[1]s as it does: mend the rows, or convert the file to commas", Separators[c])
 		}
 	}
 	return ""
@@ -624,14 +625,39 @@ func QuoteList(names []string, n int) string {
 	return b.String()
 }
 
-func newCSVReader(r io.Reader) *csv.Reader {
-	text, crLines := plainText(r)
+// csvReader reads a CSV file's records, with the separator the file uses
+// (sniffSeparator). In a file separated by semicolons, a field that is a
+// number written with a decimal comma (3,14) reads as 3.14: that is why such
+// files use semicolons.
+type csvReader struct {
+	*csv.Reader
+	decimalComma bool
+}
+
+// Read returns the next record, as csv.Reader.Read does.
+func (r *csvReader) Read() ([]string, error) {
+	rec, err := r.Reader.Read()
+	if r.decimalComma {
+		for i, f := range rec {
+			if p, ok := decimalPoint(f); ok {
+				rec[i] = p
+			}
+		}
+	}
+	return rec, err
+}
+
+func newCSVReader(r io.Reader) *csvReader {
+	text, crLines, sep := plainText(r)
 	cr := csv.NewReader(&lineLimit{r: text, max: MaxLineBytes, cr: crLines})
+	cr.Comma = sep
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
-	cr.TrimLeadingSpace = true
+	// Spaces around a field are removed where it is read; csv's own
+	// trimming would also take the empty fields between two tabs.
+	cr.TrimLeadingSpace = sep != '\t'
 	cr.ReuseRecord = true
 	cr.Comment = 0
-	return cr
+	return &csvReader{Reader: cr, decimalComma: sep == ';'}
 }
 
 // plainText returns r without the UTF-8 byte order mark that starts it, if
@@ -641,15 +667,117 @@ func newCSVReader(r io.Reader) *csv.Reader {
 // then reads as newlines, so that its lines and their numbers are the
 // file's. Such a file is one whose first read (up to 64 KiB, with no wait
 // for more) holds two carriage returns or more and no newline; a file whose
-// lines end in a carriage return and a newline cannot look so.
-func plainText(r io.Reader) (_ io.Reader, crLines bool) {
+// lines end in a carriage return and a newline cannot look so. The
+// separator is the one sniffSeparator finds in that first read.
+func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
 	}
 	// A read error of Peek's comes back from the next Read.
 	b, _ := br.Peek(br.Buffered())
-	return br, bytes.Count(b, []byte{'\r'}) >= 2 && bytes.IndexByte(b, '\n') < 0
+	crLines = bytes.Count(b, []byte{'\r'}) >= 2 && bytes.IndexByte(b, '\n') < 0
+	end := byte('\n')
+	if crLines {
+		end = '\r'
+	}
+	return br, crLines, sniffSeparator(b, end)
+}
+
+// Separators are the field separators songc reads besides commas, and
+// their names.
+var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical bars"}
+
+// sniffSeparator returns the field separator of a file that begins with b,
+// whose lines end in the byte end: a semicolon, a tab or a vertical bar when
+// the first line holds one or more of it and no comma, and each following
+// complete line of b (up to 20, blank ones skipped) holds as many of it;
+// a comma otherwise. Separators between double quotes do not count.
+func sniffSeparator(b []byte, end byte) rune {
+	var first map[rune]int
+	lines := 0
+	quoted := false
+	count := map[rune]int{}
+	for len(b) > 0 && lines < 21 {
+		i := bytes.IndexByte(b, end)
+		if i < 0 {
+			if first != nil {
+				break // an incomplete line: its counts may fall short
+			}
+			i = len(b)
+		}
+		line := b[:i]
+		b = b[min(i+1, len(b)):]
+		clear(count)
+		blank := true
+		for _, c := range string(line) {
+			switch {
+			case c == '"':
+				quoted = !quoted
+			case quoted:
+			case c == ',' || Separators[c] != "":
+				count[c]++
+			}
+			if c != ' ' && c != '\r' && c != '\t' {
+				blank = false
+			}
+		}
+		if blank && count['\t'] == 0 {
+			continue
+		}
+		lines++
+		if first == nil {
+			if count[','] > 0 {
+				return ','
+			}
+			first = maps.Clone(count)
+			continue
+		}
+		for c, n := range first {
+			if count[c] != n {
+				delete(first, c)
+			}
+		}
+	}
+	for _, c := range []rune{';', '\t', '|'} {
+		if first[c] > 0 {
+			return c
+		}
+	}
+	return ','
+}
+
+// decimalPoint returns f with its decimal comma made a point when f is a
+// number written so (3,14, -0,5, ,5, 1,5e3; spaces around allowed).
+func decimalPoint(f string) (string, bool) {
+	t := strings.TrimSpace(f)
+	i := strings.IndexByte(t, ',')
+	if i < 0 || strings.Count(t, ",") != 1 || strings.ContainsAny(t, ".xXpP_") {
+		return f, false
+	}
+	digits := func(s string) bool {
+		for _, c := range s {
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	whole, frac := strings.TrimLeft(t[:i], "+-"), t[i+1:]
+	if len(t[:i])-len(whole) > 1 || !digits(whole) {
+		return f, false
+	}
+	if e := strings.IndexAny(frac, "eE"); e >= 0 {
+		exp := strings.TrimLeft(frac[e+1:], "+-")
+		if len(frac[e+1:])-len(exp) > 1 || exp == "" || !digits(exp) {
+			return f, false
+		}
+		frac = frac[:e]
+	}
+	if !digits(frac) || whole == "" && frac == "" {
+		return f, false
+	}
+	return t[:i] + "." + t[i+1:], true
 }
 
 // csvErr names the file, line and column of a CSV syntax error.
@@ -676,7 +804,7 @@ func csvErr(name string, err error) error {
 type CSVStream struct {
 	name      string
 	opt       CSVOptions
-	cr        *csv.Reader
+	cr        *csvReader
 	enc       *runtime.Encoder
 	inputs    int   // the schema's columns
 	width     int   // columns per row, -1 before the first row

@@ -40,7 +40,10 @@ type Dataset struct {
 	// training file, or the model's for a file read by one; nil for IDX.
 	Schema *runtime.Schema
 	Header bool // the CSV file had a header row
-	Unseen int  // rows with a categorical value seen in no training row
+	// Separator is the CSV file's field separator: a comma, or one of
+	// Separators, found from its first lines.
+	Separator rune
+	Unseen    int // rows with a categorical value seen in no training row
 	// NumberedFirstRow: the training file's first row, read as data, numbers
 	// the columns (0, 1, 2, ...), as a header of unnamed columns would.
 	NumberedFirstRow bool

@@ -87,9 +87,9 @@ func TestCSVErrors(t *testing.T) {
 		{"label name without header", "1,2,a\n", CSVOptions{LabelCol: "y"}, `t.csv:1: --label-col "y" names a column, but no field of the first row is "y" (it has "1", "2", "a")`},
 		{"label name with --header no", "a,y\n1,b\n", CSVOptions{LabelCol: "y", Header: HeaderNo}, `t.csv: --label-col "y" names a column, but --header no says the file has no header row`},
 		{"label name in another case", "a,outcome\n1,b\n", CSVOptions{LabelCol: "Outcome"}, `names are case-sensitive: did you mean "outcome"?`},
-		{"semicolons", "a;b;y\n1;2;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; songc reads comma-separated files, and this one looks separated by semicolons"},
-		{"semicolons, decimal commas", "a;b;y\n1,5;2;x\n", CSVOptions{}, "t.csv:2: row has 2 columns, earlier rows have 1; songc reads comma-separated files, and this one looks separated by semicolons"},
-		{"tabs for a model", "1\t2\n", CSVOptions{Schema: numeric(2)}, "looks separated by tabs"},
+		{"semicolons, ragged", "a;b;y\n1;2;x\n3;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; the file looks separated by semicolons, but songc reads semicolons only when the first line holds no comma and the next lines hold as many semicolons as it does"},
+		{"semicolons after a comma", "a,b;c;y\n1;2;x\n", CSVOptions{}, "t.csv:2: row has 1 columns, earlier rows have 2"},
+		{"tabs for a model, ragged", "1\t2\n3\n", CSVOptions{Schema: numeric(2)}, "looks separated by tabs"},
 		{"label name not in header", "a,b,y\n1,2,c\n", CSVOptions{LabelCol: "z", Header: HeaderYes}, `t.csv:1: no column is named "z" (the label column); the header has "a", "b", "y"`},
 		{"bad quote", "1,2,a\n1,\"2,b\n", CSVOptions{}, "t.csv:2:"},
 		{"label only", "a\nb\n", CSVOptions{}, "no feature columns"},
@@ -385,5 +385,51 @@ func TestIDXStream(t *testing.T) {
 	}
 	if _, err := st.Next(); err == nil || !strings.Contains(err.Error(), "image 2 of 5 is cut short") {
 		t.Errorf("truncated: %v", err)
+	}
+}
+
+// TestSeparators: a file whose first line holds semicolons, tabs or
+// vertical bars and no comma, and whose next lines hold as many, is read
+// with that separator; with semicolons, decimal commas are points. The
+// same file read for a model gives the same rows.
+func TestSeparators(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		sep        rune
+		x          []float64
+	}{
+		{"semicolons", "a;b;y\n1,5;2;x\n-0,25;\"3\";z\n,5;1,5e1;x\n", ';', []float64{1.5, 2, -0.25, 3, 0.5, 15}},
+		{"tabs, empty fields", "a\tb\ty\n1\t\tx\n2\t3\tz\n4\t5\tx\n", '\t', []float64{1, 4, 1, 2, 3, 0, 4, 5, 0}},
+		{"vertical bars", "a|b|y\n1|2|x\n3|4|z\n", '|', []float64{1, 2, 3, 4}},
+		{"commas", "a,b,y\n1,2,x\n3,4;5,z\n", ',', nil},
+		{"quoted separators", "\"a,1\";b;y\n1;2;x\n3;4;z\n", ';', []float64{1, 2, 3, 4}},
+		{"carriage returns", "a;b;y\r1;2;x\r3;4;z\r", ';', []float64{1, 2, 3, 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, err := read(t, tc.text, CSVOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ds.Separator != tc.sep || tc.x != nil && !reflect.DeepEqual(ds.X, tc.x) {
+				t.Errorf("separator %q, rows %v; want %q, %v", ds.Separator, ds.X, tc.sep, tc.x)
+			}
+			again, err := read(t, tc.text, CSVOptions{Schema: ds.Schema, Named: true})
+			if err != nil || !reflect.DeepEqual(again.X, ds.X) {
+				t.Errorf("read for the model: %v, rows %v", err, again.X)
+			}
+		})
+	}
+}
+
+// TestDecimalPoint: only a number written with one decimal comma changes.
+func TestDecimalPoint(t *testing.T) {
+	for f, want := range map[string]string{
+		"3,14": "3.14", " -0,5 ": "-0.5", ",5": ".5", "5,": "5.", "1,5e-3": "1.5e-3", "+2,0E4": "+2.0E4",
+		"1,234,5": "", "1.5": "", "a,b": "", ",": "", "--1,5": "", "1,5e": "", "0x1,5": "", "1,5e3e4": "", "": "",
+	} {
+		got, ok := decimalPoint(f)
+		if want == "" && (ok || got != f) || want != "" && (!ok || got != want) {
+			t.Errorf("decimalPoint(%q) = %q, %v; want %q", f, got, ok, want)
+		}
 	}
 }
