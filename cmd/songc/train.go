@@ -724,6 +724,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 	for _, mc := range ds.Mixed {
 		out = append(out, mixedNote(mc, ds.Schema.Missing))
 	}
+	for _, sc := range ds.Scattered {
+		out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows (%s, ...), so most of its values are seen once and the model learns little from them; "+
+			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: leave the column out of the file, or write it as numbers",
+			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some))))
+	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")
 	}

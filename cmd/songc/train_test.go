@@ -614,6 +614,18 @@ func TestMixedColumnWarned(t *testing.T) {
 	}
 }
 
+// TestScatteredColumnWarned: train warns, even with -q, of a categorical
+// column with a distinct value in most rows.
+func TestScatteredColumnWarned(t *testing.T) {
+	train := csvFile(t, "when,a,y", 30, func(i int) string {
+		return fmt.Sprintf("2024-03-%02d,%d,%c", i+1, i%5, "xz"[i%2])
+	})
+	code, errs := trainQuick(t, train)
+	if code != 0 || !strings.Contains(errs, `column "when" has 30 distinct values in 30 rows ("2024-03-01", "2024-03-02", "2024-03-03", ...), so most of its values are seen once and the model learns little from them;`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
 // TestSemicolonsSaid: train names a separator other than the comma, and
 // a model trained on a file separated by semicolons, with decimal commas,
 // reads the same rows written with commas alike.

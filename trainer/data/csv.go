@@ -165,6 +165,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	ds.Mixed = sc.mixed(schema, label, header, opt)
+	ds.Scattered = sc.scattered(schema, label, header, opt)
 	index := setFills(ds)
 	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
 	return ds, nil
@@ -183,6 +184,28 @@ func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions)
 		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
 			out = append(out, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 				FirstOnly: !header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
+		}
+		j++
+	}
+	return out
+}
+
+// scattered returns the columns of s that are ScatteredColumns; header
+// says whether the first row is a header (when it is data, its field
+// counts).
+func (t *table) scattered(s *runtime.Schema, label int, header bool, opt CSVOptions) []ScatteredColumn {
+	var out []ScatteredColumn
+	j := 0 // the file column of input i
+	for _, in := range s.Inputs {
+		if j == label {
+			j++
+		}
+		n, values := len(in.Levels), t.numbers[j]+t.words[j]
+		if !header && !runtime.IsMissing(t.first[j], opt.Missing) {
+			values++
+		}
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && n >= MinScattered && 2*n > values {
+			out = append(out, ScatteredColumn{Name: in.Name, Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
 	}

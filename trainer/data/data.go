@@ -54,6 +54,9 @@ type Dataset struct {
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn
+	// Scattered are the categorical columns of a training file (not forced
+	// so by CSVOptions.Categorical) with a distinct value in most rows.
+	Scattered []ScatteredColumn
 	// NoValue names the columns of a training file that have no value in
 	// any row: each field is empty or a missing-value token.
 	NoValue []string
@@ -111,6 +114,20 @@ type MixedColumn struct {
 	More           bool     // there are other distinct ones
 	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
 }
+
+// A ScatteredColumn is a categorical column whose values are mostly
+// distinct: at least MinScattered of them, and more than half the column's
+// values (missing ones not counted). An identifier, a date, free text or
+// numbers written with a unit or a decimal comma read so, and the model can
+// learn little from a value that one row holds.
+type ScatteredColumn struct {
+	Name           string
+	Levels, Values int
+	Some           []string // the first few levels, sorted
+}
+
+// MinScattered is the fewest distinct values a ScatteredColumn has.
+const MinScattered = 20
 
 // Row returns the features of row i.
 func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }

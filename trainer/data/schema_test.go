@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -354,6 +355,34 @@ func TestDefaultMissingTokens(t *testing.T) {
 	}
 	if b.Kind != runtime.Categorical || !reflect.DeepEqual(b.Levels, []string{"none", "x", "y"}) {
 		t.Errorf("column b: %+v; want the levels none, x, y", b)
+	}
+}
+
+// TestScatteredColumn: a categorical column with a distinct value in most
+// of its rows (20 or more) is reported, with its first levels; one with
+// fewer levels, or forced categorical, is not.
+func TestScatteredColumn(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,few,zip,y\n")
+	for i := range 40 {
+		id := fmt.Sprintf("r%02d", i%39) // 39 levels in 40 rows
+		fmt.Fprintf(&b, "%s,%c,z%d,%c\n", id, "abc"[i%3], i, "pq"[i%2])
+	}
+	b.WriteString("NA,a,z99,p\n") // a missing value does not count
+	ds, err := read(t, b.String(), CSVOptions{Categorical: []string{"zip"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ScatteredColumn{{Name: "id", Levels: 39, Values: 40, Some: []string{"r00", "r01", "r02"}}}
+	if !reflect.DeepEqual(ds.Scattered, want) {
+		t.Errorf("scattered %+v, want %+v", ds.Scattered, want)
+	}
+	half := "a,y\n"
+	for i := range 40 {
+		half += fmt.Sprintf("v%d,%c\n", i/2, "pq"[i%2])
+	}
+	if ds, err := read(t, half, CSVOptions{}); err != nil || len(ds.Scattered) != 0 {
+		t.Errorf("20 values in 40 rows: %v, scattered %+v", err, ds.Scattered)
 	}
 }
 
