@@ -334,6 +334,17 @@ func (e *ColumnError) Error() string {
 
 func (e *ColumnError) Unwrap() error { return e.Err }
 
+// Seen reports whether field, the value of input column i, is one the
+// model knows: missing, or a level of a categorical column; a numeric
+// column's fields are always seen.
+func (e *Encoder) Seen(i int, field string) bool {
+	if e.levels[i] == nil || IsMissing(field, e.s.Missing) {
+		return true
+	}
+	_, ok := e.levels[i][Level(field)]
+	return ok
+}
+
 // Encode writes the features of the record fields to dst (Width values).
 // It reports whether a categorical field held a value seen in no training
 // row (encoded like a missing one, with its missing feature 0). A numeric

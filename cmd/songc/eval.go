@@ -54,8 +54,17 @@ func (c *EvalCmd) Run(g *Globals) error {
 			Data    string   `json:"data"`
 			Classes []string `json:"classes"`
 			runtime.Metrics
-			Unseen int `json:"unseen_rows"`
-		}{c.Model, c.Data, k.Model.ClassNames, met, unseen}
+			Unseen  int            `json:"unseen_rows"`
+			Columns map[string]int `json:"unseen_by_column,omitempty"`
+		}{c.Model, c.Data, k.Model.ClassNames, met, unseen.Rows, nil}
+		for i, n := range unseen.Column {
+			if n > 0 {
+				if out.Columns == nil {
+					out.Columns = map[string]int{}
+				}
+				out.Columns[k.Model.Schema.Inputs[i].Name] = n
+			}
+		}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -71,8 +80,8 @@ func (c *EvalCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "mean leaf mass     %8.4f\n", met.MeanLeafMass)
 	fmt.Fprintf(w, "hard path length   mean %.2f, max %d\n", met.MeanPathLen, met.MaxPathLen)
 	fmt.Fprintf(w, "forced exits       %d (%.1f%% of rows)\n", met.ForcedExits, 100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
-	if unseen > 0 {
-		fmt.Fprintf(w, "unseen categories  %d rows (%.1f%%) hold a value no training row had\n", unseen, 100*float64(unseen)/float64(max(1, met.Rows)))
+	if unseen.Rows > 0 {
+		fmt.Fprintf(w, "unseen categories  %d rows (%.1f%%) hold a value no training row had: %s\n", unseen.Rows, 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
 	}
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so, and warn
@@ -104,7 +113,7 @@ func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
 // evaluate measures k on the labelled rows of path, streamed through in
 // constant memory whatever the file's size, and counts those with an
 // unseen category; rows with a missing label are left out, and said so.
-func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen int, err error) {
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen data.UnseenTally, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
@@ -119,18 +128,16 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v", path, st.Line(), err)
 		}
-		if st.Unseen() {
-			unseen++
-		}
+		unseen.Add(st)
 		e.Add(st.Row(), y)
 		return nil
 	})
 	if err != nil {
-		return met, 0, err
+		return met, unseen, err
 	}
 	met = e.Metrics()
 	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
-		return met, 0, err
+		return met, unseen, err
 	}
 	if left.Rows > 0 {
 		fmt.Fprintln(g.Stderr, noLabelNote(path, left))

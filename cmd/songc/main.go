@@ -86,8 +86,8 @@ func noteData(g *Globals, ds *data.Dataset) {
 	if ds.Reordered {
 		fmt.Fprintln(g.Stderr, reorderedNote(ds.Name))
 	}
-	if ds.Unseen > 0 {
-		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, ds.Unseen, ds.Rows))
+	if ds.Unseen.Rows > 0 {
+		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, &ds.Unseen, ds.Rows, ds.Schema))
 	}
 	if ds.NoLabel.Rows > 0 {
 		fmt.Fprintln(g.Stderr, noLabelNote(ds.Name, ds.NoLabel))
@@ -104,9 +104,10 @@ func reorderedNote(path string) string {
 	return fmt.Sprintf("songc: %s: columns matched to the model's by name (the file has them in another order)", path)
 }
 
-// unseenNote says how many rows of path hold an unseen category.
-func unseenNote(path string, unseen, rows int) string {
-	return fmt.Sprintf("songc: %s: %d of %d rows hold a category no training row had (it sets none of its column's features)", path, unseen, rows)
+// unseenNote says how many rows of path hold an unseen category, and in
+// which columns of s.
+func unseenNote(path string, u *data.UnseenTally, rows int, s *runtime.Schema) string {
+	return fmt.Sprintf("songc: %s: %d of %d rows hold a category no training row had (it sets none of its column's features): %s", path, u.Rows, rows, u.Columns(s))
 }
 
 func (f DataFlags) trainOptions() data.CSVOptions {

@@ -56,11 +56,9 @@ func (c *PredictCmd) Run(g *Globals) error {
 		}
 	}
 	p := newPredictor(k, c.Proba, c.Soft)
-	unseen := 0
+	var unseen data.UnseenTally
 	rows, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error {
-		if st.Unseen() {
-			unseen++
-		}
+		unseen.Add(st)
 		return p.write(w, st.Row())
 	})
 	// The rows held, also before an error: their lines come first.
@@ -69,8 +67,8 @@ func (c *PredictCmd) Run(g *Globals) error {
 		w.Flush()
 		return err
 	}
-	if unseen > 0 {
-		fmt.Fprintln(g.Stderr, unseenNote(c.Data, unseen, rows))
+	if unseen.Rows > 0 {
+		fmt.Fprintln(g.Stderr, unseenNote(c.Data, &unseen, rows, m.Schema))
 	}
 	return w.Flush()
 }

@@ -73,11 +73,17 @@ func TestRecords(t *testing.T) {
 
 	note := "columns matched to the model's by name"
 	code, out, errs := songc(t, context.Background(), "eval", model, "--data", other)
-	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(out, "unseen categories  8 rows (20.0%)") {
+	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(out, `unseen categories  8 rows (20.0%) hold a value no training row had: "colour" in 8 rows`) {
 		t.Errorf("eval of reordered columns: exit %d\n%s\n%s", code, out, errs)
 	}
+	code, out, errs = songc(t, context.Background(), "eval", model, "--data", other, "--json")
+	if code != 0 || !strings.Contains(out, `"unseen_rows": 8,`) || !strings.Contains(out, `"unseen_by_column": {
+    "colour": 8
+  }`) {
+		t.Errorf("eval --json of unseen categories: exit %d\n%s\n%s", code, out, errs)
+	}
 	code, out, errs = songc(t, context.Background(), "predict", model, "--data", other)
-	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(errs, "8 of 40 rows hold a category no training row had") || strings.Count(out, "\n") != 40 {
+	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(errs, `8 of 40 rows hold a category no training row had (it sets none of its column's features): "colour" in 8 rows`) || strings.Count(out, "\n") != 40 {
 		t.Errorf("predict of reordered columns: exit %d\n%s", code, errs)
 	}
 	code, _, errs = songc(t, context.Background(), "compile", model, "--data", other, "-o", filepath.Join(dir, "c", "c.go"))

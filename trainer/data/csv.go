@@ -245,9 +245,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 			ds.Labels = append(ds.Labels, l)
 		}
 		ds.Line = append(ds.Line, st.Line())
-		if st.Unseen() {
-			ds.Unseen++
-		}
+		ds.Unseen.Add(st)
 		ds.Rows++
 	}
 	if err := ds.NoLabel.Err(name, ds.Rows, st.opt.Schema.Missing); err != nil {
@@ -840,6 +838,8 @@ type CSVStream struct {
 	line      int
 	rows      int
 	unseen    bool
+	// unseenCols are the columns UnseenColumns returns.
+	unseenCols []int
 }
 
 // NewCSVStream starts reading CSV from r. name is used in errors.
@@ -1071,6 +1071,22 @@ func (s *CSVStream) Labelled() bool { return s.label >= 0 }
 // Unseen reports whether the current row has a categorical value that no
 // training row had.
 func (s *CSVStream) Unseen() bool { return s.unseen }
+
+// UnseenColumns returns the input columns (indices in the schema) whose
+// value in the current row no training row had; nil when there are none.
+// The slice is reused.
+func (s *CSVStream) UnseenColumns() []int {
+	if !s.unseen {
+		return nil
+	}
+	s.unseenCols = s.unseenCols[:0]
+	for i, f := range s.fields {
+		if !s.enc.Seen(i, f) {
+			s.unseenCols = append(s.unseenCols, i)
+		}
+	}
+	return s.unseenCols
+}
 
 // Reordered reports whether the file's columns were matched by name in an
 // order other than the model's.

@@ -22,8 +22,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/songc/songc/runtime"
 )
@@ -43,7 +45,7 @@ type Dataset struct {
 	// Separator is the CSV file's field separator: a comma, or one of
 	// Separators, found from its first lines.
 	Separator rune
-	Unseen    int // rows with a categorical value seen in no training row
+	Unseen    UnseenTally // rows with a categorical value seen in no training row
 	// NumberedFirstRow: the training file's first row, read as data, numbers
 	// the columns (0, 1, 2, ...), as a header of unnamed columns would.
 	NumberedFirstRow bool
@@ -113,6 +115,55 @@ type MixedColumn struct {
 	Some           []string // the first few distinct values that are not numbers
 	More           bool     // there are other distinct ones
 	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
+}
+
+// An UnseenTally counts the rows of a file read for a model that hold a
+// categorical value seen in no training row, in all and per input column.
+type UnseenTally struct {
+	Rows   int
+	Column []int // rows per input column, in the schema's order; nil until a row has one
+}
+
+// Add counts the current row of st (a Stream or a CSVStream).
+func (u *UnseenTally) Add(st interface{ UnseenColumns() []int }) {
+	cols := st.UnseenColumns()
+	if len(cols) == 0 {
+		return
+	}
+	u.Rows++
+	for _, i := range cols {
+		if i >= len(u.Column) {
+			u.Column = append(u.Column, make([]int, i+1-len(u.Column))...)
+		}
+		u.Column[i]++
+	}
+}
+
+// Columns says which columns held the unseen values, the most rows first
+// (up to three, then how many more): "color" in 10 rows, "city" in 3.
+func (u *UnseenTally) Columns(s *runtime.Schema) string {
+	var idx []int
+	for i, n := range u.Column {
+		if n > 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return u.Column[b] - u.Column[a] })
+	var b strings.Builder
+	for k, i := range idx {
+		if k == 3 {
+			fmt.Fprintf(&b, " and %d more columns", len(idx)-k)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q in %d", s.Inputs[i].Name, u.Column[i])
+		if k == 0 {
+			b.WriteString(" rows")
+		}
+	}
+	return b.String()
 }
 
 // A ScatteredColumn is a categorical column whose values are mostly

@@ -433,3 +433,20 @@ func TestDecimalPoint(t *testing.T) {
 		}
 	}
 }
+
+type unseenRow []int
+
+func (r unseenRow) UnseenColumns() []int { return r }
+
+// TestUnseenTally: rows are counted once however many of their columns
+// hold an unseen value, columns by rows, most first, three by name.
+func TestUnseenTally(t *testing.T) {
+	s := &runtime.Schema{Inputs: []runtime.Input{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}}}
+	var u UnseenTally
+	for _, r := range []unseenRow{nil, {1, 3}, {3}, {0, 3, 4}, {1}, {2}} {
+		u.Add(r)
+	}
+	if got, want := u.Columns(s), `"d" in 3 rows, "b" in 2, "a" in 1 and 2 more columns`; u.Rows != 5 || got != want {
+		t.Errorf("%d rows, %s; want 5, %s", u.Rows, got, want)
+	}
+}

@@ -56,7 +56,7 @@ func TestInferSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, unseen, reordered = ts.X, ts.Unseen, ts.Reordered
+			rows, unseen, reordered = ts.X, ts.Unseen.Rows, ts.Reordered
 		} else {
 			st, err := OpenStream(path, opt)
 			if err != nil {

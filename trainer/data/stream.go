@@ -23,8 +23,10 @@ type Stream interface {
 	Label() string
 	Line() int
 	// Unseen reports whether the current row has a categorical value seen
-	// in no training row.
+	// in no training row, and UnseenColumns in which input columns (their
+	// indices in the schema; the slice is reused, nil for none).
 	Unseen() bool
+	UnseenColumns() []int
 	// Reordered reports whether the columns were matched by name in an
 	// order other than the model's.
 	Reordered() bool
@@ -119,12 +121,13 @@ func (s *idxStream) Next() (bool, error) {
 	return true, nil
 }
 
-func (s *idxStream) Row() []float64  { return s.x }
-func (s *idxStream) Labelled() bool  { return s.lr != nil }
-func (s *idxStream) Label() string   { return s.label }
-func (s *idxStream) Line() int       { return s.n }
-func (s *idxStream) Unseen() bool    { return false }
-func (s *idxStream) Reordered() bool { return false }
+func (s *idxStream) Row() []float64       { return s.x }
+func (s *idxStream) Labelled() bool       { return s.lr != nil }
+func (s *idxStream) Label() string        { return s.label }
+func (s *idxStream) Line() int            { return s.n }
+func (s *idxStream) Unseen() bool         { return false }
+func (s *idxStream) UnseenColumns() []int { return nil }
+func (s *idxStream) Reordered() bool      { return false }
 
 func (s *idxStream) Close() error {
 	for _, c := range []io.Closer{s.c, s.lc} {
