@@ -28,7 +28,8 @@ func (EvalCmd) Help() string {
   fidelity         share of rows where the two agree
   mean leaf mass   mass the leaves absorb within the steps (the rest is lost)
   forced exits     rows whose walk hit the step limit
-  unseen           rows holding a category no training row had (if any)
+  unseen           rows holding a category no training row had, and in
+                   which columns (if any)
 
 A file with a header is matched to the model's columns by name, in any
 order (docs/data.md).
