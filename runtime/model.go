@@ -232,6 +232,7 @@ type modelFile struct {
 	Inputs     []Input         `json:"inputs,omitempty"`
 	Label      *string         `json:"label,omitempty"`
 	Missing    []string        `json:"missing,omitempty"`
+	Ignored    []string        `json:"ignored,omitempty"`
 	Training   json.RawMessage `json:"training,omitempty"`
 }
 
@@ -240,8 +241,8 @@ type modelFile struct {
 func (f *modelFile) decode() (*Model, error) {
 	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
 		ClassNames: f.ClassNames, Training: f.Training}
-	if f.Inputs != nil || f.Label != nil || f.Missing != nil {
-		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing}
+	if f.Inputs != nil || f.Label != nil || f.Missing != nil || f.Ignored != nil {
+		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing, Ignored: f.Ignored}
 		if f.Label != nil {
 			m.Schema.Label = *f.Label
 		}
@@ -350,6 +351,9 @@ func (m *Model) Encode(w io.Writer) error {
 			missing = []string{}
 		}
 		entries = append(entries, entry{"inputs", s.Inputs}, entry{"label", s.Label}, entry{"missing", missing})
+		if len(s.Ignored) > 0 {
+			entries = append(entries, entry{"ignored", s.Ignored})
+		}
 	}
 	if len(m.Training) > 0 {
 		entries = append(entries, entry{"training", m.Training})

@@ -51,6 +51,10 @@ type Schema struct {
 	Inputs  []Input
 	Label   string   // the label column's name in the training file
 	Missing []string // tokens that mean missing, besides an empty field
+	// Ignored names the training file's columns that the model leaves out
+	// (train --ignore): a file read for the model may hold them, and they
+	// are skipped.
+	Ignored []string
 }
 
 // Input is one input column.
@@ -141,7 +145,7 @@ func (s *Schema) Names() []string {
 // features and no label name (a file without a header). Such a model
 // needs no schema in its file (Model.Schema nil).
 func (s *Schema) Simple() bool {
-	if s.Label != "" {
+	if s.Label != "" || len(s.Ignored) > 0 {
 		return false
 	}
 	for i, in := range s.Inputs {
@@ -166,6 +170,15 @@ func (s *Schema) validate(d int) error {
 		}
 	}
 	names := make(map[string]int, len(s.Inputs))
+	for i, in := range s.Inputs {
+		names[in.Name] = i
+	}
+	for i, n := range s.Ignored {
+		if _, ok := names[n]; ok || n == "" || n != strings.TrimSpace(n) || n == s.Label || slices.Contains(s.Ignored[:i], n) {
+			return fe(fmt.Sprintf("ignored[%d]", i), "%q: ignored columns are named, distinct, and neither an input nor the label", n)
+		}
+	}
+	clear(names)
 	for i, in := range s.Inputs {
 		field := fmt.Sprintf("inputs[%d]", i)
 		if j, ok := names[in.Name]; ok {

@@ -45,6 +45,10 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 		{"missing token as a level", func(m *Model) { m.Schema.Inputs[1].Levels = []string{"NA"} }, `field inputs[1].levels[0]: "NA" means a missing value`},
 		{"empty token", func(m *Model) { m.Schema.Missing = []string{""} }, `field missing[0]: ""`},
 		{"duplicate token", func(m *Model) { m.Schema.Missing = []string{"?", "?"} }, `field missing[1]: "?"`},
+		{"ignored input", func(m *Model) { m.Schema.Ignored = []string{"id", "sex"} }, `field ignored[1]: "sex": ignored columns are named, distinct, and neither an input nor the label`},
+		{"ignored label", func(m *Model) { m.Schema.Ignored = []string{"y"} }, `field ignored[0]: "y"`},
+		{"ignored twice", func(m *Model) { m.Schema.Ignored = []string{"id", "id"} }, `field ignored[1]: "id"`},
+		{"ignored unnamed", func(m *Model) { m.Schema.Ignored = []string{""} }, `field ignored[0]: ""`},
 	} {
 		m := withInputs()
 		tc.break_(m)
@@ -59,6 +63,7 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 // format-1 file is written without the new fields, so older songc reads it.
 func TestSchemaRoundTrip(t *testing.T) {
 	m := withInputs()
+	m.Schema.Ignored = []string{"id"}
 	var b bytes.Buffer
 	if err := m.Encode(&b); err != nil {
 		t.Fatal(err)
@@ -72,7 +77,7 @@ func TestSchemaRoundTrip(t *testing.T) {
 	}
 	b.Reset()
 	tiny().Encode(&b)
-	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`} {
+	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`, `"ignored"`} {
 		if bytes.Contains(b.Bytes(), []byte(key)) {
 			t.Errorf("a format-1 file holds %s", key)
 		}

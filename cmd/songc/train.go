@@ -66,8 +66,9 @@ type TrainCmd struct {
 	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2). The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
 
 	DataFlags   `embed:""`
-	Categorical []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
-	Numeric     []string `sep:"," placeholder:"NAME,..." hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
+	Ignore      []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
+	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
+	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
 	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: ${missing})."`
 }
 
@@ -76,7 +77,6 @@ func (TrainCmd) Help() string {
 	return `Examples:
   songc train                       # the demo: the embedded Letter data, quick recipe
   songc train --data train.csv --test test.csv -o letter.json
-  songc train --data train.csv -o letter.json --checkpoint letter.ckpt
   songc train --resume letter.ckpt  # continue a run that stopped
 
 Progress goes to stderr. Ctrl-C saves a checkpoint and prints how to resume.
@@ -89,6 +89,7 @@ type trainArgs struct {
 	Data, Test, Output, Log string
 	Header, LabelCol        string
 	Categorical, Numeric    []string `json:",omitempty"`
+	Ignore                  []string `json:",omitempty"`
 	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
 	Refine                  int   // passes of songc refine after training (0: none)
@@ -142,7 +143,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Missing: c.Missing, Demo: c.Data == ""}
+			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == ""}
 		if args.Output == "" {
 			args.Output = defaultModel
 			if err := checkNotClobbered(args.Output); err != nil {
@@ -455,6 +456,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
 		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last", "--restarts": c.Restarts != 1,
 		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
+		"--ignore": c.Ignore != nil,
 	} {
 		if set {
 			given = append(given, flag)
@@ -698,7 +700,7 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 		return data.Letter()
 	}
 	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol}.trainOptions()
-	opt.Categorical, opt.Numeric = a.Categorical, a.Numeric
+	opt.Categorical, opt.Numeric, opt.Ignore = a.Categorical, a.Numeric, a.Ignore
 	if a.Missing != nil {
 		opt.Missing = missingTokens(*a.Missing)
 	}
@@ -726,8 +728,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 	}
 	for _, sc := range ds.Scattered {
 		out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows (%s, ...), so most of its values are seen once and the model learns little from them; "+
-			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: leave the column out of the file, or write it as numbers",
-			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some))))
+			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: leave the column out (--ignore %q), or write it as numbers",
+			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), sc.Name))
 	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -623,6 +624,36 @@ func TestScatteredColumnWarned(t *testing.T) {
 	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `column "when" has 30 distinct values in 30 rows ("2024-03-01", "2024-03-02", "2024-03-03", ...), so most of its values are seen once and the model learns little from them;`) {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
+// TestIgnoreFlag: train --ignore leaves a column out, the model records
+// it, and predict reads files with or without it alike.
+func TestIgnoreFlag(t *testing.T) {
+	row := func(id bool) func(int) string {
+		return func(i int) string {
+			r := fmt.Sprintf("%d,%c", i%5, "xz"[i%2])
+			if id {
+				r = fmt.Sprintf("%d,%s", 9000+i, r)
+			}
+			return r
+		}
+	}
+	train := csvFile(t, "id,a,y", 30, row(true))
+	model := filepath.Join(filepath.Dir(train), "m.json")
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "--ignore", "id", "-o", model,
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, `1 input columns (1 numeric, 0 categorical) make 1 features; label column "y"`) {
+		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	m, err := runtime.Load(model)
+	if err != nil || !slices.Equal(m.Schema.Ignored, []string{"id"}) {
+		t.Fatalf("model: %v, schema %+v", err, m.Schema)
+	}
+	_, a, _ := songc(t, context.Background(), "predict", model, "--data", train)
+	code, b, errs := songc(t, context.Background(), "predict", model, "--data", csvFile(t, "a,y", 30, row(false)))
+	if code != 0 || a != b || strings.Count(a, "\n") != 30 {
+		t.Errorf("exit %d, %s; predictions with and without the ignored column differ:\n%s\n%s", code, errs, a, b)
 	}
 }
 

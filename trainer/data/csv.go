@@ -45,6 +45,10 @@ type CSVOptions struct {
 	// infer: categorical, or numeric (where a field that is not a number
 	// is an error).
 	Categorical, Numeric []string
+	// Ignore names columns of a training file's header that ReadCSV leaves
+	// out; the schema records them (Schema.Ignored), so that files read
+	// for the model may hold them.
+	Ignore []string
 }
 
 // width is the number of features of the model's input columns, 0 when
@@ -329,12 +333,21 @@ type table struct {
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
+	// column returns the file's column of a record's field j (they differ
+	// when --ignore leaves columns out).
+	column func(j int) int
 }
 
 // scanTable reads a training table once, learning its columns.
 func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 	cr := newCSVReader(r)
-	t := &table{width: -1}
+	if len(opt.Ignore) > 0 {
+		if opt.Header == HeaderNo {
+			return nil, fmt.Errorf("%s: --ignore names columns of the header, but --header no says the file has no header row", name)
+		}
+		cr.ignore, cr.need = opt.Ignore, true
+	}
+	t := &table{width: -1, column: cr.Column}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -430,7 +443,8 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	case HeaderYes:
 		header = true
 	case HeaderAuto:
-		header = t.looksLikeHeader(opt, named)
+		// --ignore's names were found in the first row (scanTable).
+		header = len(opt.Ignore) > 0 || t.looksLikeHeader(opt, named)
 	}
 	if header && t.rows == 0 {
 		return nil, false, 0, fmt.Errorf("%s: has a header but no data rows", name)
@@ -459,7 +473,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	if t.width-btoi(label >= 0) < 1 {
 		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
 	}
-	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
+	s = &runtime.Schema{Missing: slices.Clone(opt.Missing), Ignored: slices.Clone(opt.Ignore)}
 	names := make(map[string]int)
 	for j := range t.width {
 		if j == label {
@@ -473,7 +487,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			in.Name = t.firstLevel[j]
 		}
 		if k, ok := names[in.Name]; ok {
-			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, k+1, j+1, in.Name)
+			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, t.column(k)+1, t.column(j)+1, in.Name)
 		}
 		names[in.Name] = j
 		if !header {
@@ -506,7 +520,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		j := names[in.Name]
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
-			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): drop it, or declare it numeric if its values are numbers", name, j+1, in.Name, MaxLevels)
+			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): leave it out with --ignore, or declare it numeric if its values are numbers", name, t.column(j)+1, in.Name, MaxLevels)
 		}
 		if len(levels) == 0 {
 			in.Kind = runtime.Numeric // every field is missing
@@ -650,14 +664,26 @@ func QuoteList(names []string, n int) string {
 // (sniffSeparator). In a file separated by semicolons, a field that is a
 // number written with a decimal comma (3,14) reads as 3.14: that is why such
 // files use semicolons.
+//
+// It also leaves out the columns named ignore when the first record (the
+// header) names them; with need, each must be there. Records then hold the
+// other columns, and FieldPos and Column give their place in the file.
 type csvReader struct {
 	*csv.Reader
 	decimalComma bool
+	ignore       []string
+	need         bool
+	started      bool
+	width        int   // fields of the file's first record
+	keep         []int // the file's columns records hold; nil: all
 }
 
 // Read returns the next record, as csv.Reader.Read does.
 func (r *csvReader) Read() ([]string, error) {
 	rec, err := r.Reader.Read()
+	if err == nil && len(r.ignore) > 0 {
+		rec, err = r.leaveOut(rec)
+	}
 	if r.decimalComma {
 		for i, f := range rec {
 			if p, ok := decimalPoint(f); ok {
@@ -666,6 +692,67 @@ func (r *csvReader) Read() ([]string, error) {
 		}
 	}
 	return rec, err
+}
+
+// leaveOut returns rec without the ignored columns.
+func (r *csvReader) leaveOut(rec []string) ([]string, error) {
+	if !r.started {
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			return rec, nil // a blank line
+		}
+		r.started, r.width = true, len(rec)
+		var absent []string
+		for _, name := range r.ignore {
+			j := slices.IndexFunc(rec, func(f string) bool { return runtime.Level(f) == name })
+			if j < 0 {
+				absent = append(absent, name)
+				continue
+			}
+			r.keep = append(r.keep, j)
+		}
+		if r.need && len(absent) > 0 {
+			line, _ := r.Reader.FieldPos(0)
+			return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
+				Err: fmt.Errorf("--ignore %s: the header has no such column (it has %s)", QuoteList(absent, len(absent)), QuoteList(rec, 8))}
+		}
+		if len(r.keep) == 0 {
+			r.ignore = nil // nothing to leave out
+			return rec, nil
+		}
+		ignored := r.keep
+		r.keep = nil
+		for j := range rec {
+			if !slices.Contains(ignored, j) {
+				r.keep = append(r.keep, j)
+			}
+		}
+	}
+	if r.keep == nil || len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		return rec, nil
+	}
+	if len(rec) != r.width {
+		line, _ := r.Reader.FieldPos(0)
+		return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
+			Err: fmt.Errorf("row has %d columns, the header %d", len(rec), r.width)}
+	}
+	for i, j := range r.keep {
+		rec[i] = rec[j]
+	}
+	return rec[:len(r.keep)], nil
+}
+
+// FieldPos returns the line and column of field j of the last record, as
+// csv.Reader.FieldPos does.
+func (r *csvReader) FieldPos(j int) (line, column int) {
+	return r.Reader.FieldPos(r.Column(j))
+}
+
+// Column returns the file's column (0-based) of field j of a record.
+func (r *csvReader) Column(j int) int {
+	if r.keep != nil && j < len(r.keep) {
+		return r.keep[j]
+	}
+	return j
 }
 
 func newCSVReader(r io.Reader) *csvReader {
@@ -846,7 +933,9 @@ type CSVStream struct {
 // opt.Schema must be set.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	s := opt.Schema
-	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
+	cr := newCSVReader(r)
+	cr.ignore = s.Ignored
+	return &CSVStream{name: name, opt: opt, cr: cr, enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
 		width: -1, label: -1, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
@@ -901,7 +990,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			if errors.As(err, &ce) {
 				j := s.cols[ce.Column]
 				_, col := s.cr.FieldPos(j)
-				return false, fmt.Errorf("%s:%d:%d: column %d (%q): %v", s.name, line, col, j+1, ce.Name, ce.Err)
+				return false, fmt.Errorf("%s:%d:%d: column %d (%q): %v", s.name, line, col, s.cr.Column(j)+1, ce.Name, ce.Err)
 			}
 			return false, fmt.Errorf("%s:%d: %v", s.name, line, err)
 		}
@@ -1016,7 +1105,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		if i, ok := index[n]; ok {
 			if s.cols[i] >= 0 {
-				return fmt.Errorf("%s:%d: columns %d and %d are both named %q", s.name, line, s.cols[i]+1, j+1, n)
+				return fmt.Errorf("%s:%d: columns %d and %d are both named %q", s.name, line, s.cr.Column(s.cols[i])+1, s.cr.Column(j)+1, n)
 			}
 			s.cols[i] = j
 			if i < last {

@@ -386,6 +386,45 @@ func TestScatteredColumn(t *testing.T) {
 	}
 }
 
+// TestIgnore: --ignore's columns are left out of a training file with a
+// header and recorded in the schema; a file read for the model may hold
+// them, anywhere, or not; errors name the file's own columns.
+func TestIgnore(t *testing.T) {
+	text := "id,a,note,y\n1,5,x,p\n2,6,y,q\n3,7,z,p\n"
+	ds, err := read(t, text, CSVOptions{Ignore: []string{"note", "id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ds.Schema; len(s.Inputs) != 1 || s.Inputs[0].Name != "a" || s.Label != "y" || !reflect.DeepEqual(s.Ignored, []string{"note", "id"}) || !reflect.DeepEqual(ds.X, []float64{5, 6, 7}) {
+		t.Fatalf("schema %+v, rows %v; want input a, label y, ignored note and id, rows 5 6 7", s, ds.X)
+	}
+	opt := CSVOptions{Schema: ds.Schema, Named: true}
+	for _, file := range []string{text, "y,note,a\np,x,5\nq,y,6\np,z,7\n", "a,y\n5,p\n6,q\n7,p\n"} {
+		ts, err := read(t, file, opt)
+		if err != nil || !reflect.DeepEqual(ts.X, ds.X) || !reflect.DeepEqual(ts.Labels, ds.Labels) {
+			t.Errorf("%q for the model: %v, rows %v", file, err, ts)
+		}
+	}
+	// A field's error names its column in the file.
+	if _, err := read(t, "id,a,y\n1,5,p\n2,x,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `t.csv:3:3: column 2 ("a"): "x" is not a number`) {
+		t.Errorf("bad field: %v", err)
+	}
+	for _, tc := range []struct {
+		text string
+		opt  CSVOptions
+		want string
+	}{
+		{text, CSVOptions{Ignore: []string{"idd"}}, `t.csv:1:1: --ignore "idd": the header has no such column (it has "id", "a", "note", "y")`},
+		{text, CSVOptions{Ignore: []string{"id"}, Header: HeaderNo}, `t.csv: --ignore names columns of the header, but --header no says the file has no header row`},
+		{"id,a,y\n1,2,p\n3,4\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:3:1: row has 2 columns, the header 3`},
+		{"id,a,a,y\n1,2,3,p\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:1: columns 2 and 3 are both named "a"`},
+	} {
+		if _, err := read(t, tc.text, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q %+v: error %v, want %s", tc.text, tc.opt, err, tc.want)
+		}
+	}
+}
+
 // TestMixedColumn: a column read as categorical although most of its
 // values are numbers is reported with the values that are not; a column
 // of words, or one forced categorical, is not.
