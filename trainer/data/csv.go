@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -545,7 +544,7 @@ func separatorHint(first []string) string {
 	}
 	for _, c := range []rune{';', '\t', '|'} {
 		if strings.ContainsRune(first[0], c) {
-			return fmt.Sprintf("; the file looks separated by %[1]s, but songc reads %[1]s only when the first line holds no comma and the next lines hold as many %[1]s as it does: mend the rows, or convert the file to commas", Separators[c])
+			return fmt.Sprintf("; the file looks separated by %[1]s, but songc reads %[1]s only when each of the first lines holds as many of them: mend the rows, or convert the file to commas", Separators[c])
 		}
 	}
 	return ""
@@ -797,62 +796,60 @@ func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
 var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical bars"}
 
 // sniffSeparator returns the field separator of a file that begins with b,
-// whose lines end in the byte end: a semicolon, a tab or a vertical bar when
-// the first line holds one or more of it and no comma, and each following
-// complete line of b (up to 20, blank ones skipped) holds as many of it;
-// a comma otherwise. Separators between double quotes do not count.
+// whose lines end in the byte end. A separator is consistent when the
+// first record holds one or more of it and each following complete record
+// of b (up to 20, blank ones skipped) holds as many; separators and line
+// ends between double quotes do not count. It returns the consistent one
+// of comma, semicolon, tab and vertical bar that splits the records into
+// the most fields (ties in that order), or a comma when none is.
 func sniffSeparator(b []byte, end byte) rune {
-	var first map[rune]int
-	lines := 0
-	quoted := false
-	count := map[rune]int{}
-	for len(b) > 0 && lines < 21 {
-		i := bytes.IndexByte(b, end)
-		if i < 0 {
-			if first != nil {
-				break // an incomplete line: its counts may fall short
+	seps := []rune{',', ';', '\t', '|'}
+	var first, count [4]int
+	consistent := [4]bool{true, true, true, true}
+	records := 0
+	quoted, blank := false, true
+scan:
+	for _, c := range string(b) {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == rune(end):
+			if !blank || count[2] > 0 {
+				for k := range seps {
+					if records == 0 {
+						first[k] = count[k]
+					} else if count[k] != first[k] {
+						consistent[k] = false
+					}
+				}
+				records++
 			}
-			i = len(b)
-		}
-		line := b[:i]
-		b = b[min(i+1, len(b)):]
-		clear(count)
-		blank := true
-		for _, c := range string(line) {
-			switch {
-			case c == '"':
-				quoted = !quoted
-			case quoted:
-			case c == ',' || Separators[c] != "":
-				count[c]++
+			count, blank = [4]int{}, true
+			if records == 21 {
+				break scan
 			}
-			if c != ' ' && c != '\r' && c != '\t' {
-				blank = false
-			}
-		}
-		if blank && count['\t'] == 0 {
 			continue
-		}
-		lines++
-		if first == nil {
-			if count[','] > 0 {
-				return ','
+		default:
+			if k := slices.Index(seps, c); k >= 0 {
+				count[k]++
 			}
-			first = maps.Clone(count)
-			continue
 		}
-		for c, n := range first {
-			if count[c] != n {
-				delete(first, c)
-			}
+		if c != ' ' && c != '\r' && c != '\t' {
+			blank = false
 		}
 	}
-	for _, c := range []rune{';', '\t', '|'} {
-		if first[c] > 0 {
-			return c
+	if records == 0 { // one incomplete line: it is the first record
+		first = count
+	}
+	best := ','
+	most := 0
+	for k, c := range seps {
+		if consistent[k] && first[k] > most {
+			best, most = c, first[k]
 		}
 	}
-	return ','
+	return best
 }
 
 // decimalPoint returns f with its decimal comma made a point when f is a
