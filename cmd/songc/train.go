@@ -727,15 +727,19 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 		out = append(out, mixedNote(mc, ds.Schema.Missing))
 	}
 	for _, sc := range ds.Scattered {
+		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Name)
+		if !ds.Header {
+			leave = "leave the column out of the file (--ignore needs a header)"
+		}
 		out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows (%s, ...), so most of its values are seen once and the model learns little from them; "+
-			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: leave the column out (--ignore %q), or write it as numbers",
-			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), sc.Name))
+			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: %s, or write it as numbers",
+			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), leave))
 	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")
 	}
 	if ds.IndexColumn {
-		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): write the file with to_csv(index=False)")
+		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): leave it out with --ignore x1, or write the file with to_csv(index=False)")
 	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := "column %s has", "it"
@@ -851,6 +855,9 @@ func describeColumns(s *runtime.Schema) string {
 	}
 	if s.Label != "" {
 		line += fmt.Sprintf("; label column %q", s.Label)
+	}
+	if len(s.Ignored) > 0 {
+		line += fmt.Sprintf("; left out: %s", data.QuoteList(s.Ignored, len(s.Ignored)))
 	}
 	return line
 }

@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -137,6 +138,13 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	if opt.Missing == nil {
 		opt.Missing = runtime.DefaultMissing
 	}
+	var ignore []string
+	for _, n := range opt.Ignore {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(ignore, n) {
+			ignore = append(ignore, n)
+		}
+	}
+	opt.Ignore = ignore
 	r, c, err := open()
 	if err != nil {
 		return nil, err
@@ -149,6 +157,11 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	schema, header, label, err := sc.schema(name, opt)
 	if err != nil {
 		return nil, err
+	}
+	for _, in := range schema.Inputs {
+		if slices.Contains(opt.Ignore, in.Name) {
+			return nil, fmt.Errorf("%s: --ignore %q also names a column the model reads (a column the header leaves unnamed is named by its place among the inputs); name the columns in the header", name, in.Name)
+		}
 	}
 	if r, c, err = open(); err != nil {
 		return nil, err
@@ -168,7 +181,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	ds.Mixed = sc.mixed(schema, label, header, opt)
-	ds.Scattered = sc.scattered(schema, label, header, opt)
+	ds.Scattered = sc.scattered(schema, label, opt)
 	index := setFills(ds)
 	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
 	return ds, nil
@@ -193,10 +206,10 @@ func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions)
 	return out
 }
 
-// scattered returns the columns of s that are ScatteredColumns; header
-// says whether the first row is a header (when it is data, its field
-// counts).
-func (t *table) scattered(s *runtime.Schema, label int, header bool, opt CSVOptions) []ScatteredColumn {
+// scattered returns the columns of s that are ScatteredColumns, but for
+// those mixed reports (mostly numbers: their warning says more). schema
+// has counted the first row's fields when it is data.
+func (t *table) scattered(s *runtime.Schema, label int, opt CSVOptions) []ScatteredColumn {
 	var out []ScatteredColumn
 	j := 0 // the file column of input i
 	for _, in := range s.Inputs {
@@ -204,10 +217,7 @@ func (t *table) scattered(s *runtime.Schema, label int, header bool, opt CSVOpti
 			j++
 		}
 		n, values := len(in.Levels), t.numbers[j]+t.words[j]
-		if !header && !runtime.IsMissing(t.first[j], opt.Missing) {
-			values++
-		}
-		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && n >= MinScattered && 2*n > values {
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && n >= MinScattered && 2*n > values && t.numbers[j] <= t.words[j] {
 			out = append(out, ScatteredColumn{Name: in.Name, Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
@@ -335,6 +345,7 @@ type table struct {
 	// column returns the file's column of a record's field j (they differ
 	// when --ignore leaves columns out).
 	column func(j int) int
+	cr     *csvReader
 }
 
 // scanTable reads a training table once, learning its columns.
@@ -346,7 +357,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		}
 		cr.ignore, cr.need = opt.Ignore, true
 	}
-	t := &table{width: -1, column: cr.Column}
+	t := &table{width: -1, column: cr.Column, cr: cr}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -448,6 +459,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	if header && t.rows == 0 {
 		return nil, false, 0, fmt.Errorf("%s: has a header but no data rows", name)
 	}
+	if named && slices.Contains(opt.Ignore, opt.LabelCol) {
+		return nil, false, 0, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", opt.LabelCol)
+	}
 	if named {
 		if !header && opt.Header == HeaderNo {
 			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but --header no says the file has no header row", name, opt.LabelCol)
@@ -466,13 +480,28 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if label < 0 {
 			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8))
 		}
+	} else if d := t.cr.dropped; len(d) > 0 {
+		// --label-col first, last or N counts the file's columns.
+		file, err := labelIndex(opt.LabelCol, t.cr.width)
+		if err != nil {
+			return nil, false, 0, fmt.Errorf("%s: %v", name, err)
+		}
+		if label = file; file >= 0 {
+			if label = slices.Index(t.cr.keep, file); label < 0 {
+				return nil, false, 0, fmt.Errorf("%s: --ignore leaves out column %d (%q), the label column (--label-col %s); name the label with --label-col, or ignore another column",
+					name, file+1, t.cr.header[file], cmp.Or(opt.LabelCol, "last"))
+			}
+		}
 	} else if label, err = labelIndex(opt.LabelCol, t.width); err != nil {
 		return nil, false, 0, fmt.Errorf("%s: %v", name, err)
 	}
 	if t.width-btoi(label >= 0) < 1 {
 		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
 	}
-	s = &runtime.Schema{Missing: slices.Clone(opt.Missing), Ignored: slices.Clone(opt.Ignore)}
+	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
+	if len(opt.Ignore) > 0 {
+		s.Ignored = slices.Clone(opt.Ignore)
+	}
 	names := make(map[string]int)
 	for j := range t.width {
 		if j == label {
@@ -675,6 +704,8 @@ type csvReader struct {
 	started      bool
 	width        int   // fields of the file's first record
 	keep         []int // the file's columns records hold; nil: all
+	dropped      []int // the file's columns left out
+	header       []string
 }
 
 // Read returns the next record, as csv.Reader.Read does.
@@ -700,30 +731,36 @@ func (r *csvReader) leaveOut(rec []string) ([]string, error) {
 			return rec, nil // a blank line
 		}
 		r.started, r.width = true, len(rec)
-		var absent []string
-		for _, name := range r.ignore {
-			j := slices.IndexFunc(rec, func(f string) bool { return runtime.Level(f) == name })
-			if j < 0 {
-				absent = append(absent, name)
-				continue
+		r.header = slices.Clone(rec)
+		// A column is left out when its name is one of ignore; a column
+		// the header leaves unnamed is named x1, x2, ... by its place.
+		found := make([]bool, len(r.ignore))
+		for j, f := range rec {
+			name := runtime.Level(f)
+			if name == "" {
+				name = runtime.Unnamed(j)
 			}
-			r.keep = append(r.keep, j)
+			if k := slices.Index(r.ignore, name); k >= 0 {
+				found[k] = true
+				r.dropped = append(r.dropped, j)
+			} else {
+				r.keep = append(r.keep, j)
+			}
+		}
+		var absent []string
+		for k, name := range r.ignore {
+			if !found[k] {
+				absent = append(absent, name)
+			}
 		}
 		if r.need && len(absent) > 0 {
 			line, _ := r.Reader.FieldPos(0)
 			return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
 				Err: fmt.Errorf("--ignore %s: the header has no such column (it has %s)", QuoteList(absent, len(absent)), QuoteList(rec, 8))}
 		}
-		if len(r.keep) == 0 {
-			r.ignore = nil // nothing to leave out
+		if len(r.dropped) == 0 {
+			r.ignore, r.keep = nil, nil // nothing to leave out
 			return rec, nil
-		}
-		ignored := r.keep
-		r.keep = nil
-		for j := range rec {
-			if !slices.Contains(ignored, j) {
-				r.keep = append(r.keep, j)
-			}
 		}
 	}
 	if r.keep == nil || len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
@@ -1033,7 +1070,11 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
 		}
 	default:
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s", s.name, line, s.width, s.inputs, separatorHint(rec))
+		ignored := ""
+		if len(sc.Ignored) > 0 && !header {
+			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
+		}
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s%s", s.name, line, s.width, s.inputs, ignored, separatorHint(rec))
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {

@@ -377,6 +377,13 @@ func TestScatteredColumn(t *testing.T) {
 	if !reflect.DeepEqual(ds.Scattered, want) {
 		t.Errorf("scattered %+v, want %+v", ds.Scattered, want)
 	}
+	plain := "" // no header: the first row counts once
+	for i := range 30 {
+		plain += fmt.Sprintf("r%02d,%d,%c\n", i, i%4, "pq"[i%2])
+	}
+	if ds, err := read(t, plain, CSVOptions{}); err != nil || ds.Header || len(ds.Scattered) != 1 || ds.Scattered[0].Values != 30 || ds.Scattered[0].Levels != 30 {
+		t.Errorf("without a header: %v, %+v", err, ds)
+	}
 	half := "a,y\n"
 	for i := range 40 {
 		half += fmt.Sprintf("v%d,%c\n", i/2, "pq"[i%2])
@@ -405,6 +412,21 @@ func TestIgnore(t *testing.T) {
 			t.Errorf("%q for the model: %v, rows %v", file, err, ts)
 		}
 	}
+	// Names are trimmed and counted once; --label-col N counts the file's
+	// columns; a column the header leaves unnamed is x1, x2, ... by its
+	// place (the pandas index column is x1).
+	ds, err = read(t, text, CSVOptions{Ignore: []string{" id", "id", ""}, LabelCol: "2"})
+	if err != nil || !reflect.DeepEqual(ds.Schema.Ignored, []string{"id"}) || ds.Schema.Label != "a" || !reflect.DeepEqual(ds.Labels, []string{"5", "6", "7"}) {
+		t.Errorf("--ignore ' id,id,' --label-col 2: %v, %+v", err, ds)
+	}
+	ds, err = read(t, ",a,y\n0,5,p\n1,6,q\n", CSVOptions{Ignore: []string{"x1"}})
+	if err != nil || len(ds.Schema.Inputs) != 1 || ds.Schema.Inputs[0].Name != "a" || ds.IndexColumn {
+		t.Errorf("--ignore x1 of an unnamed column: %v, %+v", err, ds)
+	}
+	ds, _ = read(t, text, CSVOptions{Ignore: []string{"note", "id"}})
+	if _, err := read(t, "1,5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `row has 4 columns; the model reads 1 (plus an optional label column); it leaves out "note", "id", which a file without a header must not hold`) {
+		t.Errorf("a file without a header holding the ignored columns: %v", err)
+	}
 	// A field's error names its column in the file.
 	if _, err := read(t, "id,a,y\n1,5,p\n2,x,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `t.csv:3:3: column 2 ("a"): "x" is not a number`) {
 		t.Errorf("bad field: %v", err)
@@ -418,6 +440,10 @@ func TestIgnore(t *testing.T) {
 		{text, CSVOptions{Ignore: []string{"id"}, Header: HeaderNo}, `t.csv: --ignore names columns of the header, but --header no says the file has no header row`},
 		{"id,a,y\n1,2,p\n3,4\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:3:1: row has 2 columns, the header 3`},
 		{"id,a,a,y\n1,2,3,p\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:1: columns 2 and 3 are both named "a"`},
+		{text, CSVOptions{Ignore: []string{"y"}}, `t.csv: --ignore leaves out column 4 ("y"), the label column (--label-col last); name the label with --label-col, or ignore another column`},
+		{text, CSVOptions{Ignore: []string{"id"}, LabelCol: "first"}, `t.csv: --ignore leaves out column 1 ("id"), the label column (--label-col first)`},
+		{text, CSVOptions{Ignore: []string{"note"}, LabelCol: "note"}, `--ignore "note" names the label column (--label-col "note")`},
+		{"y,,,\np,1,2,3\nq,4,5,6\n", CSVOptions{Ignore: []string{"x2"}, LabelCol: "first"}, `t.csv: --ignore "x2" also names a column the model reads`},
 	} {
 		if _, err := read(t, tc.text, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q %+v: error %v, want %s", tc.text, tc.opt, err, tc.want)
