@@ -370,6 +370,12 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
+		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
+		// label: the second pass leaves it out, and it says nothing of the
+		// columns (no missing-value features).
+		if t.width >= 0 && len(rec) == t.width && !slices.ContainsFunc(rec, func(f string) bool { return strings.TrimSpace(f) != "" }) {
+			continue
+		}
 		if t.width < 0 {
 			t.width = len(rec)
 			t.first, t.firstAt = slices.Clone(rec), line

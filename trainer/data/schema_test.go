@@ -451,6 +451,18 @@ func TestIgnore(t *testing.T) {
 	}
 }
 
+// TestBlankRows: rows of empty fields, as spreadsheets write blank rows,
+// are left out for their missing label and make no missing-value feature.
+func TestBlankRows(t *testing.T) {
+	ds, err := read(t, "x;y;label\n0,5;1;a\n1,5;2;b\n;;\n;;\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Features != 2 || ds.Rows != 2 || ds.NoLabel.Rows != 2 {
+		t.Errorf("%d features, %d rows, %d left out; want 2, 2, 2", ds.Features, ds.Rows, ds.NoLabel.Rows)
+	}
+}
+
 // TestMixedColumn: a column read as categorical although most of its
 // values are numbers is reported with the values that are not; a column
 // of words, or one forced categorical, is not.
