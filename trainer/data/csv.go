@@ -180,8 +180,12 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	}
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
+	ds.DecimalComma = decimalCommas(schema, ds.Separator, opt)
 	ds.Mixed = sc.mixed(schema, label, header, opt)
 	ds.Scattered = sc.scattered(schema, label, opt)
+	// A column of decimal commas gets its own warning only.
+	ds.Mixed = slices.DeleteFunc(ds.Mixed, func(m MixedColumn) bool { return slices.Contains(ds.DecimalComma, m.Name) })
+	ds.Scattered = slices.DeleteFunc(ds.Scattered, func(c ScatteredColumn) bool { return slices.Contains(ds.DecimalComma, c.Name) })
 	index := setFills(ds)
 	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
 	return ds, nil
@@ -202,6 +206,34 @@ func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions)
 				FirstOnly: !header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
 		}
 		j++
+	}
+	return out
+}
+
+// decimalCommas names the categorical columns of s (not forced so) whose
+// values are all numbers, some written with a decimal comma, in a file
+// whose separator sep is not a semicolon (where they read as numbers).
+func decimalCommas(s *runtime.Schema, sep rune, opt CSVOptions) []string {
+	if sep == ';' {
+		return nil
+	}
+	var out []string
+	for _, in := range s.Inputs {
+		if in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name) {
+			continue
+		}
+		comma := false
+		for _, l := range in.Levels {
+			_, c := decimalPoint(l)
+			if !c && !runtime.IsNumber(l) {
+				comma = false
+				break
+			}
+			comma = comma || c
+		}
+		if comma {
+			out = append(out, in.Name)
+		}
 	}
 	return out
 }

@@ -56,6 +56,10 @@ type Dataset struct {
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn
+	// DecimalComma names the categorical columns of a training file not
+	// separated by semicolons whose values are numbers, some written with
+	// a decimal comma ("13,74"); Mixed and Scattered leave them out.
+	DecimalComma []string
 	// Scattered are the categorical columns of a training file (not forced
 	// so by CSVOptions.Categorical) with a distinct value in most rows.
 	Scattered []ScatteredColumn

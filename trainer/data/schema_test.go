@@ -463,6 +463,21 @@ func TestBlankRows(t *testing.T) {
 	}
 }
 
+// TestDecimalCommaColumns: in a file not separated by semicolons, a
+// column of numbers some of which have a decimal comma is named (and not
+// reported as mixed or scattered); in a semicolon file it is numeric.
+func TestDecimalCommaColumns(t *testing.T) {
+	text := "a\tb\tc\ty\n13,74\t118,0\tx\tp\n12,5\t100\ty\tq\n11,2\t90\tx\tp\n10\t80\ty\tq\n"
+	ds, err := read(t, text, CSVOptions{})
+	if err != nil || !reflect.DeepEqual(ds.DecimalComma, []string{"a", "b"}) || len(ds.Mixed) != 0 {
+		t.Errorf("tabs: %v, decimal commas %q, mixed %+v; want a, b and none", err, ds.DecimalComma, ds.Mixed)
+	}
+	ds, err = read(t, strings.ReplaceAll(text, "\t", ";"), CSVOptions{})
+	if err != nil || ds.DecimalComma != nil || ds.Schema.Inputs[0].Kind != runtime.Numeric {
+		t.Errorf("semicolons: %v, decimal commas %q, %+v", err, ds.DecimalComma, ds.Schema.Inputs[0])
+	}
+}
+
 // TestMixedColumn: a column read as categorical although most of its
 // values are numbers is reported with the values that are not; a column
 // of words, or one forced categorical, is not.
