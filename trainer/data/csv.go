@@ -160,7 +160,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	}
 	for _, in := range schema.Inputs {
 		if slices.Contains(opt.Ignore, in.Name) {
-			return nil, fmt.Errorf("%s: --ignore %q also names a column the model reads (a column the header leaves unnamed is named by its place among the inputs); name the columns in the header", name, in.Name)
+			return nil, fmt.Errorf("%s: --ignore %q also names a column the model reads (--ignore names a column the header leaves unnamed by its place in the file, the model by its place among the inputs); name the columns in the header", name, in.Name)
 		}
 	}
 	if r, c, err = open(); err != nil {
@@ -374,22 +374,16 @@ type table struct {
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
-	// column returns the file's column of a record's field j (they differ
-	// when --ignore leaves columns out).
-	column func(j int) int
-	cr     *csvReader
+	cr     *csvReader // the columns' places in the file (--ignore)
 }
 
 // scanTable reads a training table once, learning its columns.
 func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
-	cr := newCSVReader(r)
-	if len(opt.Ignore) > 0 {
-		if opt.Header == HeaderNo {
-			return nil, fmt.Errorf("%s: --ignore names columns of the header, but --header no says the file has no header row", name)
-		}
-		cr.ignore, cr.need = opt.Ignore, true
+	if len(opt.Ignore) > 0 && opt.Header == HeaderNo {
+		return nil, fmt.Errorf("%s: --ignore names columns of the header, but --header no says the file has no header row", name)
 	}
-	t := &table{width: -1, column: cr.Column, cr: cr}
+	cr := newCSVReader(r)
+	t := &table{width: -1, cr: cr}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -399,8 +393,14 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			return nil, csvErr(name, err)
 		}
 		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		if blankRecord(rec) {
 			continue
+		}
+		if t.width < 0 && len(opt.Ignore) > 0 {
+			var absent []string
+			if rec, absent = cr.ignore(rec, opt.Ignore); len(absent) > 0 {
+				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8))
+			}
 		}
 		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
 		// label: the second pass leaves it out, and it says nothing of the
@@ -518,9 +518,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if label < 0 {
 			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8))
 		}
-	} else if d := t.cr.dropped; len(d) > 0 {
+	} else if t.cr.keep != nil {
 		// --label-col first, last or N counts the file's columns.
-		file, err := labelIndex(opt.LabelCol, t.cr.width)
+		file, err := labelIndex(opt.LabelCol, len(t.cr.header))
 		if err != nil {
 			return nil, false, 0, fmt.Errorf("%s: %v", name, err)
 		}
@@ -553,7 +553,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			in.Name = t.firstLevel[j]
 		}
 		if k, ok := names[in.Name]; ok {
-			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, t.column(k)+1, t.column(j)+1, in.Name)
+			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, t.cr.Column(k)+1, t.cr.Column(j)+1, in.Name)
 		}
 		names[in.Name] = j
 		if !header {
@@ -586,7 +586,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		j := names[in.Name]
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
-			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): leave it out with --ignore, or declare it numeric if its values are numbers", name, t.column(j)+1, in.Name, MaxLevels)
+			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): leave it out with --ignore, or declare it numeric if its values are numbers", name, t.cr.Column(j)+1, in.Name, MaxLevels)
 		}
 		if len(levels) == 0 {
 			in.Kind = runtime.Numeric // every field is missing
@@ -731,25 +731,19 @@ func QuoteList(names []string, n int) string {
 // number written with a decimal comma (3,14) reads as 3.14: that is why such
 // files use semicolons.
 //
-// It also leaves out the columns named ignore when the first record (the
-// header) names them; with need, each must be there. Records then hold the
-// other columns, and FieldPos and Column give their place in the file.
+// Once ignore has named columns of the header to leave out, records hold
+// the other columns, and FieldPos and Column give their place in the file.
 type csvReader struct {
 	*csv.Reader
 	decimalComma bool
-	ignore       []string
-	need         bool
-	started      bool
-	width        int   // fields of the file's first record
-	keep         []int // the file's columns records hold; nil: all
-	dropped      []int // the file's columns left out
-	header       []string
+	header       []string // the header given to ignore
+	keep         []int    // the file's columns records hold; nil: all
 }
 
 // Read returns the next record, as csv.Reader.Read does.
 func (r *csvReader) Read() ([]string, error) {
 	rec, err := r.Reader.Read()
-	if err == nil && len(r.ignore) > 0 {
+	if err == nil && r.keep != nil && !blankRecord(rec) {
 		rec, err = r.leaveOut(rec)
 	}
 	if r.decimalComma {
@@ -762,52 +756,46 @@ func (r *csvReader) Read() ([]string, error) {
 	return rec, err
 }
 
-// leaveOut returns rec without the ignored columns.
+// blankRecord reports whether rec is a blank line.
+func blankRecord(rec []string) bool { return len(rec) == 1 && strings.TrimSpace(rec[0]) == "" }
+
+// ignore makes the records from header, the file's first, on leave out the
+// columns named one of names (a column the header leaves unnamed is named
+// x1, x2, ... by its place in the file), and returns header so; absent are
+// the names no column has.
+func (r *csvReader) ignore(header, names []string) (rec []string, absent []string) {
+	r.header = slices.Clone(header)
+	found := make([]bool, len(names))
+	keep := make([]int, 0, len(header))
+	for j, f := range header {
+		name := runtime.Level(f)
+		if name == "" {
+			name = runtime.Unnamed(j)
+		}
+		if k := slices.Index(names, name); k >= 0 {
+			found[k] = true
+		} else {
+			keep = append(keep, j)
+		}
+	}
+	for k, name := range names {
+		if !found[k] {
+			absent = append(absent, name)
+		}
+	}
+	if len(keep) < len(header) {
+		r.keep = keep
+		header, _ = r.leaveOut(header)
+	}
+	return header, absent
+}
+
+// leaveOut returns rec with only the columns of keep.
 func (r *csvReader) leaveOut(rec []string) ([]string, error) {
-	if !r.started {
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			return rec, nil // a blank line
-		}
-		r.started, r.width = true, len(rec)
-		r.header = slices.Clone(rec)
-		// A column is left out when its name is one of ignore; a column
-		// the header leaves unnamed is named x1, x2, ... by its place.
-		found := make([]bool, len(r.ignore))
-		for j, f := range rec {
-			name := runtime.Level(f)
-			if name == "" {
-				name = runtime.Unnamed(j)
-			}
-			if k := slices.Index(r.ignore, name); k >= 0 {
-				found[k] = true
-				r.dropped = append(r.dropped, j)
-			} else {
-				r.keep = append(r.keep, j)
-			}
-		}
-		var absent []string
-		for k, name := range r.ignore {
-			if !found[k] {
-				absent = append(absent, name)
-			}
-		}
-		if r.need && len(absent) > 0 {
-			line, _ := r.Reader.FieldPos(0)
-			return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
-				Err: fmt.Errorf("--ignore %s: the header has no such column (it has %s)", QuoteList(absent, len(absent)), QuoteList(rec, 8))}
-		}
-		if len(r.dropped) == 0 {
-			r.ignore, r.keep = nil, nil // nothing to leave out
-			return rec, nil
-		}
-	}
-	if r.keep == nil || len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-		return rec, nil
-	}
-	if len(rec) != r.width {
+	if len(rec) != len(r.header) {
 		line, _ := r.Reader.FieldPos(0)
 		return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
-			Err: fmt.Errorf("row has %d columns, the header %d", len(rec), r.width)}
+			Err: fmt.Errorf("row has %d columns, the header %d", len(rec), len(r.header))}
 	}
 	for i, j := range r.keep {
 		rec[i] = rec[j]
@@ -1005,9 +993,7 @@ type CSVStream struct {
 // opt.Schema must be set.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	s := opt.Schema
-	cr := newCSVReader(r)
-	cr.ignore = s.Ignored
-	return &CSVStream{name: name, opt: opt, cr: cr, enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
+	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
 		width: -1, label: -1, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
@@ -1029,8 +1015,8 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			return false, csvErr(s.name, err)
 		}
 		line, _ := s.cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue // blank line
+		if blankRecord(rec) {
+			continue
 		}
 		if s.width >= 0 && len(rec) != s.width {
 			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
@@ -1092,6 +1078,10 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		header = s.looksLikeHeader(rec, index)
 	}
 	if header && s.opt.Named {
+		if len(sc.Ignored) > 0 {
+			rec, _ = s.cr.ignore(rec, sc.Ignored) // columns it lacks are not needed
+			s.width = len(rec)
+		}
 		return true, s.byName(rec, line, index, labelName)
 	}
 	if named {

@@ -427,6 +427,15 @@ func TestIgnore(t *testing.T) {
 	if _, err := read(t, "1,5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `row has 4 columns; the model reads 1 (plus an optional label column); it leaves out "note", "id", which a file without a header must not hold`) {
 		t.Errorf("a file without a header holding the ignored columns: %v", err)
 	}
+	// A file without a header is positional, its first row data, even
+	// where a field is empty (an unnamed header column would be x1).
+	idx, err := read(t, ",a,b,label\n0,1,2,p\n1,3,4,q\n2,5,6,p\n", CSVOptions{Ignore: []string{"x1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := read(t, ",3,p\n2,4,q\n5,6,p\n", CSVOptions{Schema: idx.Schema, Named: true}); err != nil || !reflect.DeepEqual(ts.Labels, []string{"p", "q", "p"}) || ts.X[1] != 3 {
+		t.Errorf("a file without a header for a model that ignores x1: %v, %+v", err, ts)
+	}
 	// A field's error names its column in the file.
 	if _, err := read(t, "id,a,y\n1,5,p\n2,x,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `t.csv:3:3: column 2 ("a"): "x" is not a number`) {
 		t.Errorf("bad field: %v", err)
