@@ -1154,8 +1154,8 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	s.label = -1
 	labelAt := -1
-	if keyword(s.opt.LabelCol) {
-		labelAt, _ = labelIndex(s.opt.LabelCol, len(rec))
+	if k, err := labelIndex(s.opt.LabelCol, len(rec)); err == nil && keyword(s.opt.LabelCol) {
+		labelAt = k // a column number past the header's is no label
 	}
 	var unknown []string
 	last, blank := -1, false // blank: an unknown column is unnamed
