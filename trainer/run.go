@@ -141,8 +141,8 @@ func (r *Run) setup() error {
 		return err
 	}
 	// The graph's memory is checked before the rows are copied (a batch
-	// is at most all the rows).
-	if err := checkMemory(r.shape, min(cfg.Batch, task.Train.Rows), task.Train.Rows, 1); err != nil {
+	// is at most the rows left to train on).
+	if err := checkMemory(r.shape, min(cfg.Batch, task.Train.Rows-task.valRows(cfg.Val)), task.Train.Rows, 1); err != nil {
 		return err
 	}
 	prep := task.prepare(&cfg)
