@@ -347,27 +347,23 @@ func (e *ColumnError) Error() string {
 
 func (e *ColumnError) Unwrap() error { return e.Err }
 
-// Seen reports whether field, the value of input column i, is one the
-// model knows: missing, or a level of a categorical column; a numeric
-// column's fields are always seen.
-func (e *Encoder) Seen(i int, field string) bool {
-	if e.levels[i] == nil || IsMissing(field, e.s.Missing) {
-		return true
-	}
-	_, ok := e.levels[i][Level(field)]
-	return ok
-}
-
 // Encode writes the features of the record fields to dst (Width values).
 // It reports whether a categorical field held a value seen in no training
 // row (encoded like a missing one, with its missing feature 0). A numeric
 // field that is neither missing nor a number is an error.
 func (e *Encoder) Encode(dst []float64, fields []string) (unseen bool, err error) {
+	cols, err := e.EncodeColumns(dst, fields, nil)
+	return len(cols) > 0, err
+}
+
+// EncodeColumns is Encode, appending to unseen the input columns (their
+// indices in the schema) whose value no training row had, and returning it.
+func (e *Encoder) EncodeColumns(dst []float64, fields []string, unseen []int) ([]int, error) {
 	if len(fields) != len(e.s.Inputs) {
-		return false, fmt.Errorf("record has %d fields, want %d", len(fields), len(e.s.Inputs))
+		return unseen, fmt.Errorf("record has %d fields, want %d", len(fields), len(e.s.Inputs))
 	}
 	if len(dst) != e.d {
-		return false, fmt.Errorf("destination has %d values, want %d", len(dst), e.d)
+		return unseen, fmt.Errorf("destination has %d values, want %d", len(dst), e.d)
 	}
 	o := 0
 	for i := range e.s.Inputs {
@@ -377,11 +373,12 @@ func (e *Encoder) Encode(dst []float64, fields []string) (unseen bool, err error
 		if in.Kind == Numeric {
 			v := in.Fill
 			if missing && math.IsNaN(v) {
-				return false, &ColumnError{Column: i, Name: in.Name, Err: errors.New("missing value, which this model cannot fill (a model of format songc-model/1 reads numbers only)")}
+				return unseen, &ColumnError{Column: i, Name: in.Name, Err: errors.New("missing value, which this model cannot fill (a model of format songc-model/1 reads numbers only)")}
 			}
 			if !missing {
+				var err error
 				if v, err = ParseNumber(f); err != nil {
-					return false, &ColumnError{Column: i, Name: in.Name, Err: err}
+					return unseen, &ColumnError{Column: i, Name: in.Name, Err: err}
 				}
 			}
 			dst[o] = v
@@ -392,7 +389,7 @@ func (e *Encoder) Encode(dst []float64, fields []string) (unseen bool, err error
 				if k, ok := e.levels[i][Level(f)]; ok {
 					dst[o+k] = 1
 				} else {
-					unseen = true
+					unseen = append(unseen, i)
 				}
 			}
 			o += len(in.Levels)

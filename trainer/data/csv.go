@@ -984,7 +984,6 @@ type CSVStream struct {
 	lbl       string
 	line      int
 	rows      int
-	unseen    bool
 	// unseenCols are the columns UnseenColumns returns.
 	unseenCols []int
 }
@@ -1042,7 +1041,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 				s.lbl = "" // no label: the row's class is unknown
 			}
 		}
-		s.unseen, err = s.enc.Encode(s.x, s.fields)
+		s.unseenCols, err = s.enc.EncodeColumns(s.x, s.fields, s.unseenCols[:0])
 		if err != nil {
 			var ce *runtime.ColumnError
 			if errors.As(err, &ce) {
@@ -1225,23 +1224,11 @@ func (s *CSVStream) Labelled() bool { return s.label >= 0 }
 
 // Unseen reports whether the current row has a categorical value that no
 // training row had.
-func (s *CSVStream) Unseen() bool { return s.unseen }
+func (s *CSVStream) Unseen() bool { return len(s.unseenCols) > 0 }
 
 // UnseenColumns returns the input columns (indices in the schema) whose
-// value in the current row no training row had; nil when there are none.
-// The slice is reused.
-func (s *CSVStream) UnseenColumns() []int {
-	if !s.unseen {
-		return nil
-	}
-	s.unseenCols = s.unseenCols[:0]
-	for i, f := range s.fields {
-		if !s.enc.Seen(i, f) {
-			s.unseenCols = append(s.unseenCols, i)
-		}
-	}
-	return s.unseenCols
-}
+// value in the current row no training row had. The slice is reused.
+func (s *CSVStream) UnseenColumns() []int { return s.unseenCols }
 
 // Reordered reports whether the file's columns were matched by name in an
 // order other than the model's.

@@ -24,7 +24,7 @@ type Stream interface {
 	Line() int
 	// Unseen reports whether the current row has a categorical value seen
 	// in no training row, and UnseenColumns in which input columns (their
-	// indices in the schema; the slice is reused, nil for none).
+	// indices in the schema; the slice is reused, empty for none).
 	Unseen() bool
 	UnseenColumns() []int
 	// Reordered reports whether the columns were matched by name in an
