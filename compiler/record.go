@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"go/token"
 	"strconv"
 	"strings"
 	"unicode"
@@ -49,10 +50,10 @@ func fieldNames(s *runtime.Schema) []string {
 			}
 		}
 		id := b.String()
-		switch first, _ := utf8.DecodeRuneInString(id); {
+		switch {
 		case id == "":
 			id = fmt.Sprintf("Column%d", i+1)
-		case !unicode.IsUpper(first):
+		case !token.IsExported(id):
 			id = "X" + id
 		}
 		if taken[id] {

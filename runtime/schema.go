@@ -171,15 +171,6 @@ func (s *Schema) validate(d int) error {
 	}
 	names := make(map[string]int, len(s.Inputs))
 	for i, in := range s.Inputs {
-		names[in.Name] = i
-	}
-	for i, n := range s.Ignored {
-		if _, ok := names[n]; ok || n == "" || n != strings.TrimSpace(n) || n == s.Label || slices.Contains(s.Ignored[:i], n) {
-			return fe(fmt.Sprintf("ignored[%d]", i), "%q: ignored columns are named, distinct, and neither an input nor the label", n)
-		}
-	}
-	clear(names)
-	for i, in := range s.Inputs {
 		field := fmt.Sprintf("inputs[%d]", i)
 		if j, ok := names[in.Name]; ok {
 			return fe(field+".name", "%q is also the name of inputs[%d]", in.Name, j)
@@ -219,6 +210,11 @@ func (s *Schema) validate(d int) error {
 	}
 	if j, ok := names[s.Label]; ok && s.Label != "" {
 		return fe("label", "%q is also the name of inputs[%d]", s.Label, j)
+	}
+	for i, n := range s.Ignored {
+		if _, ok := names[n]; ok || n == "" || n != strings.TrimSpace(n) || n == s.Label || slices.Contains(s.Ignored[:i], n) {
+			return fe(fmt.Sprintf("ignored[%d]", i), "%q: ignored columns are named, distinct, and neither an input nor the label", n)
+		}
 	}
 	if w := s.Width(); w != d {
 		return fe("inputs", "encode to %d features, want features = %d", w, d)

@@ -57,15 +57,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 			runtime.Metrics
 			Unseen  int            `json:"unseen_rows"`
 			Columns map[string]int `json:"unseen_by_column,omitempty"`
-		}{c.Model, c.Data, k.Model.ClassNames, met, unseen.Rows, nil}
-		for i, n := range unseen.Column {
-			if n > 0 {
-				if out.Columns == nil {
-					out.Columns = map[string]int{}
-				}
-				out.Columns[k.Model.Schema.Inputs[i].Name] = n
-			}
-		}
+		}{c.Model, c.Data, k.Model.ClassNames, met, unseen.Rows, unseen.ByName(k.Model.Schema)}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)

@@ -96,7 +96,11 @@ func noteData(g *Globals, ds *data.Dataset) {
 
 // noLabelNote says how many rows of path were left out for a missing label.
 func noLabelNote(path string, u data.Unlabelled) string {
-	return fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, has(u.Rows, "row"), map[bool]string{true: "is", false: "are"}[u.Rows == 1], u.First)
+	are := "are"
+	if u.Rows == 1 {
+		are = "is"
+	}
+	return fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, has(u.Rows, "row"), are, u.First)
 }
 
 // reorderedNote says that path's columns were matched by name.

@@ -724,8 +724,11 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
-		out = append(out, fmt.Sprintf("%s numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=\";\" and decimal=\",\" (pandas' to_csv), or with decimal points",
-			map[bool]string{true: "column " + data.QuoteList(names, 1) + " holds", false: "columns " + data.QuoteList(names, 5) + " hold"}[len(names) == 1]))
+		what := "columns " + data.QuoteList(names, 5) + " hold"
+		if len(names) == 1 {
+			what = "column " + data.QuoteList(names, 1) + " holds"
+		}
+		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
 	for _, mc := range ds.Mixed {
 		out = append(out, mixedNote(mc, ds.Schema.Missing))

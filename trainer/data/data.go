@@ -143,6 +143,21 @@ func (u *UnseenTally) Add(st interface{ UnseenColumns() []int }) {
 	}
 }
 
+// ByName returns the rows per column name of s, for the columns that held
+// an unseen value; nil when none did.
+func (u *UnseenTally) ByName(s *runtime.Schema) map[string]int {
+	var m map[string]int
+	for i, n := range u.Column {
+		if n > 0 {
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[s.Inputs[i].Name] = n
+		}
+	}
+	return m
+}
+
 // Columns says which columns held the unseen values, the most rows first
 // (up to three, then how many more): "color" in 10 rows, "city" in 3.
 func (u *UnseenTally) Columns(s *runtime.Schema) string {
