@@ -180,81 +180,49 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	}
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
-	ds.DecimalComma = decimalCommas(schema, ds.Separator, opt)
-	ds.Mixed = sc.mixed(schema, label, header, opt)
-	ds.Scattered = sc.scattered(schema, label, opt)
-	// A column of decimal commas gets its own warning only.
-	ds.Mixed = slices.DeleteFunc(ds.Mixed, func(m MixedColumn) bool { return slices.Contains(ds.DecimalComma, m.Name) })
-	ds.Scattered = slices.DeleteFunc(ds.Scattered, func(c ScatteredColumn) bool { return slices.Contains(ds.DecimalComma, c.Name) })
+	sc.noteColumns(ds, label, opt)
 	index := setFills(ds)
 	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
 	return ds, nil
 }
 
-// mixed returns the columns of s that were inferred categorical although
-// most of their values are numbers; header says whether the first row is a
-// header (when it is data, schema has counted it).
-func (t *table) mixed(s *runtime.Schema, label int, header bool, opt CSVOptions) []MixedColumn {
-	var out []MixedColumn
-	j := 0 // the file column of input i
-	for _, in := range s.Inputs {
-		if j == label {
-			j++
-		}
-		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && t.numbers[j] > t.words[j] {
-			out = append(out, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
-				FirstOnly: !header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
-		}
-		j++
-	}
-	return out
-}
-
-// decimalCommas names the categorical columns of s (not forced so) whose
-// values are all numbers, some written with a decimal comma, in a file
-// whose separator sep is not a semicolon (where they read as numbers).
-func decimalCommas(s *runtime.Schema, sep rune, opt CSVOptions) []string {
-	if sep == ';' {
-		return nil
-	}
-	var out []string
-	for _, in := range s.Inputs {
-		if in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name) {
-			continue
-		}
-		comma := false
-		for _, l := range in.Levels {
-			_, c := decimalPoint(l)
-			if !c && !runtime.IsNumber(l) {
-				comma = false
-				break
-			}
-			comma = comma || c
-		}
-		if comma {
-			out = append(out, in.Name)
-		}
-	}
-	return out
-}
-
-// scattered returns the columns of s that are ScatteredColumns, but for
-// those mixed reports (mostly numbers: their warning says more). schema
-// has counted the first row's fields when it is data.
-func (t *table) scattered(s *runtime.Schema, label int, opt CSVOptions) []ScatteredColumn {
-	var out []ScatteredColumn
-	j := 0 // the file column of input i
-	for _, in := range s.Inputs {
+// noteColumns sets the categorical columns of ds (those opt.Categorical
+// does not force) that train warns of: DecimalComma, Mixed and Scattered,
+// each column in the first that takes it. label is the label's column of
+// t; schema has counted the first row's fields when it is data.
+func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions) {
+	j := 0 // the column of t of input i
+	for _, in := range ds.Schema.Inputs {
 		if j == label {
 			j++
 		}
 		n, values := len(in.Levels), t.numbers[j]+t.words[j]
-		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) && n >= MinScattered && 2*n > values && t.numbers[j] <= t.words[j] {
-			out = append(out, ScatteredColumn{Name: in.Name, Levels: n, Values: values, Some: in.Levels[:3]})
+		switch {
+		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
+		case ds.Separator != ';' && decimalCommas(in.Levels):
+			ds.DecimalComma = append(ds.DecimalComma, in.Name)
+		case t.numbers[j] > t.words[j]:
+			ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
+				FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
+		case n >= MinScattered && 2*n > values:
+			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
 	}
-	return out
+}
+
+// decimalCommas reports whether levels are all numbers, some written with
+// a decimal comma (which a file separated by semicolons reads as numbers).
+func decimalCommas(levels []string) bool {
+	comma := false
+	for _, l := range levels {
+		_, c := decimalPoint(l)
+		if !c && !runtime.IsNumber(l) {
+			return false
+		}
+		comma = comma || c
+	}
+	return comma
 }
 
 // readAll reads every row of st.
@@ -362,12 +330,13 @@ type table struct {
 	firstLevel []string // and the levels they stand for
 	firstAt    int      // its line
 	rows       int      // rows after the first
-	number     []bool   // every non-missing field after the first row is a number
 	missing    []bool   // a field after the first row is missing
 	again      []bool   // the first row's field appears again below
-	// numbers and words count the fields after the first row that are
-	// numbers and that are neither numbers nor missing; some are the
-	// first few distinct words, more says there are others.
+	// numbers and words count the fields after the first row (and the
+	// first row's, once schema reads it as data) that are numbers and that
+	// are neither numbers nor missing: a column is numeric while it has no
+	// word. some are the first few distinct words, more says there are
+	// others.
 	numbers, words []int
 	some           [][]string
 	more           []bool
@@ -412,14 +381,12 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.width = len(rec)
 			t.first, t.firstAt = slices.Clone(rec), line
 			t.firstLevel = make([]string, t.width)
-			t.number = make([]bool, t.width)
 			t.missing = make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
 			t.numbers, t.words, t.some, t.more = make([]int, t.width), make([]int, t.width), make([][]string, t.width), make([]bool, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
-				t.number[j] = true
 				t.levels[j] = map[string]bool{}
 			}
 			continue
@@ -461,7 +428,6 @@ func (t *table) count(j int, f, l string, first bool) {
 		t.numbers[j]++
 		return
 	}
-	t.number[j] = false
 	if t.words[j]++; t.more[j] || slices.Contains(t.some[j], l) {
 		return
 	}
@@ -567,7 +533,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 				}
 			}
 		}
-		if !t.number[j] {
+		if t.words[j] > 0 {
 			in.Kind = runtime.Categorical
 		}
 		s.Inputs = append(s.Inputs, in)
@@ -653,7 +619,7 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 	if err != nil {
 		label = -1
 	}
-	if label >= 0 && isWord(t.first[label], opt.Missing) && t.number[label] && t.numbers[label] > 0 {
+	if label >= 0 && isWord(t.first[label], opt.Missing) && t.words[label] == 0 && t.numbers[label] > 0 {
 		return true // a word above numeric labels: the label column's name
 	}
 	if label >= 0 && t.rows > 0 && columnNumbers(t.firstLevel) && !t.again[label] {
@@ -669,7 +635,7 @@ func (t *table) looksLikeHeader(opt CSVOptions, named bool) bool {
 			continue
 		}
 		words++
-		if t.number[j] && (t.numbers[j] > 0 || t.rows == 0) {
+		if t.words[j] == 0 && (t.numbers[j] > 0 || t.rows == 0) {
 			return true // a word above numbers
 		}
 		if t.again[j] {
