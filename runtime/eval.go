@@ -81,8 +81,7 @@ func (e *Evaluator) Add(row []float64, y int) {
 
 // flush adds the rows held to the metrics.
 func (e *Evaluator) flush() {
-	x := e.block.x // Run lets the rows go; they stay in place
-	q, soft := e.block.Run(nil)
+	x, q, soft := e.block.Flush()
 	e.add(x, q, soft, e.y)
 	e.y = e.y[:0]
 }

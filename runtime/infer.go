@@ -440,18 +440,23 @@ func (b *SoftBlock) Hold(row []float64) (full bool) {
 	return len(b.x) == cap(b.x)
 }
 
-// Run runs the soft model on the rows held, or on the rows of x when x is
-// not nil (at most BlockRows, row-major, used in place), and returns their
-// leaf masses (row-major, NumClasses each) and classes, valid until the
-// next Run. The held rows are let go.
+// Run runs the soft model on the rows of x (at most BlockRows, row-major,
+// used in place) and returns their leaf masses (row-major, NumClasses
+// each) and classes, valid until the next Run or Flush.
 func (b *SoftBlock) Run(x []float64) (q []float64, class []int) {
-	if x == nil {
-		x, b.x = b.x, b.x[:0]
-	}
 	rows := len(x) / b.k.d
 	q, class = b.q[:rows*b.k.c], b.class[:rows]
 	b.k.softRows(q, class, x, &b.sc)
 	return q, class
+}
+
+// Flush runs the soft model on the rows held and lets them go: it returns
+// them, their leaf masses and their classes, valid until the next Hold,
+// Run or Flush.
+func (b *SoftBlock) Flush() (x, q []float64, class []int) {
+	x, b.x = b.x, b.x[:0]
+	q, class = b.Run(x)
+	return x, q, class
 }
 
 // BlockRows is how many rows callers of SoftRows hold for one call: 256,

@@ -167,7 +167,7 @@ func (p *predictor) flush(w *bufio.Writer) error {
 		return nil
 	}
 	c := p.k.NumClasses()
-	q, class := p.block.Run(nil)
+	_, q, class := p.block.Flush()
 	for r, k := range class {
 		if p.soft {
 			w.WriteString(p.names[k])
