@@ -740,7 +740,7 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			sp.AppendFrom(g.sparse, r)
 		}
 	} else {
-		g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
+		g.xCare = resize(g.xCare, m*d)
 		for i, r := range g.care {
 			copy(g.xCare[i*d:(i+1)*d], g.x[r*d:(r+1)*d])
 		}
@@ -761,7 +761,7 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 		if sp != nil && !finite(w) {
 			// A product of an infinite weight and a zero is NaN, which the
 			// sparse rows would skip: the dense rows give it.
-			g.xCare = slices.Grow(g.xCare[:0], m*d)[:m*d]
+			g.xCare = resize(g.xCare, m*d)
 			for i := range m {
 				sp.Dense(g.xCare[i*d:(i+1)*d], i)
 			}
