@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/build"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,10 +48,30 @@ Examples:
       --data letter-test.csv.gz --emit-tests`
 }
 
+// buildable reports whether go build compiles a Go file named base on
+// every system and processor: a test file, a name starting with _ or .,
+// and a name ending in a system or processor (x_windows.go, x_arm64.go)
+// are left out of some or all builds.
+func buildable(base string) bool {
+	if filepath.Ext(base) != ".go" || strings.HasSuffix(base, "_test.go") {
+		return false
+	}
+	for _, sys := range [][2]string{{"linux", "amd64"}, {"windows", "arm64"}} {
+		ctx := build.Default
+		ctx.GOOS, ctx.GOARCH = sys[0], sys[1]
+		ctx.OpenFile = func(string) (io.ReadCloser, error) { // the name decides; the file may not exist yet
+			return io.NopCloser(strings.NewReader("package p\n")), nil
+		}
+		if ok, err := ctx.MatchFile(".", base); err != nil || !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (c *CompileCmd) Run(g *Globals) (err error) {
-	// The go tool builds only files named so.
-	if base := filepath.Base(c.Output); !strings.HasSuffix(base, ".go") || strings.HasSuffix(base, "_test.go") || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
-		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go nor start with _ or ., for go build to compile it", c.Output)
+	if !buildable(filepath.Base(c.Output)) {
+		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go or a system's or processor's name (_linux.go, _arm64.go) nor start with _ or ., for go build to compile it everywhere", c.Output)
 	}
 	m, err := runtime.Load(c.Model)
 	if err != nil {

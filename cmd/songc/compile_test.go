@@ -73,8 +73,11 @@ func TestCompile(t *testing.T) {
 		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "deeper", "x.go"), "--data", filepath.Join(dir, "none.csv")}, 1, "none.csv"},
 		// A name the go tool would not build.
 		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "classifier")}, 2, "must end in .go, and neither"},
-		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_test.go")}, 2, "must end in .go, and neither end in _test.go nor start with _ or ."},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_test.go")}, 2, "must end in .go, and neither end in _test.go or"},
 		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "_c.go")}, 2, "must end in .go, and neither"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "model_windows.go")}, 2, "a system's or processor's name"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_arm64.go")}, 2, "must end in .go"},
+		{[]string{"compile", model, "-o", filepath.Join(dir, "no", "c_linux_amd64.go")}, 2, "must end in .go"},
 	} {
 		code, _, errs := songc(t, context.Background(), tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {
@@ -86,5 +89,17 @@ func TestCompile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
 		t.Error("a compile that failed created the output's folder")
+	}
+}
+
+func TestBuildable(t *testing.T) {
+	for name, want := range map[string]bool{
+		"classifier.go": true, "windows.go": true, "my_model.go": true, "letter_26.go": true, "model_unix.go": true,
+		"classifier": false, "c.go.txt": false, "c_test.go": false, "_c.go": false, ".c.go": false,
+		"model_windows.go": false, "c_arm64.go": false, "c_linux_amd64.go": false, "c_wasm.go": false, "c_js.go": false,
+	} {
+		if got := buildable(name); got != want {
+			t.Errorf("buildable(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
