@@ -182,7 +182,8 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	sc.noteColumns(ds, label, opt)
 	index := setFills(ds)
-	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == ""
+	// The column is the file's first, so that --ignore x1 names it.
+	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == "" && sc.cr.Column(0) == 0
 	return ds, nil
 }
 
@@ -804,7 +805,8 @@ func newCSVReader(r io.Reader) *csvReader {
 // file's. Such a file is one whose first read (up to 64 KiB, with no wait
 // for more) holds two carriage returns or more and no newline; a file whose
 // lines end in a carriage return and a newline cannot look so. The
-// separator is the one sniffSeparator finds in that first read.
+// separator is the one a first line "sep=;" names (sepLine), or else the
+// one sniffSeparator finds in that first read.
 func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
@@ -817,7 +819,36 @@ func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
 	if crLines {
 		end = '\r'
 	}
+	if sep, n, ok := sepLine(b, end); ok {
+		// The line goes, its end stays: the csv reader skips the empty
+		// line and counts it, so lines keep the file's numbers.
+		br.Discard(n)
+		return io.MultiReader(bytes.NewReader([]byte{end}), br), crLines, sep
+	}
 	return br, crLines, sniffSeparator(b, end)
+}
+
+// sepLine reports whether b begins with the line Excel reads as naming the
+// file's separator, "sep=;" (any case, in double quotes or not), naming a
+// comma or one of Separators; it returns the separator and the length of
+// the line with its end.
+func sepLine(b []byte, end byte) (sep rune, n int, ok bool) {
+	i := bytes.IndexByte(b, end)
+	if i < 0 {
+		return 0, 0, false
+	}
+	line := bytes.TrimSuffix(b[:i], []byte{'\r'})
+	if len(line) >= 2 && line[0] == '"' && line[len(line)-1] == '"' {
+		line = line[1 : len(line)-1]
+	}
+	if len(line) != 5 || !bytes.EqualFold(line[:4], []byte("sep=")) {
+		return 0, 0, false
+	}
+	sep = rune(line[4])
+	if _, known := Separators[sep]; !known && sep != ',' {
+		return 0, 0, false
+	}
+	return sep, i + 1, true
 }
 
 // Separators are the field separators songc reads besides commas, and

@@ -406,6 +406,9 @@ func TestSeparators(t *testing.T) {
 		{"a comma in a name", "a,b;c;y\n1;2;x\n3;4;z\n", ';', []float64{1, 2, 3, 4}},
 		{"tabs, commas in values", "age\tCity, Country\ty\n7\tBerlin, DE\tx\n8\tParis, FR\tz\n", '\t', nil},
 		{"a line break between quotes", "a;note;y\n1,5;\"two\nlines\";x\n2;one;z\n", ';', nil},
+		{"Excel's sep= line", "sep=;\r\na;b;y\r\n1,5;2;x\r\n3;4;z\r\n", ';', []float64{1.5, 2, 3, 4}},
+		{"a quoted sep= line naming tabs", "\"SEP=\t\"\na;b\tc\ty\n1\t2\tx\n3\t4\tz\n", '\t', []float64{1, 2, 3, 4}},
+		{"a sep= line naming commas", "sep=,\na;b,c,y\n1,2,x\n3,4,z\n", ',', []float64{1, 2, 3, 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds, err := read(t, tc.text, CSVOptions{})
@@ -420,6 +423,16 @@ func TestSeparators(t *testing.T) {
 				t.Errorf("read for the model: %v, rows %v", err, again.X)
 			}
 		})
+	}
+}
+
+// TestSepLineNumbers: a file's lines keep their numbers when its first
+// line names the separator.
+func TestSepLineNumbers(t *testing.T) {
+	for _, text := range []string{"sep=;\na;y\n1;x\n2;3;z\n", "sep=;\ra;y\r1;x\r2;3;z\r", "sep=;\r\na;y\r\n1;x\r\n2;3;z\r\n"} {
+		if _, err := read(t, text, CSVOptions{}); err == nil || !strings.Contains(err.Error(), "t.csv:4:") {
+			t.Errorf("%q: %v, want an error at line 4", text, err)
+		}
 	}
 }
 

@@ -262,6 +262,11 @@ func TestIndexColumn(t *testing.T) {
 			t.Errorf("%q: IndexColumn %v, want %v", text, ds.IndexColumn, want)
 		}
 	}
+	// Not the file's first column once id is left out: --ignore x1 would
+	// not name it.
+	if ds, err := read(t, "id,,a,y\n1,7,1.5,x\n2,0,2.5,z\n3,3,3.5,x\n", CSVOptions{Ignore: []string{"id"}}); err != nil || ds.IndexColumn {
+		t.Errorf("an unnamed second column: IndexColumn %v (%v), want false", ds != nil && ds.IndexColumn, err)
+	}
 	ds, err := read(t, "a,y\n1.5,x\n2.5,z\n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
