@@ -787,9 +787,10 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 			tokens = append(tokens, w)
 		}
 	}
-	are := "are not numbers"
+	// Inf and NAN are numbers to strconv, but not to a model.
+	are := "are not finite numbers"
 	if mc.Words == 1 {
-		are = "is not a number"
+		are = "is not a finite number"
 	}
 	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",

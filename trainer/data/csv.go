@@ -545,6 +545,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	if err := t.force(s, names, opt, name); err != nil {
 		return nil, false, 0, err
 	}
+	var many, manyNames []string // the columns with too many levels
 	for i := range s.Inputs {
 		in := &s.Inputs[i]
 		if in.Kind != runtime.Categorical {
@@ -553,7 +554,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		j := names[in.Name]
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
-			return nil, false, 0, fmt.Errorf("%s: column %d (%q) has more than %d distinct values, too many for a categorical column (one feature each): leave it out with --ignore, or declare it numeric if its values are numbers", name, t.cr.Column(j)+1, in.Name, MaxLevels)
+			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
+			manyNames = append(manyNames, in.Name)
+			continue
 		}
 		if len(levels) == 0 {
 			in.Kind = runtime.Numeric // every field is missing
@@ -565,6 +568,17 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			in.Levels = append(in.Levels, l)
 		}
 		slices.Sort(in.Levels)
+	}
+	if len(many) > 0 {
+		what, them := "column "+many[0]+" has", "it"
+		if len(many) > 1 {
+			what, them = "columns "+strings.Join(many, ", ")+" have", "them"
+		}
+		leave := fmt.Sprintf("leave %s out with --ignore %q", them, strings.Join(manyNames, ","))
+		if !header {
+			leave = fmt.Sprintf("leave %s out of the file (--ignore needs a header)", them)
+		}
+		return nil, false, 0, fmt.Errorf("%s: %s more than %d distinct values, too many for a categorical column (one feature each): %s, or declare %s numeric if the values are numbers", name, what, MaxLevels, leave, them)
 	}
 	return s, header, label, nil
 }

@@ -149,22 +149,25 @@ func TestNameErrors(t *testing.T) {
 	}
 }
 
-// TestTooManyLevels: a word column with more distinct values than
-// MaxLevels is refused, naming it.
+// TestTooManyLevels: word columns with more distinct values than
+// MaxLevels are refused, every one named, with the --ignore that leaves
+// them out.
 func TestTooManyLevels(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("id,y\n")
+	b.WriteString("id,a,note,y\n")
 	for i := range MaxLevels + 1 {
-		b.WriteString("u")
-		b.WriteString(strings.Repeat("x", i%7))
-		b.WriteString(string(rune('a' + i%26)))
-		b.WriteString(strings.Repeat("z", i/26))
-		b.WriteString(",a\n")
+		id := "u" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strings.Repeat("z", i/26)
+		fmt.Fprintf(&b, "%s,%d,n%s,a\n", id, i%3, id)
 	}
-	b.WriteString("1,b\n")
+	b.WriteString("1,2,3,b\n")
 	_, err := read(t, b.String(), CSVOptions{})
-	if err == nil || !strings.Contains(err.Error(), `column 1 ("id") has more than 1000 distinct values`) {
+	if err == nil || !strings.Contains(err.Error(), `columns 1 ("id"), 3 ("note") have more than 1000 distinct values`) || !strings.Contains(err.Error(), `--ignore "id,note"`) {
 		t.Errorf("error %v", err)
+	}
+	text := b.String()[strings.IndexByte(b.String(), '\n')+1:] // no header
+	_, err = read(t, text, CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), `columns 1 ("x1"), 3 ("x3") have more than 1000`) || !strings.Contains(err.Error(), "out of the file (--ignore needs a header)") {
+		t.Errorf("no header: error %v", err)
 	}
 }
 
