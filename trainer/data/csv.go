@@ -172,7 +172,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		o.Header = HeaderYes
 	}
 	if label >= 0 {
-		o.LabelCol = strconv.Itoa(label + 1)
+		o.LabelCol = strconv.Itoa(sc.cr.Column(label) + 1) // the file's column
 	}
 	ds, err := readAll(NewCSVStream(r, name, o), name)
 	if err != nil {
@@ -790,6 +790,23 @@ func (r *csvReader) FieldPos(j int) (line, column int) {
 	return r.Reader.FieldPos(r.Column(j))
 }
 
+// width returns the file's columns, of a record of n fields.
+func (r *csvReader) width(n int) int {
+	if r.keep != nil {
+		return len(r.header)
+	}
+	return n
+}
+
+// field returns the field of a record that holds the file's column k
+// (0-based), or -1 when k is left out.
+func (r *csvReader) field(k int) int {
+	if r.keep != nil {
+		return slices.Index(r.keep, k)
+	}
+	return k
+}
+
 // Column returns the file's column (0-based) of field j of a record.
 func (r *csvReader) Column(j int) int {
 	if r.keep != nil && j < len(r.keep) {
@@ -1164,8 +1181,8 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	s.label = -1
 	labelAt := -1
-	if k, err := labelIndex(s.opt.LabelCol, len(rec)); err == nil && keyword(s.opt.LabelCol) {
-		labelAt = k // a column number past the header's is no label
+	if k, err := labelIndex(s.opt.LabelCol, s.cr.width(len(rec))); err == nil && keyword(s.opt.LabelCol) {
+		labelAt = s.cr.field(k) // a column number past the header's, or ignored, is no label
 	}
 	var unknown []string
 	last, blank := -1, false // blank: an unknown column is unnamed

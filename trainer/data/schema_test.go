@@ -444,6 +444,14 @@ func TestIgnore(t *testing.T) {
 	if ts, err := read(t, ",3,p\n2,4,q\n5,6,p\n", CSVOptions{Schema: idx.Schema, Named: true}); err != nil || !reflect.DeepEqual(ts.Labels, []string{"p", "q", "p"}) || ts.X[1] != 3 {
 		t.Errorf("a file without a header for a model that ignores x1: %v, %+v", err, ts)
 	}
+	// Read for the model, --label-col N counts the file's columns too.
+	un, err := read(t, "id,a,b,\n1,5,6,p\n2,7,8,q\n", CSVOptions{Ignore: []string{"id"}, LabelCol: "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := read(t, "id,a,b,\n3,9,10,q\n", CSVOptions{Schema: un.Schema, Named: true, LabelCol: "4"}); err != nil || !reflect.DeepEqual(ts.Labels, []string{"q"}) || !reflect.DeepEqual(ts.X, []float64{9, 10}) {
+		t.Errorf("--label-col 4 for a model that ignores id: %v, %+v", err, ts)
+	}
 	// A field's error names its column in the file.
 	if _, err := read(t, "id,a,y\n1,5,p\n2,x,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `t.csv:3:3: column 2 ("a"): "x" is not a number`) {
 		t.Errorf("bad field: %v", err)
