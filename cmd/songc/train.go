@@ -239,7 +239,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
-	for _, w := range readWarnings(train, task) { // always said: the file may be misread
+	for _, w := range readWarnings(train, task, c.Header == "no") { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
@@ -283,8 +283,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 			}
 		}
 		if r.ValRows() == 0 && r.Config.Val > 0 {
-			fmt.Fprintf(g.Stderr, "songc: warning: the validation split (%g of each class, rounded, keeping at least one row of each class to train on) holds no row of %s: the last epoch is kept, refining keeps its last pass, and no accuracy below is measured on held-out rows; train on more rows or raise --val\n",
-				r.Config.Val, src)
+			kept := "the last epoch is kept"
+			if args.Refine > 0 {
+				kept += ", refining keeps its last pass"
+			}
+			fmt.Fprintf(g.Stderr, "songc: warning: the validation split (%g of each class, rounded, keeping at least one row of each class to train on) holds no row of %s: %s, and no accuracy below is measured on held-out rows; train on more rows or raise --val\n",
+				r.Config.Val, src, kept)
 		}
 		if !c.Quiet {
 			s := r.Shape()
@@ -720,8 +724,8 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, a first row of column numbers read as data, a row index
 // read as a feature, columns with no value, and a label column that looks
-// like an identifier or a measurement.
-func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
+// like an identifier or a measurement. headerNo: --header no was given.
+func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string {
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
 		what := "columns " + data.QuoteList(names, 5) + " hold"
@@ -731,7 +735,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
 	for _, mc := range ds.Mixed {
-		out = append(out, mixedNote(mc, ds.Schema.Missing))
+		out = append(out, mixedNote(mc, ds.Schema.Missing, headerNo))
 	}
 	for _, sc := range ds.Scattered {
 		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Name)
@@ -770,11 +774,16 @@ func readWarnings(ds *data.Dataset, task *trainer.Task) []string {
 
 // mixedNote says that column mc is read as categorical for a few values
 // that are not numbers, and what to do about them; missing is the
-// missing-value tokens the file was read with.
-func mixedNote(mc data.MixedColumn, missing []string) string {
+// missing-value tokens the file was read with; headerNo: --header no was
+// given.
+func mixedNote(mc data.MixedColumn, missing []string, headerNo bool) string {
 	if mc.FirstOnly {
-		return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, leave out --header no",
-			mc.Name, mc.Some[0])
+		fix := "pass --header yes"
+		if headerNo {
+			fix = "leave out --header no"
+		}
+		return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, %s",
+			mc.Name, mc.Some[0], fix)
 	}
 	some := data.QuoteList(mc.Some, len(mc.Some))
 	if mc.More {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
 )
 
 // TestTrain: a model of three separated blobs trains, reports its test
@@ -615,6 +616,17 @@ func TestMixedColumnWarned(t *testing.T) {
 	}
 }
 
+// TestMixedFirstRow: a first row read as data, its one word the column's
+// only one, gets the flag that reads it as a header.
+func TestMixedFirstRow(t *testing.T) {
+	mc := data.MixedColumn{Name: "b", Numbers: 3, Words: 1, Some: []string{"tall"}, FirstOnly: true}
+	for headerNo, want := range map[bool]string{false: "pass --header yes", true: "leave out --header no"} {
+		if got := mixedNote(mc, nil, headerNo); !strings.HasSuffix(got, "if the first row is a header, "+want) {
+			t.Errorf("--header no %v: %s", headerNo, got)
+		}
+	}
+}
+
 // TestScatteredColumnWarned: train warns, even with -q, of a categorical
 // column with a distinct value in most rows.
 func TestScatteredColumnWarned(t *testing.T) {
@@ -743,6 +755,14 @@ func TestTrainNoValidationRows(t *testing.T) {
 	}
 	if !strings.Contains(out, "(epoch 3 of 3, the last: no validation rows; then refined: pass ") || strings.Contains(out, "validation accuracy") {
 		t.Errorf("the summary does not say the last epoch and pass are kept:\n%s", out)
+	}
+	if !strings.Contains(errs, "the last epoch is kept, refining keeps its last pass, and") {
+		t.Errorf("the warning does not say refining keeps its last pass:\n%s", errs)
+	}
+	// Without refining, the warning does not speak of it.
+	if _, _, errs = songc(t, context.Background(), "train", "--data", data, "--preset", "fast", "--nodes", "4", "--steps", "4",
+		"--epochs", "1", "--refine", "0", "-o", filepath.Join(dir, "m1.json")); !strings.Contains(errs, "the last epoch is kept, and no accuracy") {
+		t.Errorf("--refine 0:\n%s", errs)
 	}
 	// --val 0 asks for no validation rows: no warning.
 	if _, _, errs = songc(t, context.Background(), "train", "--data", data, "--preset", "fast", "--nodes", "4", "--steps", "4",

@@ -471,19 +471,19 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if !header && opt.Header == HeaderNo {
 			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but --header no says the file has no header row", name, opt.LabelCol)
 		}
-		if !header {
-			hint := ""
-			for _, f := range t.firstLevel {
-				if strings.EqualFold(f, opt.LabelCol) {
-					hint = fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
-					break
-				}
+		hint := ""
+		for _, f := range t.firstLevel {
+			if strings.EqualFold(f, opt.LabelCol) {
+				hint = fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
+				break
 			}
+		}
+		if !header {
 			return nil, false, 0, fmt.Errorf("%s:%d: --label-col %q names a column, but no field of the first row is %q (it has %s)%s", name, t.firstAt, opt.LabelCol, opt.LabelCol, QuoteList(t.first, 8), hint)
 		}
 		label = slices.Index(t.firstLevel, opt.LabelCol)
 		if label < 0 {
-			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8))
+			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s%s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8), hint)
 		}
 	} else if t.cr.keep != nil {
 		// --label-col first, last or N counts the file's columns.
