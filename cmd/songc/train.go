@@ -757,7 +757,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 		if len(names) > 1 {
 			what, them = "columns %s have", "them"
 		}
-		out = append(out, fmt.Sprintf(what+" no value in any row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", data.QuoteList(names, len(names)), them))
+		out = append(out, fmt.Sprintf(what+" no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", data.QuoteList(names, len(names)), them))
 	}
 	label := "label column"
 	if ds.Schema != nil && ds.Schema.Label != "" {

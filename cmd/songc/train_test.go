@@ -704,7 +704,7 @@ func TestNoValueWarned(t *testing.T) {
 		return fmt.Sprintf("%d,%s,,%s", i, b, y)
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any row (every field is empty or a missing-value token), so the model learns nothing from them`) {
+	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from them`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
