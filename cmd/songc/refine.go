@@ -116,7 +116,7 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		return out, err // refine.Run always records its passes
 	}
 	switch mc := meta.Refine.Majority; {
-	case mc == nil && refine.MajorityBarred(cfg.Passes, meta.Val > 0, meta.Select) == refine.MajorityBalanced:
+	case mc == nil && refine.MajorityBarred(cfg.Passes, meta.ValRows > 0, meta.Select) == refine.MajorityBalanced:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
