@@ -105,7 +105,7 @@ func write(w io.Writer, dir string) error {
 		runs[m[1]] = append(runs[m[1]], r)
 	}
 	var b bytes.Buffer
-	b.WriteString("| set | nodes / steps | paper | compiled | soft | fidelity | compiled before refining | training | refining | seeds |\n")
+	b.WriteString("| set | nodes / steps | published | compiled | soft | fidelity | compiled before refining | training | refining | seeds |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, rc := range recipes {
 		rs := runs[rc.Name]
