@@ -92,14 +92,17 @@ type MajorityCheck struct {
 // walk's; pass 0 is the model as given.
 type RefinePass struct {
 	Pass     int     `json:"pass"`
-	TrainAcc float64 `json:"hard_train_accuracy"`          // on the rows refitted to
-	ValAcc   float64 `json:"hard_val_accuracy,omitempty"`  // the model's validation rows
-	TestAcc  float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
-	Filters  int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
-	Routes   int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
-	Grown    int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
-	Best     bool    `json:"selected,omitempty"`           // the pass refine returns
-	Seconds  float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
+	TrainAcc float64 `json:"hard_train_accuracy"`         // on the rows refitted to
+	ValAcc   float64 `json:"hard_val_accuracy,omitempty"` // the model's validation rows
+	// ValBalanced is the balanced accuracy on the validation rows, of a
+	// model selected by it (--select balanced), which passes are chosen by.
+	ValBalanced float64 `json:"hard_val_balanced_accuracy,omitempty"`
+	TestAcc     float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
+	Filters     int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
+	Routes      int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
+	Grown       int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
+	Best        bool    `json:"selected,omitempty"`           // the pass refine returns
+	Seconds     float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
 }
 
 // Search is the "search" object of a model trained by songc's default

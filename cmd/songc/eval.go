@@ -83,7 +83,13 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if mc != nil {
 		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk: %s\n", mc.Class, majorityCounts(mc))
 	}
-	if met.HardAccuracy < met.Majority || met.HardAccuracy == met.Majority && mc == nil {
+	meta, _ := runlog.ReadMetadata(k.Model.Training)
+	switch {
+	case meta.Select == "balanced": // selected by balanced accuracy: its baseline
+		if met.HardBalanced <= constantBalanced(met) && mc == nil {
+			fmt.Fprintf(w, "warning: the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)\n", 100*constantBalanced(met))
+		}
+	case met.HardAccuracy < met.Majority || met.HardAccuracy == met.Majority && mc == nil:
 		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")
 	}
 	if k.NumClasses() <= 12 {

@@ -195,6 +195,9 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 	line := fmt.Sprintf("refine pass %d  hard train %.2f%%", p.Pass, 100*p.TrainAcc)
 	if hasVal {
 		line += fmt.Sprintf("  val %.2f%%", 100*p.ValAcc)
+		if p.ValBalanced > 0 {
+			line += fmt.Sprintf(" (balanced %.2f%%)", 100*p.ValBalanced)
+		}
 	}
 	if p.TestAcc > 0 {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)
@@ -220,6 +223,7 @@ func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, constant bool)
 		return err
 	}
 	met := k.Evaluate(test.X, y)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, constant)
+	meta, _ := runlog.ReadMetadata(m.Training)
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, constant, meta.Select == "balanced")
 	return nil
 }

@@ -925,7 +925,11 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			if rm.Selected == 0 {
 				pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
 			}
-			kept += fmt.Sprintf(", then refined: hard-walk validation accuracy %.2f%% (%s)", 100*rm.Log[rm.Selected].ValAcc, pass)
+			by := fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rm.Log[rm.Selected].ValAcc)
+			if meta.Select == "balanced" {
+				by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rm.Log[rm.Selected].ValBalanced)
+			}
+			kept += fmt.Sprintf(", then refined: %s (%s)", by, pass)
 		}
 	}
 	mc := meta.Constant()
@@ -934,13 +938,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {
-		c := s.Candidates[s.Chosen]
-		cut := ""
-		if s.Cut {
-			cut = "; the time budget cut the search short"
-		}
-		fmt.Fprintf(g.Stdout, "search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (validation %.2f%%)%s\n",
-			c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), 100*c.Score, cut)
+		fmt.Fprintln(g.Stdout, searchLine(s))
 	}
 	warnConstant(g.Stdout, mc, "--no-majority-check")
 	if _, val := r.Split(); len(val) > 0 {
@@ -949,7 +947,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			return err
 		}
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x.X, y), mc != nil)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x.X, y), mc != nil, r.Config.Select == "balanced")
 	}
 	return reportTest(g, m, test, mc != nil)
 }
@@ -959,21 +957,66 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 // majority-class baseline and the forced exits, then a warning when the
 // hard walk does no better than the baseline (unless it is the constant
 // the majority check chose, as a warning already said), falls far below
-// the soft model, or often hits the step limit.
-func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant bool) {
+// the soft model, or often hits the step limit. balanced: the model was
+// selected by balanced accuracy, which the baseline is then measured by.
+func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, balanced bool) {
 	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
 	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
 		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
 	rows := strings.Fields(what)[0]
 	switch {
-	case met.HardAccuracy <= met.Majority && !constant:
+	case balanced && met.HardBalanced <= constantBalanced(met) && !constant:
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)\n", rows, 100*constantBalanced(met))
+	case !balanced && met.HardAccuracy <= met.Majority && !constant:
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", rows)
-	case met.SoftAccuracy-met.HardAccuracy > 0.05:
+	case balanced && met.SoftBalanced-met.HardBalanced > 0.05:
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points of balanced accuracy below the soft model\n", rows, 100*(met.SoftBalanced-met.HardBalanced))
+	case !balanced && met.SoftAccuracy-met.HardAccuracy > 0.05:
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", rows, 100*(met.SoftAccuracy-met.HardAccuracy))
 	}
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
+}
+
+// searchLine says what the search s chose, by what, and what it passed
+// over.
+func searchLine(s *runlog.Search) string {
+	c := s.Candidates[s.Chosen]
+	cut := ""
+	if s.Cut {
+		cut = "; the time budget cut the search short"
+	}
+	by := "validation"
+	if s.By == "balanced" {
+		by = "balanced validation accuracy"
+	}
+	// The last cut keeps the simplest finalist within one standard error
+	// of the best (trainer.Search); the earlier cuts keep the best, so
+	// only a finalist can score above the chosen one.
+	best := s.Chosen
+	for i, f := range s.Candidates {
+		if f.Score > s.Candidates[best].Score {
+			best = i
+		}
+	}
+	if f := s.Candidates[best]; best != s.Chosen {
+		cut = fmt.Sprintf("; kept over %d/%d, lr %g, weight decay %g at %.2f%% as the simpler, within one standard error", f.Nodes, f.Steps, f.LR, f.WeightDecay, 100*f.Score) + cut
+	}
+	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
+		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)
+}
+
+// constantBalanced is the balanced accuracy of always predicting one
+// class: one over the classes that have rows.
+func constantBalanced(met runtime.Metrics) float64 {
+	classes := 0
+	for _, row := range met.ConfusionHard {
+		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
+			classes++
+		}
+	}
+	return 1 / float64(max(1, classes))
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on

@@ -770,3 +770,52 @@ func TestTrainNoValidationRows(t *testing.T) {
 		t.Errorf("--val 0 warned:\n%s", errs)
 	}
 }
+
+// TestReportMetricsBaseline: the walk is warned of when it is no better
+// than the constant by the measure its model was selected by: accuracy
+// against the most frequent class, or balanced accuracy against one over
+// the classes.
+func TestReportMetricsBaseline(t *testing.T) {
+	// 95 rows of class 0, 5 of class 1; the walk gets 90 and 4 right.
+	conf := [][]int{{90, 5}, {1, 4}}
+	met := runtime.Metrics{Rows: 100, HardAccuracy: 0.94, SoftAccuracy: 0.94, Fidelity: 1, Majority: 0.95,
+		ConfusionHard: conf, HardBalanced: runtime.BalancedAccuracy(conf)}
+	for _, tc := range []struct {
+		balanced bool
+		warned   string
+	}{
+		{false, "no better than always predicting the most frequent class"},
+		{true, ""},
+	} {
+		var b strings.Builder
+		reportMetrics(&b, "test (t.csv, 100 rows)", met, false, tc.balanced)
+		if got := strings.Contains(b.String(), "warning"); got != (tc.warned != "") || !strings.Contains(b.String(), tc.warned) {
+			t.Errorf("balanced %v:\n%s", tc.balanced, b.String())
+		}
+	}
+	one := [][]int{{95, 0}, {5, 0}} // always class 0
+	met.ConfusionHard, met.HardBalanced = one, runtime.BalancedAccuracy(one)
+	var b strings.Builder
+	reportMetrics(&b, "test (t.csv, 100 rows)", met, false, true)
+	if !strings.Contains(b.String(), "warning: on the test rows the hard walk's balanced accuracy is no better than always predicting one class (50.00%)") {
+		t.Errorf("a constant walk selected by balanced accuracy:\n%s", b.String())
+	}
+}
+
+// TestSearchLine: the search's summary names the finalist that scored
+// above the chosen one, and the measure.
+func TestSearchLine(t *testing.T) {
+	s := &runlog.Search{By: "hard", Chosen: 0, Candidates: []runlog.Candidate{
+		{Nodes: 16, Steps: 8, LR: 0.1, Epochs: 120, Score: 0.9},
+		{Nodes: 64, Steps: 20, LR: 0.03, WeightDecay: 0.01, Epochs: 90, Score: 0.925},
+	}}
+	want := "search: chose 16 nodes, 8 steps, lr 0.1, weight decay 0 among 2 candidates (validation 90.00%); kept over 64/20, lr 0.03, weight decay 0.01 at 92.50% as the simpler, within one standard error"
+	if got := searchLine(s); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	s.Chosen, s.By, s.Cut = 1, "balanced", true
+	want = "search: chose 64 nodes, 20 steps, lr 0.03, weight decay 0.01 among 2 candidates (balanced validation accuracy 92.50%); the time budget cut the search short"
+	if got := searchLine(s); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

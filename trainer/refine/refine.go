@@ -108,12 +108,21 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	var bestW, bestB []float64
 	var bestRoutes runtime.Routes
 	var valClass, bestValClass []int // the walk's class of each validation row
+	// A model chosen by balanced accuracy keeps the pass that scores
+	// best by it: refitting counts rows, and on unbalanced classes a pass
+	// can gain rows by giving up a small class.
+	balanced := meta.Select == "balanced"
 	report := func(p runlog.RefinePass, start time.Time) {
 		valClass = g.classes(valClass, g.val)
 		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.share(valClass, g.val), g.accuracy(g.test)
+		score := p.ValAcc
+		if balanced && len(g.val) > 0 {
+			p.ValBalanced = g.balancedShare(valClass, g.val)
+			score = p.ValBalanced
+		}
 		p.Seconds = time.Since(start).Seconds()
-		if p.ValAcc > bestVal || (len(g.val) == 0 && p.Pass > 0) {
-			best, bestVal = p.Pass, p.ValAcc
+		if score > bestVal || (len(g.val) == 0 && p.Pass > 0) {
+			best, bestVal = p.Pass, score
 			bestW, bestB, bestRoutes = slices.Clone(g.w), slices.Clone(g.b), g.routes.Clone()
 			bestValClass = slices.Clone(valClass)
 		}
@@ -637,6 +646,20 @@ func (g *refiner) share(class, rows []int) float64 {
 		}
 	}
 	return float64(correct) / float64(max(1, len(rows)))
+}
+
+// balancedShare is the balanced accuracy (the mean over the classes that
+// have rows of the share of their rows classed right) of the classes of
+// rows (0 without rows).
+func (g *refiner) balancedShare(class, rows []int) float64 {
+	conf := make([][]int, g.c)
+	for k := range conf {
+		conf[k] = make([]int, g.c)
+	}
+	for i, r := range rows {
+		conf[g.y[r]][class[i]]++
+	}
+	return runtime.BalancedAccuracy(conf)
 }
 
 // reachable returns the internal nodes reachable from the root, in

@@ -78,6 +78,11 @@ func TestRefine(t *testing.T) {
 			t.Errorf("pass %d marked selected=%v, selected pass is %d", p.Pass, p.Best, sel)
 		}
 	}
+	for _, p := range log {
+		if p.ValBalanced != 0 {
+			t.Errorf("pass %d records a balanced accuracy, %v, for a model not selected by it", p.Pass, p.ValBalanced)
+		}
+	}
 	if got := fixture.HardAcc(t, out, task, val, false); got != log[sel].ValAcc {
 		t.Errorf("refined model: runtime validation accuracy %v, refine reported %v", got, log[sel].ValAcc)
 	}
@@ -182,6 +187,34 @@ func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
 
 // TestRefineWithoutValidation: with --val 0 there is nothing to select on,
 // so Refine keeps its last pass, which fits the training rows best.
+// TestRefineBalanced: a model selected by balanced accuracy keeps the
+// pass that scores best by it, as the runtime measures it.
+func TestRefineBalanced(t *testing.T) {
+	task := fixture.Task(t)
+	cfg := fixture.Config()
+	cfg.Select = "balanced"
+	run, m := fixture.Train(t, cfg, task)
+	out, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := refineMeta(t, out)
+	log, sel := meta.Log, meta.Selected
+	for _, p := range log {
+		if p.ValBalanced <= 0 || p.ValBalanced > log[sel].ValBalanced {
+			t.Errorf("pass %d: balanced %v; selected pass %d has %v", p.Pass, p.ValBalanced, sel, log[sel].ValBalanced)
+		}
+	}
+	k, err := runtime.New(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, val := run.Split()
+	if _, got := trainer.HardAccuracy(k, task.Train, task.TrainTargets(), val); got != log[sel].ValBalanced {
+		t.Errorf("refined model: runtime balanced validation accuracy %v, refine reported %v", got, log[sel].ValBalanced)
+	}
+}
+
 func TestRefineWithoutValidation(t *testing.T) {
 	task, m := refineFixture(t, 0)
 	out, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
