@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -157,7 +158,22 @@ func checkVector(name string, v []float64, n int) error {
 
 // Decode reads and validates a model from r. name is used in errors.
 func Decode(r io.Reader, name string) (*Model, error) {
-	dec := json.NewDecoder(r)
+	br := bufio.NewReader(r)
+	// A data file given for a model, say, is named so, not as bad JSON.
+	// (Peeked, so that the decoder's offsets stay the file's.)
+	for i := 1; ; i++ {
+		b, err := br.Peek(i)
+		if err != nil { // empty, or all spaces: the decoder says so
+			break
+		}
+		if c := b[i-1]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			if c != '{' {
+				return nil, fmt.Errorf("%s: not a model file: songc's models are the JSON files songc train writes (-o), and this one does not start with '{'", name)
+			}
+			break
+		}
+	}
+	dec := json.NewDecoder(br)
 	dec.DisallowUnknownFields()
 	var f modelFile
 	if err := dec.Decode(&f); err != nil {
@@ -303,6 +319,8 @@ func decodeMatrix(raw json.RawMessage, field string, rows int) ([][]float64, err
 	}
 	return out, nil
 }
+
+// jsonError words a decoding error of the model file name.
 func jsonError(name string, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
