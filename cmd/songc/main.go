@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,6 +34,7 @@ const version = "0.1.0"
 // CLI is the command tree.
 type CLI struct {
 	HelpAll helpAllFlag `name:"help-all" help:"Show help with the expert flags too."`
+	Version versionFlag `name:"version" hidden:"" help:"Print songc's version (as songc version does)."`
 
 	Train   TrainCmd   `cmd:"" help:"Learn a self-organizing neural graph (SONG) from a CSV or IDX file."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows; train already does, unless --refine 0."`
@@ -42,7 +44,7 @@ type CLI struct {
 	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (a package that imports nothing) from a model."`
 	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph (used nodes, cycles, root-to-leaf distances); DOT drawings and plots."`
 	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s (billions of floating-point operations a second)."`
-	Version VersionCmd `cmd:"" help:"Print songc's version."`
+	Ver     VersionCmd `cmd:"" name:"version" help:"Print songc's version."`
 }
 
 // Globals are bound into every command's Run.
@@ -171,6 +173,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
 		return 2
+	}
+	if len(args) > 0 && args[0] == "help" { // songc help [COMMAND]: its --help
+		args = append(slices.Clone(args[1:]), "--help")
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
@@ -305,6 +310,20 @@ func (helpAllFlag) BeforeReset(ctx *kong.Context) error {
 	return nil
 }
 
+// versionFlag is --version: songc version's output, before any flag is
+// checked.
+type versionFlag bool
+
+// IgnoreDefault keeps kong from resetting the flag.
+func (versionFlag) IgnoreDefault() {}
+
+// BeforeReset prints the version and exits.
+func (versionFlag) BeforeReset(ctx *kong.Context) error {
+	printVersion(ctx.Stdout)
+	ctx.Kong.Exit(0)
+	return nil
+}
+
 // ModelArg is how every command that reads one model takes it: as its first
 // argument or, the spelling of earlier releases, with --model (-m). Exactly
 // one of the two must be given; AfterApply leaves the path in Model.
@@ -341,12 +360,17 @@ func (VersionCmd) Help() string {
 }
 
 func (VersionCmd) Run(g *Globals) error {
+	printVersion(g.Stdout)
+	return nil
+}
+
+// printVersion writes songc's version and the build's to w.
+func printVersion(w io.Writer) {
 	mod := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mod = bi.Main.Version + " " + bi.GoVersion
 	}
-	fmt.Fprintf(g.Stdout, "songc %s (%s)\n", version, mod)
-	return nil
+	fmt.Fprintf(w, "songc %s (%s)\n", version, mod)
 }
 
 // sizeList writes graph sizes as "16/8, 32/10 and 64/20".

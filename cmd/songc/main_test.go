@@ -84,9 +84,19 @@ func TestErrors(t *testing.T) {
 // TestHelpAndVersion: every command's help names it and shows an example;
 // commands that read one model take it as their first argument.
 func TestHelpAndVersion(t *testing.T) {
-	code, out, _ := songc(t, context.Background(), "version")
-	if code != 0 || !strings.HasPrefix(out, "songc "+version) {
-		t.Errorf("version: %d %q", code, out)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, _ := songc(t, context.Background(), args...)
+		if code != 0 || !strings.HasPrefix(out, "songc "+version) {
+			t.Errorf("%s: %d %q", args[0], code, out)
+		}
+	}
+	// songc help [COMMAND] is its --help.
+	for _, cmd := range []string{"", "train"} {
+		_, want, _ := songc(t, context.Background(), strings.Fields(cmd+" --help")...)
+		code, out, _ := songc(t, context.Background(), strings.Fields("help "+cmd)...)
+		if code != 0 || out != want {
+			t.Errorf("help %s: exit %d:\n%s", cmd, code, out)
+		}
 	}
 	for _, cmd := range []string{"train", "refine", "select", "eval", "predict", "compile", "analyze", "bench", "version"} {
 		code, out, _ := songc(t, context.Background(), cmd, "--help")
