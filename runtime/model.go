@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -441,6 +442,9 @@ func CheckOutput(path string) (os.FileMode, error) {
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("cannot write %s: the folder %s does not exist; create it first", path, dir)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("cannot write %s: %v", path, err)
 	}

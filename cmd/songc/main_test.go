@@ -42,7 +42,7 @@ func TestErrors(t *testing.T) {
 		{"straight-through 1", []string{"train", "--data", good, "-o", out, "--straight-through", "1"}, 2, "--straight-through must be in [0, 1)"},
 		{"straight-through-lr alone", []string{"train", "--data", good, "-o", out, "--straight-through-lr", "0.01"}, 2, "--straight-through-lr needs --straight-through"},
 		{"straight-through-lr negative", []string{"train", "--data", good, "-o", out, "--straight-through", "0.2", "--straight-through-lr=-1"}, 2, "--straight-through-lr must be a finite number >= 0"},
-		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json")},
+		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json") + ": the folder " + filepath.Join(dir, "no") + " does not exist; create it first"},
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "songc train: unknown flag --nodez"},
 		{"unknown command", []string{"trian"}, 2, "songc: unexpected argument trian"},
