@@ -102,6 +102,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	var preset string
 	var ckpt *trainer.Checkpoint
 	var sckpt *trainer.SearchCheckpoint // a search's checkpoint, resumed by --resume
+	var interrupted string              // the resumed checkpoint, when Ctrl-C wrote it
 	if c.Resume != "" {
 		if err := c.resumeConflicts(); err != nil {
 			return err
@@ -122,6 +123,16 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := json.Unmarshal(ckArgs, &args); err != nil {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
+		if c.Checkpoint == "" {
+			if sameFile(c.Resume, args.Output+".ckpt") {
+				// The checkpoint Ctrl-C wrote for a run without
+				// --checkpoint: the resumed run is such a run too, and
+				// the checkpoint goes once the model is saved.
+				interrupted = c.Resume
+			} else {
+				c.Checkpoint = c.Resume // the run's own, saved to as before
+			}
+		}
 		// The checkpoint's paths are absolute; where a flag says where the
 		// data or outputs are now, it wins (ResumeRun checks that the rows
 		// are the same by their fingerprint).
@@ -137,9 +148,6 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if c.Log != "" {
 			args.Log = c.Log
-		}
-		if c.Checkpoint == "" {
-			c.Checkpoint = c.Resume
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
@@ -378,6 +386,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	if r.CheckpointPath == "" {
 		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
+		if interrupted != "" {
+			os.Remove(interrupted) // resumed, and done with
+		}
 	}
 	return reportTraining(g, model, test, r, args, time.Since(start))
 }
@@ -515,6 +526,16 @@ func fixSize(ladder [][2]int, nodes, steps *int) [][2]int {
 		near[1] = *steps
 	}
 	return [][2]int{near}
+}
+
+// sameFile reports whether paths a and b name one existing file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // prepareArgs is what a checkpoint keeps of the command line: where the

@@ -177,6 +177,16 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	if _, err := runtime.Load(model); err != nil {
 		t.Error(err)
 	}
+	// The checkpoint Ctrl-C wrote goes with the run it resumed; one that
+	// --checkpoint asked for stays.
+	if _, err := os.Stat(ckpt); err == nil {
+		t.Error("the resumed run left the checkpoint Ctrl-C wrote")
+	}
+	asked := filepath.Join(dir, "asked.ckpt")
+	code, _, errs = songc(t, context.Background(), "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q", "--checkpoint", asked)
+	if _, err := os.Stat(asked); code != 0 || err != nil {
+		t.Errorf("--checkpoint: exit %d, %v: %s", code, err, errs)
+	}
 }
 
 // TestTrainRestarts: --restarts 3 keeps the graph best on the validation
@@ -218,6 +228,9 @@ func TestTrainRestarts(t *testing.T) {
 	}
 	if !bytes.Equal(readFile(t, cut), got) {
 		t.Error("the resumed restarts kept another model than the uninterrupted run")
+	}
+	if _, err := os.Stat(cut + ".ckpt"); err == nil {
+		t.Error("the resumed restarts left their checkpoint")
 	}
 }
 
