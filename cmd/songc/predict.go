@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,6 +62,10 @@ func (c *PredictCmd) Run(g *Globals) error {
 		unseen.Add(st)
 		return p.write(w, st.Row())
 	})
+	if errors.Is(err, data.ErrNoRows) { // a batch with no rows: nothing to predict
+		fmt.Fprintf(g.Stderr, "songc: %s holds a header and no rows: nothing to predict\n", c.Data)
+		err = nil
+	}
 	// The rows held, also before an error: their lines come first.
 	err = cmp.Or(err, p.flush(w))
 	if err != nil {

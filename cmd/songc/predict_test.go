@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -168,5 +169,25 @@ func TestPredictInterrupted(t *testing.T) {
 	code, out, errs := songc(t, ctx, "predict", r.model, "--data", r.test)
 	if code != 130 || !strings.Contains(errs, "interrupted after 0 rows") || out != "" {
 		t.Errorf("exit %d, %d bytes out: %s", code, len(out), errs)
+	}
+}
+
+// TestPredictNoRows: a file of new rows that holds only its header (a
+// scheduled job's empty batch) predicts nothing and succeeds; eval, which
+// needs rows to measure, refuses it.
+func TestPredictNoRows(t *testing.T) {
+	dir := t.TempDir()
+	train := csvFile(t, "a,b,y", 40, func(i int) string { return fmt.Sprintf("%d,%d,%c", i, i%3, "xz"[i%2]) })
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--preset", "fast", "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	empty := filepath.Join(dir, "empty.csv")
+	os.WriteFile(empty, []byte("a,b\n"), 0o644)
+	if code, out, errs := songc(t, context.Background(), "predict", model, "--data", empty); code != 0 || out != "" || !strings.Contains(errs, "holds a header and no rows: nothing to predict") {
+		t.Errorf("predict: exit %d, output %q, %s", code, out, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", empty); code != 1 || !strings.Contains(errs, "has a header but no data rows") {
+		t.Errorf("eval: exit %d, %s", code, errs)
 	}
 }

@@ -1016,6 +1016,10 @@ type CSVStream struct {
 	unseenCols []int
 }
 
+// ErrNoRows is the error of a file read for a model that holds a header
+// and nothing else.
+var ErrNoRows = errors.New("has a header but no data rows")
+
 // NewCSVStream starts reading CSV from r. name is used in errors.
 // opt.Schema must be set.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
@@ -1034,7 +1038,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 				if s.width < 0 {
 					return false, fmt.Errorf("%s: file is empty", s.name)
 				}
-				return false, fmt.Errorf("%s: has a header but no data rows", s.name)
+				return false, fmt.Errorf("%s: %w", s.name, ErrNoRows)
 			}
 			return false, nil
 		}
