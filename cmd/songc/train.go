@@ -968,7 +968,11 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			return err
 		}
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), k.Evaluate(x.X, y), mc != nil, r.Config.Select == "balanced")
+		met := k.Evaluate(x.X, y)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), met, mc != nil, r.Config.Select == "balanced")
+		if r.Config.Select != "balanced" && mc == nil {
+			fmt.Fprint(g.Stdout, smallClassesNote(met))
+		}
 	}
 	return reportTest(g, m, test, mc != nil)
 }
@@ -1026,6 +1030,17 @@ func searchLine(s *runlog.Search) string {
 	}
 	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
 		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)
+}
+
+// smallClassesNote points to --select balanced when the walk's balanced
+// accuracy is more than 10 points below its accuracy on met's rows: it
+// does worse on the smaller classes. Otherwise it is empty.
+func smallClassesNote(met runtime.Metrics) string {
+	gap := met.HardAccuracy - met.HardBalanced
+	if gap <= 0.1 {
+		return ""
+	}
+	return fmt.Sprintf("note: the walk's balanced accuracy is %.1f points below its accuracy: it does worse on the smaller classes; if they matter, --select balanced chooses the model by balanced accuracy\n", 100*gap)
 }
 
 // constantBalanced is the balanced accuracy of always predicting one

@@ -833,3 +833,17 @@ func TestSearchLine(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestSmallClassesNote: --select balanced is pointed to only when the
+// walk's balanced accuracy is more than 10 points below its accuracy.
+func TestSmallClassesNote(t *testing.T) {
+	for _, tc := range []struct {
+		acc, bal float64
+		note     bool
+	}{{0.98, 0.85, true}, {0.98, 0.9, false}, {0.7, 0.7, false}} {
+		got := smallClassesNote(runtime.Metrics{HardAccuracy: tc.acc, HardBalanced: tc.bal})
+		if (got != "") != tc.note || tc.note && !strings.Contains(got, "13.0 points below its accuracy") {
+			t.Errorf("accuracy %v, balanced %v: %q", tc.acc, tc.bal, got)
+		}
+	}
+}
