@@ -168,6 +168,11 @@ func Decode(r io.Reader, name string) (*Model, error) {
 			break
 		}
 		if c := b[i-1]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			if i == 1 && c == 0xEF { // a byte order mark, that some editors add
+				if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
+					return nil, fmt.Errorf("%s: the model file starts with a byte order mark (an editor added it); save it without one", name)
+				}
+			}
 			if c != '{' {
 				return nil, fmt.Errorf("%s: not a model file: songc's models are the JSON files songc train writes (-o), and this one does not start with '{'", name)
 			}

@@ -90,6 +90,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"a data file", "a,b,y\n1,2,x\n", "m.json: not a model file: songc's models are the JSON files songc train writes (-o)"},
 		{"gzip", "\x1f\x8b\x08", "m.json: not a model file"},
 		{"numbers", "1.5,2,x\n", "m.json: not a model file"},
+		{"byte order mark", "\ufeff{}", "m.json: the model file starts with a byte order mark"},
 		{"type", `{"format": "songc-model/1", "nodes": "four"}`, "m.json: field nodes"},
 		{"unknown field", `{"format": "songc-model/1", "nodez": 4}`, `unknown field "nodez"`},
 		{"trailing", good.String() + "{}", "trailing data"},

@@ -93,6 +93,7 @@ type trainArgs struct {
 	Missing                 *string  `json:",omitempty"`
 	Demo                    bool
 	Refine                  int   // passes of songc refine after training (0: none)
+	Checkpointed            bool  `json:",omitempty"` // --checkpoint was given: the checkpoint is the run's own
 	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
 }
 
@@ -124,7 +125,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
 		if c.Checkpoint == "" {
-			if sameFile(c.Resume, args.Output+".ckpt") {
+			if !args.Checkpointed && sameFile(c.Resume, args.Output+".ckpt") {
 				// The checkpoint Ctrl-C wrote for a run without
 				// --checkpoint: the resumed run is such a run too, and
 				// the checkpoint goes once the model is saved.
@@ -151,7 +152,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == ""}
+			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == "", Checkpointed: c.Checkpoint != ""}
 		if args.Output == "" {
 			args.Output = defaultModel
 			if err := checkNotClobbered(args.Output); err != nil {
@@ -247,7 +248,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
-	for _, w := range readWarnings(train, task, c.Header == "no") { // always said: the file may be misread
+	for _, w := range readWarnings(train, task, args.Header == "no") { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
 	for _, ds := range []*data.Dataset{train, test} {

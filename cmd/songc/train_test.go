@@ -182,10 +182,16 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	if _, err := os.Stat(ckpt); err == nil {
 		t.Error("the resumed run left the checkpoint Ctrl-C wrote")
 	}
-	asked := filepath.Join(dir, "asked.ckpt")
-	code, _, errs = songc(t, context.Background(), "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q", "--checkpoint", asked)
-	if _, err := os.Stat(asked); code != 0 || err != nil {
-		t.Errorf("--checkpoint: exit %d, %v: %s", code, err, errs)
+	// Also when it is at MODEL.ckpt, the path Ctrl-C would have used.
+	for _, asked := range []string{filepath.Join(dir, "asked.ckpt"), ckpt} {
+		code, _, errs = songc(t, ctx, "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q", "--checkpoint", asked)
+		if code != 130 {
+			t.Fatalf("--checkpoint %s, interrupted: exit %d: %s", asked, code, errs)
+		}
+		code, _, errs = songc(t, context.Background(), "train", "--resume", asked, "-q")
+		if _, err := os.Stat(asked); code != 0 || err != nil {
+			t.Errorf("--checkpoint %s, resumed: exit %d, %v: %s", asked, code, err, errs)
+		}
 	}
 }
 

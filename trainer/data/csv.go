@@ -555,7 +555,11 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
-			manyNames = append(manyNames, in.Name)
+			ignore := in.Name
+			if t.firstLevel[j] == "" { // --ignore names it by its place in the file
+				ignore = runtime.Unnamed(t.cr.Column(j))
+			}
+			manyNames = append(manyNames, ignore)
 			continue
 		}
 		if len(levels) == 0 {
@@ -574,7 +578,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if len(many) > 1 {
 			what, them = "columns "+strings.Join(many, ", ")+" have", "them"
 		}
-		leave := fmt.Sprintf("leave %s out with --ignore %q", them, strings.Join(manyNames, ","))
+		leave := fmt.Sprintf("leave %s out with --ignore %q", them, strings.Join(append(slices.Clone(opt.Ignore), manyNames...), ","))
 		if !header {
 			leave = fmt.Sprintf("leave %s out of the file (--ignore needs a header)", them)
 		}

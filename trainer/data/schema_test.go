@@ -164,6 +164,17 @@ func TestTooManyLevels(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `columns 1 ("id"), 3 ("note") have more than 1000 distinct values`) || !strings.Contains(err.Error(), `--ignore "id,note"`) {
 		t.Errorf("error %v", err)
 	}
+	// An unnamed column is named for --ignore by its place in the file,
+	// and the columns already ignored stay in the flag.
+	var u strings.Builder
+	u.WriteString("y,id,,note\n")
+	for i := range MaxLevels + 1 {
+		fmt.Fprintf(&u, "%c,i%d,u%d,n%d\n", "pq"[i%2], i, i, i)
+	}
+	_, err = read(t, u.String(), CSVOptions{LabelCol: "first", Ignore: []string{"note"}})
+	if err == nil || !strings.Contains(err.Error(), `--ignore "note,id,x3"`) {
+		t.Errorf("an unnamed column after the label: error %v", err)
+	}
 	text := b.String()[strings.IndexByte(b.String(), '\n')+1:] // no header
 	_, err = read(t, text, CSVOptions{})
 	if err == nil || !strings.Contains(err.Error(), `columns 1 ("x1"), 3 ("x3") have more than 1000`) || !strings.Contains(err.Error(), "out of the file (--ignore needs a header)") {

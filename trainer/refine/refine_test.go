@@ -185,8 +185,6 @@ func BenchmarkRefine12Nodes6Steps600Rows(b *testing.B) {
 	}
 }
 
-// TestRefineWithoutValidation: with --val 0 there is nothing to select on,
-// so Refine keeps its last pass, which fits the training rows best.
 // TestRefineBalanced: a model selected by balanced accuracy keeps the
 // pass that scores best by it, as the runtime measures it.
 func TestRefineBalanced(t *testing.T) {
@@ -215,6 +213,8 @@ func TestRefineBalanced(t *testing.T) {
 	}
 }
 
+// TestRefineWithoutValidation: with --val 0 there is nothing to select on,
+// so Refine keeps its last pass, which fits the training rows best.
 func TestRefineWithoutValidation(t *testing.T) {
 	task, m := refineFixture(t, 0)
 	out, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
