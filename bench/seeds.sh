@@ -44,7 +44,7 @@ def acc(s, r, k):
     return cache[p]
 print(f"Test accuracy of the compiled walk, mean of {len(seeds)} seeds.")
 print()
-print("| set | auto | fast | auto - fast | SE |")
+print("| set | auto | fast | auto - fast | SE (standard error) |")
 print("|---|--:|--:|--:|--:|")
 se = lambda d: st.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("nan")
 ma, mf = [], []
