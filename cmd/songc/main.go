@@ -33,8 +33,8 @@ const version = "0.1.0"
 
 // CLI is the command tree.
 type CLI struct {
-	HelpAll helpAllFlag `name:"help-all" help:"Show help with the expert flags too."`
-	Version versionFlag `name:"version" hidden:"" help:"Print songc's version (as songc version does)."`
+	HelpAll helpAllFlag      `name:"help-all" help:"Show help with the expert flags too."`
+	Version kong.VersionFlag `name:"version" hidden:"" help:"Print songc's version (as songc version does)."`
 
 	Train   TrainCmd   `cmd:"" help:"Learn a self-organizing neural graph (SONG) from a CSV or IDX file."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows; train already does, unless --refine 0."`
@@ -168,7 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
+		kong.Vars{"version": versionText(), "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
@@ -310,20 +310,6 @@ func (helpAllFlag) BeforeReset(ctx *kong.Context) error {
 	return nil
 }
 
-// versionFlag is --version: songc version's output, before any flag is
-// checked.
-type versionFlag bool
-
-// IgnoreDefault keeps kong from resetting the flag.
-func (versionFlag) IgnoreDefault() {}
-
-// BeforeReset prints the version and exits.
-func (versionFlag) BeforeReset(ctx *kong.Context) error {
-	printVersion(ctx.Stdout)
-	ctx.Kong.Exit(0)
-	return nil
-}
-
 // ModelArg is how every command that reads one model takes it: as its first
 // argument or, the spelling of earlier releases, with --model (-m). Exactly
 // one of the two must be given; AfterApply leaves the path in Model.
@@ -360,17 +346,18 @@ func (VersionCmd) Help() string {
 }
 
 func (VersionCmd) Run(g *Globals) error {
-	printVersion(g.Stdout)
+	fmt.Fprintln(g.Stdout, versionText())
 	return nil
 }
 
-// printVersion writes songc's version and the build's to w.
-func printVersion(w io.Writer) {
+// versionText is songc's version and the build's, as songc version and
+// --version print them.
+func versionText() string {
 	mod := "devel"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		mod = bi.Main.Version + " " + bi.GoVersion
 	}
-	fmt.Fprintf(w, "songc %s (%s)\n", version, mod)
+	return fmt.Sprintf("songc %s (%s)", version, mod)
 }
 
 // sizeList writes graph sizes as "16/8, 32/10 and 64/20".
