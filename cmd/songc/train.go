@@ -152,7 +152,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == "", Checkpointed: c.Checkpoint != ""}
+			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == ""}
 		if args.Output == "" {
 			args.Output = defaultModel
 			if err := checkNotClobbered(args.Output); err != nil {
@@ -260,7 +260,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if args.Demo {
 		src = "embedded Letter data"
 	}
-	saved := args // the checkpoint keeps absolute paths: resumable from any folder
+	args.Checkpointed = c.Checkpoint != "" // resumed from its own, or given one now
+	saved := args                          // the checkpoint keeps absolute paths: resumable from any folder
 	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
 	var show func(trainer.Progress)
 	// measure records the structure of the binary graph after every epoch,
