@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Metrics compares the soft model and the hard walk on labelled rows.
 type Metrics struct {
@@ -153,6 +156,18 @@ func BalancedAccuracy(conf [][]int) float64 {
 		return 0
 	}
 	return sum / float64(classes)
+}
+
+// ConstantBalanced is the hard walk's balanced accuracy were it to predict
+// one class for every row: one over the classes that have rows.
+func (m Metrics) ConstantBalanced() float64 {
+	classes := 0
+	for _, row := range m.ConfusionHard {
+		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
+			classes++
+		}
+	}
+	return 1 / float64(max(1, classes))
 }
 
 // majority returns the share of the most frequent true class.

@@ -79,18 +79,13 @@ func (c *EvalCmd) Run(g *Globals) error {
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so, and warn
 	// only if these rows' most frequent class does better.
-	mc := majorityConstant(k.Model)
+	meta, _ := runlog.ReadMetadata(k.Model.Training)
+	mc := meta.Constant()
 	if mc != nil {
 		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk: %s\n", mc.Class, majorityCounts(mc))
 	}
-	meta, _ := runlog.ReadMetadata(k.Model.Training)
-	switch {
-	case meta.Select == "balanced": // selected by balanced accuracy: its baseline
-		if met.HardBalanced <= constantBalanced(met) && mc == nil {
-			fmt.Fprintf(w, "warning: the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)\n", 100*constantBalanced(met))
-		}
-	case met.HardAccuracy < met.Majority || met.HardAccuracy == met.Majority && mc == nil:
-		fmt.Fprintln(w, "warning: the hard walk is no better than always predicting the most frequent class")
+	if b := baselineWarning(met, meta.Select == "balanced"); b != "" && (mc == nil || met.HardAccuracy < met.Majority) {
+		fmt.Fprintf(w, "warning: %s\n", b)
 	}
 	if k.NumClasses() <= 12 {
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")

@@ -70,9 +70,9 @@ func (c *RefineCmd) Run(g *Globals) error {
 		return err
 	}
 	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
-	mc := majorityConstant(out)
-	warnConstant(g.Stdout, mc, "Refining without --majority-check")
-	return reportTest(g, out, task.Test, mc != nil)
+	meta, _ := runlog.ReadMetadata(out.Training)
+	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
+	return reportTest(g, out, task.Test, meta)
 }
 
 // loadTask reads the training data (the embedded Letter data without a
@@ -208,9 +208,9 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 	fmt.Fprintln(w, line)
 }
 
-// reportTest prints the model's test accuracies, in float64 by the runtime;
-// constant says that the majority check made the model a constant.
-func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, constant bool) error {
+// reportTest prints the model's test accuracies, in float64 by the
+// runtime; meta is the model's training metadata.
+func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, meta runlog.Metadata) error {
 	if test == nil {
 		return nil
 	}
@@ -223,7 +223,6 @@ func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, constant bool)
 		return err
 	}
 	met := k.Evaluate(test.X, y)
-	meta, _ := runlog.ReadMetadata(m.Training)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, constant, meta.Select == "balanced")
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, meta.Constant() != nil, meta.Select == "balanced")
 	return nil
 }

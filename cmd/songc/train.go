@@ -971,12 +971,13 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
 		met := k.Evaluate(x.X, y)
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), met, mc != nil, r.Config.Select == "balanced")
-		if r.Config.Select != "balanced" && mc == nil {
+		balanced := meta.Select == "balanced"
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), met, mc != nil, balanced)
+		if !balanced && mc == nil {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
 	}
-	return reportTest(g, m, test, mc != nil)
+	return reportTest(g, m, test, meta)
 }
 
 // reportMetrics prints a line naming what was measured, with the hard walk's
@@ -991,19 +992,40 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
 		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
 	rows := strings.Fields(what)[0]
-	switch {
-	case balanced && met.HardBalanced <= constantBalanced(met) && !constant:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)\n", rows, 100*constantBalanced(met))
-	case !balanced && met.HardAccuracy <= met.Majority && !constant:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk is no better than always predicting the most frequent class\n", rows)
-	case balanced && met.SoftBalanced-met.HardBalanced > 0.05:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points of balanced accuracy below the soft model\n", rows, 100*(met.SoftBalanced-met.HardBalanced))
-	case !balanced && met.SoftAccuracy-met.HardAccuracy > 0.05:
-		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points below the soft model\n", rows, 100*(met.SoftAccuracy-met.HardAccuracy))
+	if b := baselineWarning(met, balanced); b != "" && !constant {
+		fmt.Fprintf(w, "warning: on the %s rows %s\n", rows, b)
+	} else if gap := softGap(met, balanced); gap > 0.05 {
+		of := ""
+		if balanced {
+			of = " of balanced accuracy"
+		}
+		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points%s below the soft model\n", rows, 100*gap, of)
 	}
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
+}
+
+// baselineWarning says that the hard walk is no better than a constant by
+// the measure the model was selected by (balanced: balanced accuracy),
+// or is empty.
+func baselineWarning(met runtime.Metrics, balanced bool) string {
+	switch {
+	case balanced && met.HardBalanced <= met.ConstantBalanced():
+		return fmt.Sprintf("the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)", 100*met.ConstantBalanced())
+	case !balanced && met.HardAccuracy <= met.Majority:
+		return "the hard walk is no better than always predicting the most frequent class"
+	}
+	return ""
+}
+
+// softGap is how far the hard walk falls below the soft model, by the
+// measure the model was selected by.
+func softGap(met runtime.Metrics, balanced bool) float64 {
+	if balanced {
+		return met.SoftBalanced - met.HardBalanced
+	}
+	return met.SoftAccuracy - met.HardAccuracy
 }
 
 // searchLine says what the search s chose, by what, and what it passed
@@ -1043,18 +1065,6 @@ func smallClassesNote(met runtime.Metrics) string {
 		return ""
 	}
 	return fmt.Sprintf("note: the walk's balanced accuracy is %.1f points below its accuracy: it does worse on the smaller classes; if they matter, --select balanced chooses the model by balanced accuracy\n", 100*gap)
-}
-
-// constantBalanced is the balanced accuracy of always predicting one
-// class: one over the classes that have rows.
-func constantBalanced(met runtime.Metrics) float64 {
-	classes := 0
-	for _, row := range met.ConfusionHard {
-		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
-			classes++
-		}
-	}
-	return 1 / float64(max(1, classes))
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on
