@@ -362,7 +362,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if err != nil {
 			return nil, csvErr(name, err)
 		}
-		line, _ := cr.FieldPos(0)
+		line := cr.line()
 		if blankRecord(rec) {
 			continue
 		}
@@ -778,7 +778,7 @@ func (r *csvReader) ignore(header, names []string) (rec []string, absent []strin
 // leaveOut returns rec with only the columns of keep.
 func (r *csvReader) leaveOut(rec []string) ([]string, error) {
 	if len(rec) != len(r.header) {
-		line, _ := r.Reader.FieldPos(0)
+		line := r.line()
 		return nil, &csv.ParseError{StartLine: line, Line: line, Column: 1,
 			Err: fmt.Errorf("row has %d columns, the header %d", len(rec), len(r.header))}
 	}
@@ -809,6 +809,13 @@ func (r *csvReader) field(k int) int {
 		return slices.Index(r.keep, k)
 	}
 	return k
+}
+
+// line returns the line the last record starts on, whatever columns are
+// left out (a blank line has fewer fields than the first column kept).
+func (r *csvReader) line() int {
+	line, _ := r.Reader.FieldPos(0)
+	return line
 }
 
 // Column returns the file's column (0-based) of field j of a record.
@@ -1049,7 +1056,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 		if err != nil {
 			return false, csvErr(s.name, err)
 		}
-		line, _ := s.cr.FieldPos(0)
+		line := s.cr.line()
 		if blankRecord(rec) {
 			continue
 		}

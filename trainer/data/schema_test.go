@@ -455,6 +455,12 @@ func TestIgnore(t *testing.T) {
 	if ts, err := read(t, ",3,p\n2,4,q\n5,6,p\n", CSVOptions{Schema: idx.Schema, Named: true}); err != nil || !reflect.DeepEqual(ts.Labels, []string{"p", "q", "p"}) || ts.X[1] != 3 {
 		t.Errorf("a file without a header for a model that ignores x1: %v, %+v", err, ts)
 	}
+	// A blank line of spaces, where the first column is left out.
+	if ds, err := read(t, "id,a,y\n1,2,p\n   \n3,4,q\n", CSVOptions{Ignore: []string{"id"}}); err != nil || ds.Rows != 2 {
+		t.Errorf("a blank line with id ignored: %v", err)
+	} else if ts, err := read(t, "id,a,y\n1,2,p\n   \n3,4,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err != nil || ts.Rows != 2 {
+		t.Errorf("a blank line read for the model: %v", err)
+	}
 	// Read for the model, --label-col N counts the file's columns too.
 	un, err := read(t, "id,a,b,\n1,5,6,p\n2,7,8,q\n", CSVOptions{Ignore: []string{"id"}, LabelCol: "4"})
 	if err != nil {
