@@ -761,7 +761,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 		out = append(out, mixedNote(mc, ds.Schema.Missing, headerNo))
 	}
 	for _, sc := range ds.Scattered {
-		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Name)
+		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Ignore)
 		if !ds.Header {
 			leave = "leave the column out of the file (--ignore needs a header)"
 		}

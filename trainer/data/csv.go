@@ -187,6 +187,16 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	return ds, nil
 }
 
+// ignoreName is the name --ignore knows column j of t by: its header's
+// name (the input's, name), or, where the header leaves it unnamed, x1,
+// x2, ... by its place in the file, which the input's name need not be.
+func (t *table) ignoreName(j int, name string) string {
+	if t.firstLevel[j] == "" {
+		return runtime.Unnamed(t.cr.Column(j))
+	}
+	return name
+}
+
 // noteColumns sets the categorical columns of ds (those opt.Categorical
 // does not force) that train warns of: DecimalComma, Mixed and Scattered,
 // each column in the first that takes it. label is the label's column of
@@ -206,7 +216,7 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions) {
 			ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 				FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
 		case n >= MinScattered && 2*n > values:
-			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Levels: n, Values: values, Some: in.Levels[:3]})
+			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
 	}
@@ -555,11 +565,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
-			ignore := in.Name
-			if t.firstLevel[j] == "" { // --ignore names it by its place in the file
-				ignore = runtime.Unnamed(t.cr.Column(j))
-			}
-			manyNames = append(manyNames, ignore)
+			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue
 		}
 		if len(levels) == 0 {

@@ -192,6 +192,7 @@ func (u *UnseenTally) Columns(s *runtime.Schema) string {
 // learn little from a value that one row holds.
 type ScatteredColumn struct {
 	Name           string
+	Ignore         string // the name --ignore knows it by (csvReader.ignore)
 	Levels, Values int
 	Some           []string // the first few levels, sorted
 }

@@ -392,7 +392,7 @@ func TestScatteredColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ScatteredColumn{{Name: "id", Levels: 39, Values: 40, Some: []string{"r00", "r01", "r02"}}}
+	want := []ScatteredColumn{{Name: "id", Ignore: "id", Levels: 39, Values: 40, Some: []string{"r00", "r01", "r02"}}}
 	if !reflect.DeepEqual(ds.Scattered, want) {
 		t.Errorf("scattered %+v, want %+v", ds.Scattered, want)
 	}
@@ -402,6 +402,14 @@ func TestScatteredColumn(t *testing.T) {
 	}
 	if ds, err := read(t, plain, CSVOptions{}); err != nil || ds.Header || len(ds.Scattered) != 1 || ds.Scattered[0].Values != 30 || ds.Scattered[0].Levels != 30 {
 		t.Errorf("without a header: %v, %+v", err, ds)
+	}
+	// An unnamed column after the label: x1 as an input, x2 to --ignore.
+	after := "y,,a\n"
+	for i := range 30 {
+		after += fmt.Sprintf("%c,r%02d,%d\n", "pq"[i%2], i, i%4)
+	}
+	if ds, err := read(t, after, CSVOptions{LabelCol: "first"}); err != nil || len(ds.Scattered) != 1 || ds.Scattered[0].Name != "x1" || ds.Scattered[0].Ignore != "x2" {
+		t.Errorf("an unnamed column after the label: %v, %+v", err, ds.Scattered)
 	}
 	half := "a,y\n"
 	for i := range 40 {
