@@ -10,8 +10,8 @@ import (
 
 // Classifier is a validated model prepared for inference in float64.
 // It is safe for concurrent use; per-call scratch space is passed in or
-// allocated by the caller (NewSoftScratch; SoftRows, which runs on
-// goroutines of its own, allocates theirs).
+// allocated by the caller (NewSoftScratch; a SoftBlock, which runs on
+// goroutines of its own, holds theirs).
 type Classifier struct {
 	Model *Model
 
@@ -370,50 +370,9 @@ func (k *Classifier) Soft(dst, x []float64, sc *SoftScratch) int {
 	return best
 }
 
-// SoftRows runs Soft on each of the len(class) rows of x (row-major,
-// NumFeatures values a row), spread over the cores (GOMAXPROCS): row r's
-// leaf masses go to dst[r*NumClasses():(r+1)*NumClasses()] and its class
-// to class[r]. Each row's figures are those Soft gives it. It panics when
-// x or dst does not hold len(class) rows. BlockRows is a good number of
-// rows for one call.
-func (k *Classifier) SoftRows(dst []float64, class []int, x []float64) {
-	rows := len(class)
-	if len(x) != rows*k.d || len(dst) != rows*k.c {
-		panic(fmt.Sprintf("runtime: SoftRows got %d values and %d masses for %d rows of %d features and %d classes",
-			len(x), len(dst), rows, k.d, k.c))
-	}
-	k.softRows(dst, class, x, nil)
-}
-
-// softRows is SoftRows with the workers' scratch taken from *sc, which
-// grows to the workers' number (made per call when sc is nil).
-func (k *Classifier) softRows(dst []float64, class []int, x []float64, sc *[]*SoftScratch) {
-	rows := len(class)
-	if rows == 0 {
-		return
-	}
-	workers := min(goruntime.GOMAXPROCS(0), rows)
-	if sc == nil {
-		sc = new([]*SoftScratch)
-	}
-	for len(*sc) < workers {
-		*sc = append(*sc, k.NewSoftScratch())
-	}
-	run := func(w, lo, hi int) {
-		for r := lo; r < hi; r++ {
-			class[r] = k.Soft(dst[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], (*sc)[w])
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Go(func() { run(w, w*rows/workers, (w+1)*rows/workers) })
-	}
-	run(0, 0, rows/workers)
-	wg.Wait()
-}
-
 // SoftBlock holds rows for the soft model until a block of BlockRows is
-// full, then runs them on all the cores at once (SoftRows): what a caller
+// full, then runs them on all the cores at once (each row with the bits
+// Soft gives it): what a caller
 // streaming rows of any number (eval, predict) needs, with its buffers,
 // the workers' scratch included, made once.
 type SoftBlock struct {
@@ -444,9 +403,26 @@ func (b *SoftBlock) Hold(row []float64) (full bool) {
 // used in place) and returns their leaf masses (row-major, NumClasses
 // each) and classes, valid until the next Run or Flush.
 func (b *SoftBlock) Run(x []float64) (q []float64, class []int) {
-	rows := len(x) / b.k.d
-	q, class = b.q[:rows*b.k.c], b.class[:rows]
-	b.k.softRows(q, class, x, &b.sc)
+	k, rows := b.k, len(x)/b.k.d
+	q, class = b.q[:rows*k.c], b.class[:rows]
+	if rows == 0 {
+		return q, class
+	}
+	workers := min(goruntime.GOMAXPROCS(0), rows)
+	for len(b.sc) < workers {
+		b.sc = append(b.sc, k.NewSoftScratch())
+	}
+	run := func(w, lo, hi int) {
+		for r := lo; r < hi; r++ {
+			class[r] = k.Soft(q[r*k.c:(r+1)*k.c], x[r*k.d:(r+1)*k.d], b.sc[w])
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { run(w, w*rows/workers, (w+1)*rows/workers) })
+	}
+	run(0, 0, rows/workers)
+	wg.Wait()
 	return q, class
 }
 
@@ -459,7 +435,7 @@ func (b *SoftBlock) Flush() (x, q []float64, class []int) {
 	return x, q, class
 }
 
-// BlockRows is how many rows callers of SoftRows hold for one call: 256,
+// BlockRows is how many rows a SoftBlock holds for one run: 256,
 // fewer for a model so wide that 256 rows of its features or classes
 // would take more than 8 MiB.
 func (k *Classifier) BlockRows() int {
