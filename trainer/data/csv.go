@@ -515,7 +515,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	}
 	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
 	if len(opt.Ignore) > 0 {
-		s.Ignored = slices.Clone(opt.Ignore)
+		s.Ignored = opt.Ignore // readCSV's own copy
 	}
 	names := make(map[string]int)
 	for j := range t.width {
@@ -600,7 +600,7 @@ func separatorHint(first []string) string {
 	if len(first) != 1 {
 		return ""
 	}
-	for _, c := range []rune{';', '\t', '|'} {
+	for _, c := range separators[1:] {
 		if strings.ContainsRune(first[0], c) {
 			return fmt.Sprintf("; the file looks separated by %[1]s, but songc reads %[1]s only when each of the first lines holds as many of them: mend the rows, or convert the file to commas", Separators[c])
 		}
@@ -726,9 +726,8 @@ func QuoteList(names []string, n int) string {
 // the other columns, and FieldPos and Column give their place in the file.
 type csvReader struct {
 	*csv.Reader
-	decimalComma bool
-	header       []string // the header given to ignore
-	keep         []int    // the file's columns records hold; nil: all
+	header []string // the header given to ignore
+	keep   []int    // the file's columns records hold; nil: all
 }
 
 // Read returns the next record, as csv.Reader.Read does.
@@ -737,7 +736,7 @@ func (r *csvReader) Read() ([]string, error) {
 	if err == nil && r.keep != nil && !blankRecord(rec) {
 		rec, err = r.leaveOut(rec)
 	}
-	if r.decimalComma {
+	if r.Comma == ';' {
 		for i, f := range rec {
 			if p, ok := decimalPoint(f); ok {
 				rec[i] = p
@@ -842,7 +841,7 @@ func newCSVReader(r io.Reader) *csvReader {
 	cr.TrimLeadingSpace = sep != '\t'
 	cr.ReuseRecord = true
 	cr.Comment = 0
-	return &csvReader{Reader: cr, decimalComma: sep == ';'}
+	return &csvReader{Reader: cr}
 }
 
 // plainText returns r without the UTF-8 byte order mark that starts it, if
@@ -899,6 +898,10 @@ func sepLine(b []byte, end byte) (sep rune, n int, ok bool) {
 	return sep, i + 1, true
 }
 
+// separators are the field separators songc reads, in the order that
+// breaks sniffSeparator's ties.
+var separators = [...]rune{',', ';', '\t', '|'}
+
 // Separators are the field separators songc reads besides commas, and
 // their names.
 var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical bars"}
@@ -911,9 +914,8 @@ var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical
 // of comma, semicolon, tab and vertical bar that splits the records into
 // the most fields (ties in that order), or a comma when none is.
 func sniffSeparator(b []byte, end byte) rune {
-	seps := []rune{',', ';', '\t', '|'}
-	var first, count [4]int
-	consistent := [4]bool{true, true, true, true}
+	var first, count [len(separators)]int
+	consistent := [len(separators)]bool{true, true, true, true}
 	records := 0
 	quoted, blank := false, true
 scan:
@@ -923,8 +925,8 @@ scan:
 			quoted = !quoted
 		case quoted:
 		case c == rune(end):
-			if !blank || count[2] > 0 {
-				for k := range seps {
+			if !blank {
+				for k := range separators {
 					if records == 0 {
 						first[k] = count[k]
 					} else if count[k] != first[k] {
@@ -933,17 +935,17 @@ scan:
 				}
 				records++
 			}
-			count, blank = [4]int{}, true
+			count, blank = [len(separators)]int{}, true
 			if records == 21 {
 				break scan
 			}
 			continue
 		default:
-			if k := slices.Index(seps, c); k >= 0 {
+			if k := slices.Index(separators[:], c); k >= 0 {
 				count[k]++
 			}
 		}
-		if c != ' ' && c != '\r' && c != '\t' {
+		if c != ' ' && c != '\r' {
 			blank = false
 		}
 	}
@@ -952,7 +954,7 @@ scan:
 	}
 	best := ','
 	most := 0
-	for k, c := range seps {
+	for k, c := range separators {
 		if consistent[k] && first[k] > most {
 			best, most = c, first[k]
 		}
