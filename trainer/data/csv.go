@@ -495,20 +495,16 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if label < 0 {
 			return nil, false, 0, fmt.Errorf("%s:%d: no column is named %q (the label column); the header has %s%s", name, t.firstAt, opt.LabelCol, QuoteList(t.first, 8), hint)
 		}
-	} else if t.cr.keep != nil {
+	} else {
 		// --label-col first, last or N counts the file's columns.
-		file, err := labelIndex(opt.LabelCol, len(t.cr.header))
+		file, err := labelIndex(opt.LabelCol, t.cr.width(t.width))
 		if err != nil {
 			return nil, false, 0, fmt.Errorf("%s: %v", name, err)
 		}
-		if label = file; file >= 0 {
-			if label = slices.Index(t.cr.keep, file); label < 0 {
-				return nil, false, 0, fmt.Errorf("%s: --ignore leaves out column %d (%q), the label column (--label-col %s); name the label with --label-col, or ignore another column",
-					name, file+1, t.cr.header[file], cmp.Or(opt.LabelCol, "last"))
-			}
+		if label = t.cr.field(file); file >= 0 && label < 0 {
+			return nil, false, 0, fmt.Errorf("%s: --ignore leaves out column %d (%q), the label column (--label-col %s); name the label with --label-col, or ignore another column",
+				name, file+1, t.cr.header[file], cmp.Or(opt.LabelCol, "last"))
 		}
-	} else if label, err = labelIndex(opt.LabelCol, t.width); err != nil {
-		return nil, false, 0, fmt.Errorf("%s: %v", name, err)
 	}
 	if t.width-btoi(label >= 0) < 1 {
 		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
