@@ -141,7 +141,7 @@ func recordsEndToEnd(t *testing.T, m *runtime.Model, rows string, layout compile
 		x := st.Row()
 		res, path := k.Walk(x, make([]float64, len(x)), []runtime.Step{})
 		var b strings.Builder
-		fmt.Fprintf(&b, "%d %d %t", res.Class, res.Class, st.Unseen())
+		fmt.Fprintf(&b, "%d %d %t", res.Class, res.Class, len(st.UnseenColumns()) > 0)
 		for _, v := range x {
 			fmt.Fprintf(&b, " %x", math.Float64bits(v))
 		}
@@ -149,7 +149,7 @@ func recordsEndToEnd(t *testing.T, m *runtime.Model, rows string, layout compile
 			fmt.Fprintf(&b, " %d:%x:%t:%d:%t", s.Node, math.Float64bits(s.Margin), s.Right, s.Next, res.Forced && i == len(path)-1)
 		}
 		want = append(want, b.String())
-		if st.Unseen() {
+		if len(st.UnseenColumns()) > 0 {
 			unseen++
 		}
 		if res.Forced {

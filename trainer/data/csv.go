@@ -1269,10 +1269,6 @@ func (s *CSVStream) Line() int { return s.line }
 // Labelled reports whether rows carry a label.
 func (s *CSVStream) Labelled() bool { return s.label >= 0 }
 
-// Unseen reports whether the current row has a categorical value that no
-// training row had.
-func (s *CSVStream) Unseen() bool { return len(s.unseenCols) > 0 }
-
 // UnseenColumns returns the input columns (indices in the schema) whose
 // value in the current row no training row had. The slice is reused.
 func (s *CSVStream) UnseenColumns() []int { return s.unseenCols }

@@ -71,7 +71,7 @@ func TestInferSchema(t *testing.T) {
 					break
 				}
 				rows = append(rows, st.Row()...)
-				if st.Unseen() {
+				if len(st.UnseenColumns()) > 0 {
 					unseen++
 				}
 				reordered = st.Reordered()

@@ -22,10 +22,9 @@ type Stream interface {
 	Labelled() bool
 	Label() string
 	Line() int
-	// Unseen reports whether the current row has a categorical value seen
-	// in no training row, and UnseenColumns in which input columns (their
-	// indices in the schema; the slice is reused, empty for none).
-	Unseen() bool
+	// UnseenColumns returns the input columns (their indices in the
+	// schema) in which the current row has a categorical value seen in no
+	// training row; the slice is reused, empty for none.
 	UnseenColumns() []int
 	// Reordered reports whether the columns were matched by name in an
 	// order other than the model's.
@@ -125,7 +124,6 @@ func (s *idxStream) Row() []float64       { return s.x }
 func (s *idxStream) Labelled() bool       { return s.lr != nil }
 func (s *idxStream) Label() string        { return s.label }
 func (s *idxStream) Line() int            { return s.n }
-func (s *idxStream) Unseen() bool         { return false }
 func (s *idxStream) UnseenColumns() []int { return nil }
 func (s *idxStream) Reordered() bool      { return false }
 
