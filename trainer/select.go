@@ -83,8 +83,7 @@ func Select(models []*runtime.Model, task *Task, by string) (best int, cands []S
 		}
 		if i == 0 {
 			first = meta
-			xv, yv := task.ValidationRows(meta.Seed, meta.Val) // splitOf's split, cached
-			x, y = xv.X, yv
+			x, y = task.ValidationRows(meta.Seed, meta.Val) // splitOf's split, cached
 		} else if meta.Seed != first.Seed || meta.Val != first.Val {
 			return -1, nil, fmt.Errorf("select: model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
 		}

@@ -273,13 +273,13 @@ func preprocess(ds *data.Dataset, shift, scale []float64) *data.Dataset {
 	return &out
 }
 
-// ValidationRows returns the validation rows of the split that seed and
-// share val make, as read (not standardised: a model's classifier
-// standardises them itself), one after another, and their classes. They
-// are the task's, shared: callers must not change them.
-func (t *Task) ValidationRows(seed uint64, val float64) (*data.Dataset, []int) {
+// ValidationRows returns the features of the validation rows of the split
+// that seed and share val make, as read (not standardised: a model's
+// classifier standardises them itself), one row after another, and their
+// classes. They are the task's, shared: callers must not change them.
+func (t *Task) ValidationRows(seed uint64, val float64) (x []float64, y []int) {
 	p := t.prepare(&Config{Seed: seed, Val: val})
-	return p.val, p.yVal
+	return p.val.X, p.yVal
 }
 
 // pick sets dst[k] = y[idx[k]] for every k and returns dst[:len(idx)]:

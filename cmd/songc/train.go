@@ -964,15 +964,15 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		fmt.Fprintln(g.Stdout, searchLine(s))
 	}
 	warnConstant(g.Stdout, mc, "--no-majority-check")
-	if _, val := r.Split(); len(val) > 0 {
+	if r.ValRows() > 0 {
 		k, err := runtime.New(m)
 		if err != nil {
 			return err
 		}
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
-		met := k.Evaluate(x.X, y)
+		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(val)), met, mc != nil, balanced)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, mc != nil, balanced)
 		if !balanced && mc == nil {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
