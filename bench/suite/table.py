@@ -99,7 +99,7 @@ def main():
     print("\n".join(auto))
     if costs:
         print()
-        print("Nanoseconds per prediction on the shuffled test rows: songc's compiled classifier on a row encoded once (`Predict`) and on the record (`PredictInput`, encoding included), and the CART and XGBoost models exported to Go.")
+        print("Nanoseconds per prediction on the shuffled test rows: songc's compiled classifier on a row encoded once (`Predict`) and on the record (`PredictInput`, encoding included), and the CART and XGBoost models exported to Go. *columns* counts the CSV file's fields besides the label, *features* the inputs songc's encoding makes of them (what `Predict` takes).")
         print()
         print("| set | columns | features | songc `Predict` | songc `PredictInput` | CART | XGBoost |")
         print("|---|--:|--:|--:|--:|--:|--:|")
