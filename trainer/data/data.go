@@ -8,9 +8,9 @@
 //
 // Class labels are kept as strings and ordered like pandas'
 // factorize(sort=True), which the SONG authors used: if every label parses as
-// an integer, numerically; otherwise lexically. An integer label may be
-// written with leading zeros or a zero fraction ("07", "7.0"): it is class
-// "7", as pandas reads it. Letter's A..Z become 0..25 and
+// a number, numerically; otherwise lexically. Numeric labels of one value
+// are one class, as pandas reads them: "07", "7.0" and "7" are class "7",
+// "1.50" and "1.5" class "1.5". Letter's A..Z become 0..25 and
 // Connect-4's draw, loss, win become 0, 1, 2.
 package data
 
@@ -203,18 +203,22 @@ const MinScattered = 20
 // Row returns the features of row i.
 func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }
 
-// canonical returns the integer form of s when s is an integer label:
-// an integer ("07" is "7") or a number whose fraction is zero ("7.0"), as
-// pandas reads a column of them.
+// canonical returns the class of a numeric label s and whether s is a
+// finite number: the integer form of an integer ("07" and "7.0" are "7"),
+// and the shortest form of any other number ("1.50" is "1.5"), as pandas
+// reads a column of numbers. NaN and the infinities are not numbers here.
 func canonical(s string) (string, bool) {
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return strconv.FormatInt(v, 10), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 { // NaN and the infinities fail too
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return s, false
 	}
-	return strconv.FormatInt(int64(f), 10), true
+	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
+		return strconv.FormatInt(int64(f), 10), true
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), true
 }
 
 // ClassNames returns the sorted set of labels (see the package comment for
@@ -223,35 +227,33 @@ func (d *Dataset) ClassNames() ([]string, error) {
 	if d.Labels == nil {
 		return nil, fmt.Errorf("%s: has no label column", d.Name)
 	}
-	allInt := true
 	set := map[string]bool{}
 	for _, l := range d.Labels {
 		set[l] = true
 	}
+	numbers := true
 	for l := range set {
 		if _, ok := canonical(l); !ok {
-			allInt = false
+			numbers = false
 			break
 		}
 	}
 	names := make([]string, 0, len(set))
-	ints := map[string]int64{}
-	for l := range set {
-		if allInt {
+	if numbers {
+		value := map[string]float64{}
+		for l := range set {
 			c, _ := canonical(l)
-			v, _ := strconv.ParseInt(c, 10, 64)
-			if _, dup := ints[c]; dup {
-				continue // "01" and "1" are one class
+			if _, dup := value[c]; dup {
+				continue // "01", "1.0" and "1" are one class
 			}
-			ints[c] = v
+			value[c], _ = strconv.ParseFloat(c, 64)
 			names = append(names, c)
-		} else {
+		}
+		sort.Slice(names, func(i, j int) bool { return value[names[i]] < value[names[j]] })
+	} else {
+		for l := range set {
 			names = append(names, l)
 		}
-	}
-	if allInt {
-		sort.Slice(names, func(i, j int) bool { return ints[names[i]] < ints[names[j]] })
-	} else {
 		sort.Strings(names)
 	}
 	if len(names) < 2 {
@@ -279,9 +281,8 @@ func (d *Dataset) Targets(classNames []string) ([]int, error) {
 }
 
 // ClassIndex returns the function that maps a label to its index among
-// classNames, an integer label matching its canonical form ("07" and "7.0"
-// are "7"),
-// and fails for a label that is not one of them.
+// classNames, a numeric label matching its canonical form ("07" and "7.0"
+// are "7", "2.50" is "2.5"), and fails for a label that is not one of them.
 func ClassIndex(classNames []string) func(label string) (int, error) {
 	index := make(map[string]int, len(classNames))
 	for k, name := range classNames {
@@ -290,7 +291,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 	return func(l string) (int, error) {
 		k, ok := index[l]
 		if !ok {
-			if c, isInt := canonical(l); isInt {
+			if c, isNumber := canonical(l); isNumber {
 				k, ok = index[c]
 			}
 		}

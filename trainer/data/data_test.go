@@ -124,22 +124,28 @@ func TestClassesAndTargets(t *testing.T) {
 	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes ("a", "b")`) {
 		t.Errorf("unknown class: error %v", err)
 	}
-	// Integer labels match canonically: "01" and "1.0" are class "1".
-	ints, err := read(t, "1,01\n2,2\n3,1.0\n4,2e0\n", CSVOptions{})
+	// Numeric labels match by value: "01" and "1.0" are class "1", "2.50"
+	// class "2.5".
+	ints, err := read(t, "1,01\n2,2\n3,1.0\n4,2e0\n5,2.50\n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, err := ints.Targets([]string{"1", "2"})
-	if err != nil || !reflect.DeepEqual(y, []int{0, 1, 0, 1}) {
+	y, err := ints.Targets([]string{"1", "2", "2.5"})
+	if err != nil || !reflect.DeepEqual(y, []int{0, 1, 0, 1, 2}) {
 		t.Errorf("targets %v, %v", y, err)
 	}
-	// A training file's classes: "1", "1.0" and "01" are one, "2.5" makes
-	// them strings, and NaN and infinities are not integers.
+	// A training file's classes: numbers of one value are one class ("1",
+	// "1.0" and "01"; "1.50" and "1.5"), in the order of their values; a
+	// label that is not a number makes them all strings, and NaN and the
+	// infinities are not numbers.
 	for _, tc := range []struct{ labels, want string }{
 		{"1.0 1 01 -0.0 10", "0 1 10"},
-		{"1.0 1 2.5", "1 1.0 2.5"},
+		{"1.0 1 2.5", "1 2.5"},
+		{"0.0 1.0 0 1 1.5", "0 1 1.5"},
+		{"1.50 10 1.5 2.5 -0.5", "-0.5 1.5 2.5 10"},
+		{"1.0 1 a", "1 1.0 a"},
 		{"1 Inf", "1 Inf"},
-		{"1 1e30", "1 1e30"},
+		{"1 1e30", "1 1e+30"},
 	} {
 		var text strings.Builder
 		for i, l := range strings.Fields(tc.labels) {
