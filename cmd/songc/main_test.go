@@ -159,21 +159,33 @@ func TestModelArgument(t *testing.T) {
 	}
 }
 
-// TestNonUTF8Labels: labels with invalid UTF-8 train, save, and map back to
-// the same classes in eval (the model file can only hold valid UTF-8).
-func TestNonUTF8Labels(t *testing.T) {
+// TestNonUTF8: a file in a legacy encoding (Latin-1 here) is refused by
+// train, and by predict for a model trained on its UTF-8 copy, naming
+// the first byte that is not UTF-8; read on, "café" and "cafë" would both
+// be "caf\uFFFD", one class.
+func TestNonUTF8(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
+	var latin, utf strings.Builder
 	for i := 0; i < 60; i++ {
-		fmt.Fprintf(&b, "%d,%d,%s\n", i%2, (i/2)%2, []string{"caf\xe9", "ok\xff\xfe"}[i%2])
+		fmt.Fprintf(&latin, "%d,%d,%s\n", i%2, (i/2)%2, []string{"caf\xe9", "caf\xeb"}[i%2])
+		fmt.Fprintf(&utf, "%d,%d,%s\n", i%2, (i/2)%2, []string{"café", "cafë"}[i%2])
 	}
-	p := filepath.Join(dir, "latin1.csv")
-	os.WriteFile(p, []byte(b.String()), 0o644)
+	p, u := filepath.Join(dir, "latin1.csv"), filepath.Join(dir, "utf8.csv")
+	os.WriteFile(p, []byte(latin.String()), 0o644)
+	os.WriteFile(u, []byte(utf.String()), 0o644)
 	model := filepath.Join(dir, "m.json")
-	if code, _, errs := songc(t, context.Background(), "train", "--data", p, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q"); code != 0 {
+	train := []string{"train", "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q", "--data"}
+	want := "latin1.csv:1:8: byte 0xE9 is not UTF-8 text"
+	if code, _, errs := songc(t, context.Background(), append(train, p)...); code == 0 || !strings.Contains(errs, want) || !strings.Contains(errs, "iconv") {
+		t.Errorf("train on Latin-1: exit %d, %s; want %q", code, errs, want)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("train on Latin-1 wrote a model")
+	}
+	if code, _, errs := songc(t, context.Background(), append(train, u)...); code != 0 {
 		t.Fatal(errs)
 	}
-	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", p); code != 0 {
-		t.Fatalf("eval on the training file: %s", errs)
+	if code, _, errs := songc(t, context.Background(), "predict", model, "--data", p); code == 0 || !strings.Contains(errs, want) {
+		t.Errorf("predict on Latin-1: exit %d, %s; want %q", code, errs, want)
 	}
 }
