@@ -103,3 +103,58 @@ func TestBuildable(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileFolder: compile refuses to replace a Go file songc did not
+// write, to write beside another package's files or another classifier
+// (go build would fail), and warns of a test file it wrote for another
+// model; a file that only go:build ignore names does not count.
+func TestCompileFolder(t *testing.T) {
+	dir := t.TempDir()
+	data, model := tinyModel(t, dir)
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("mine.go", "package x\n\nfunc Important() {}\n")
+	write("app/main.go", "package main\n\nfunc main() {}\n")
+	write("risk/doc.go", "package risk\n")
+	write("risk/gen.go", "//go:build ignore\n\npackage main\n")
+	compile := func(out string, args ...string) (int, string) {
+		code, _, errs := songc(t, context.Background(), append([]string{"compile", model, "-o", filepath.Join(dir, out)}, args...)...)
+		return code, errs
+	}
+	for _, tc := range []struct {
+		out, pkg, want string
+	}{
+		{"mine.go", "x", "the file exists and songc did not write it"},
+		{"app/c.go", "classifier", "holds package main (" + filepath.Join(dir, "app", "main.go") + ")"},
+		{"risk/risk.go", "classifier", "holds Go files of package risk (" + filepath.Join(dir, "risk", "doc.go") + "), and the classifier would be package classifier: pass --package risk"},
+	} {
+		if code, errs := compile(tc.out, "--package", tc.pkg); code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("-o %s: exit %d, %s; want %q", tc.out, code, errs, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "mine.go")); string(b) != "package x\n\nfunc Important() {}\n" {
+		t.Errorf("mine.go changed: %q", b)
+	}
+	if code, errs := compile("risk/risk.go", "--package", "risk", "--emit-tests", "--data", data); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, errs := compile("risk/risk.go", "--package", "risk"); code != 0 || errs != "" { // the same model: its tests hold
+		t.Errorf("compile again: exit %d, %s", code, errs)
+	}
+	if code, errs := compile("risk/fraud.go", "--package", "risk"); code != 2 || !strings.Contains(errs, "the folder already holds "+filepath.Join(dir, "risk", "risk.go")+", a classifier songc wrote") {
+		t.Errorf("a second classifier in the package: exit %d, %s", code, errs)
+	}
+	other := filepath.Join(dir, "other.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", data, "-o", other, "--nodes", "3", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, _, errs := songc(t, context.Background(), "compile", other, "-o", filepath.Join(dir, "risk", "risk.go"), "--package", "risk")
+	if want := "risk_test.go, beside the classifier, holds golden vectors songc wrote for another model"; code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("another model: exit %d, %s; want %q", code, errs, want)
+	}
+}
