@@ -775,6 +775,9 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 	if ds.IndexColumn {
 		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): leave it out with --ignore x1, or write the file with to_csv(index=False)")
 	}
+	for _, name := range ds.Identifiers {
+		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with --ignore %q", name, name))
+	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := "column %s has", "it"
 		if len(names) > 1 {

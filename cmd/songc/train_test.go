@@ -659,6 +659,19 @@ func TestScatteredColumnWarned(t *testing.T) {
 	}
 }
 
+// TestIdentifierWarned: train warns, even with -q, of a column named like
+// an identifier with a distinct whole number in every row.
+func TestIdentifierWarned(t *testing.T) {
+	train := csvFile(t, "customer_id,a,y", 30, func(i int) string {
+		return fmt.Sprintf("%d,%d,%c", 100000+7*i, i%5, "xz"[i%2])
+	})
+	code, errs := trainQuick(t, train)
+	if code != 0 || !strings.Contains(errs, `column "customer_id" holds a distinct whole number in every row and is named like an identifier;`) ||
+		!strings.Contains(errs, `leave it out with --ignore "customer_id"`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
 // TestIgnoreFlag: train --ignore leaves a column out, the model records
 // it, and predict reads files with or without it alike.
 func TestIgnoreFlag(t *testing.T) {

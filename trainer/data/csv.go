@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/songc/songc/runtime"
@@ -182,10 +183,42 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	sc.noteColumns(ds, label, opt)
-	index := setFills(ds)
+	distinct := setFills(ds)
 	// The column is the file's first, so that --ignore x1 names it.
-	ds.IndexColumn = index && header && label != 0 && sc.firstLevel[0] == "" && sc.cr.Column(0) == 0
+	ds.IndexColumn = distinct[0] && header && label != 0 && sc.firstLevel[0] == "" && sc.cr.Column(0) == 0
+	if header {
+		j := 0 // the column of sc of input i
+		for i, in := range ds.Schema.Inputs {
+			if j == label {
+				j++
+			}
+			if distinct[i] && (i > 0 || !ds.IndexColumn) && sc.firstLevel[j] != "" && identifierName(in.Name) {
+				ds.Identifiers = append(ds.Identifiers, in.Name)
+			}
+			j++
+		}
+	}
 	return ds, nil
+}
+
+// identifierName reports whether a column's name reads as a row's
+// identifier: id, ID or Id alone or at the end after a separator or a
+// lower-case letter (customer_id, CustomerID, customerId; not paid or
+// valid), or index, idx, row, rownum, row_number.
+func identifierName(name string) bool {
+	switch strings.ToLower(name) {
+	case "id", "index", "idx", "row", "rownum", "row_number", "row_id":
+		return true
+	}
+	for _, id := range []string{"ID", "Id"} { // customerID, customerId
+		if rest, ok := strings.CutSuffix(name, id); ok && rest != "" && unicode.IsLower(rune(rest[len(rest)-1])) {
+			return true
+		}
+	}
+	if rest, ok := strings.CutSuffix(strings.ToLower(name), "id"); ok && rest != "" {
+		return strings.ContainsRune("_- .", rune(rest[len(rest)-1]))
+	}
+	return false
 }
 
 // ignoreName is the name --ignore knows column j of t by: its header's
@@ -282,10 +315,11 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 
 // setFills sets the fill value of every numeric column of ds.Schema to the
 // median of its training values, and writes it into the rows where the
-// column is missing (read as 0, its fill during the read). It reports
-// whether the first column holds a distinct whole number >= 0 in every row
-// (at least two) and no missing value, as a row index does.
-func setFills(ds *Dataset) (index bool) {
+// column is missing (read as 0, its fill during the read). It reports, for
+// each input, whether it holds a distinct whole number >= 0 in every row
+// (at least two) and no missing value, as a row index or identifier does.
+func setFills(ds *Dataset) (distinct []bool) {
+	distinct = make([]bool, len(ds.Schema.Inputs))
 	o := 0
 	vals := make([]float64, 0, ds.Rows)
 	for i := range ds.Schema.Inputs {
@@ -300,11 +334,12 @@ func setFills(ds *Dataset) (index bool) {
 				}
 			}
 			in.Fill = median(vals) // sorts vals
-			if i == 0 && !in.MissingFeature && len(vals) >= 2 {
-				index = vals[0] >= 0
+			if !in.MissingFeature && len(vals) >= 2 {
+				d := vals[0] >= 0
 				for r, v := range vals {
-					index = index && v == math.Trunc(v) && (r == 0 || v > vals[r-1])
+					d = d && v == math.Trunc(v) && (r == 0 || v > vals[r-1])
 				}
+				distinct[i] = d
 			}
 			if len(vals) == 0 && ds.Rows > 0 {
 				ds.NoValue = append(ds.NoValue, in.Name)
@@ -319,7 +354,7 @@ func setFills(ds *Dataset) (index bool) {
 		}
 		o += w
 	}
-	return index
+	return distinct
 }
 
 // median returns the median of v (sorting it), 0 when v is empty.

@@ -53,6 +53,10 @@ type Dataset struct {
 	// header and a distinct whole number in every row, as the row index
 	// pandas' to_csv writes; it is read as the input x1.
 	IndexColumn bool
+	// Identifiers are the training file's columns named like a row's
+	// identifier (customer_id, ID) that hold a distinct whole number in
+	// every row: read as numbers, they tell rows apart and nothing more.
+	Identifiers []string
 	// Mixed are the columns of a training file read as categorical
 	// although most of their values are numbers.
 	Mixed []MixedColumn

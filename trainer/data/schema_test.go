@@ -256,6 +256,39 @@ func TestNumberedFirstRow(t *testing.T) {
 	}
 }
 
+// TestIdentifiers: a named column of distinct whole numbers whose name
+// reads as an identifier is reported, wherever it is; one with another
+// name, a repeated value or a fraction is not, nor is the unnamed first
+// column TestIndexColumn reports.
+func TestIdentifiers(t *testing.T) {
+	for text, want := range map[string]string{
+		"a,customer_id,y\n1.5,100,x\n2.5,7,z\n3.5,31,x\n": "customer_id",
+		"ID,a,y\n3,1.5,x\n1,2.5,z\n2,3.5,x\n":             "ID",
+		"OrderId,y\n3,x\n1,z\n2,x\n":                      "OrderId",
+		"paid,y\n3,x\n1,z\n2,x\n":                         "",
+		"id,y\n3,x\n3,z\n2,x\n":                           "",
+		"id,y\n3,x\n1.5,z\n2,x\n":                         "",
+		",a,y\n7,1.5,x\n0,2.5,z\n3,3.5,x\n":               "",
+	} {
+		ds, err := read(t, text, CSVOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got := strings.Join(ds.Identifiers, ","); got != want {
+			t.Errorf("%q: Identifiers %q, want %q", text, got, want)
+		}
+	}
+	for name, want := range map[string]bool{
+		"id": true, "Id": true, "ID": true, "index": true, "row": true, "user id": true, "user-id": true, "user.id": true,
+		"customerID": true, "PassengerId": true, "UUID": false, "paid": false, "valid": false, "citric_acid": false,
+		"query hypothyroid": false, "el-salvador-aid": false, "idea": false, "Identity": false,
+	} {
+		if got := identifierName(name); got != want {
+			t.Errorf("identifierName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
 // TestIndexColumn: an unnamed first column of distinct whole numbers, as
 // pandas' to_csv writes its row index, is reported; a named one, or one
 // with a repeated, negative or fractional value, is not. A file read for a
