@@ -134,7 +134,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		return met, unseen, err
 	}
 	if left.Rows > 0 {
-		fmt.Fprintln(g.Stderr, noLabelNote(path, left))
+		fmt.Fprintln(g.Stderr, noLabelNote(path, left, opt.Schema.Missing))
 	}
 	return met, unseen, nil
 }

@@ -92,17 +92,29 @@ func noteData(g *Globals, ds *data.Dataset) {
 		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, &ds.Unseen, ds.Rows, ds.Schema))
 	}
 	if ds.NoLabel.Rows > 0 {
-		fmt.Fprintln(g.Stderr, noLabelNote(ds.Name, ds.NoLabel))
+		fmt.Fprintln(g.Stderr, noLabelNote(ds.Name, ds.NoLabel, ds.Schema.Missing))
 	}
 }
 
-// noLabelNote says how many rows of path were left out for a missing label.
-func noLabelNote(path string, u data.Unlabelled) string {
+// noLabelNote says how many rows of path were left out for a missing label
+// and, when a missing-value token of missing was one, which, and how to
+// make it a class.
+func noLabelNote(path string, u data.Unlabelled, missing []string) string {
 	are := "are"
 	if u.Rows == 1 {
 		are = "is"
 	}
-	return fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, has(u.Rows, "row"), are, u.First)
+	note := fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, has(u.Rows, "row"), are, u.First)
+	if u.Token == "" {
+		return note
+	}
+	var rest []string
+	for _, m := range missing {
+		if m != u.Token {
+			rest = append(rest, m)
+		}
+	}
+	return note + fmt.Sprintf(`; %q is read as a missing value: if it is a class, train with --missing %q`, u.Token, strings.Join(rest, ","))
 }
 
 // reorderedNote says that path's columns were matched by name.

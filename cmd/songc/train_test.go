@@ -600,12 +600,13 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 }
 
 // TestMissingLabelsLeftOut: train and eval leave out the rows whose label
-// is missing and say how many, and from which line; the model's classes
-// are the labels there are.
+// is missing and say how many, and from which line, and which token was
+// read as missing, with the --missing that would make it a class; the
+// model's classes are the labels there are.
 func TestMissingLabelsLeftOut(t *testing.T) {
 	train := csvFile(t, "a,b,y\n1,2,\n3,4,NA", 20, func(i int) string { return fmt.Sprintf("%d,%d,%c", i, i%4, "xz"[i%2]) })
 	model := filepath.Join(filepath.Dir(train), "m.json")
-	const note = "train.csv: 2 rows have no label (empty, or a missing-value token) and are left out; the first is line 2"
+	const note = `train.csv: 2 rows have no label (empty, or a missing-value token) and are left out; the first is line 2; "NA" is read as a missing value: if it is a class, train with --missing "N/A,n/a,?,NaN,nan,-nan,NULL,null,None,<NA>,#N/A"`
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0")
 	if code != 0 || !strings.Contains(errs, note) {
 		t.Fatalf("train: exit %d:\n%s", code, errs)

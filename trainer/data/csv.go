@@ -1100,6 +1100,7 @@ type CSVStream struct {
 	fields    []string // the current row's inputs, in the schema's order
 	x         []float64
 	lbl       string
+	lblToken  string // the missing-value token that was the label, when lbl is ""
 	line      int
 	rows      int
 	// unseenCols are the columns UnseenColumns returns.
@@ -1166,9 +1167,9 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			s.fields[i] = rec[j]
 		}
 		if s.label >= 0 {
-			s.lbl = runtime.Level(rec[s.label])
+			s.lbl, s.lblToken = runtime.Level(rec[s.label]), ""
 			if runtime.IsMissing(s.lbl, s.opt.Schema.Missing) {
-				s.lbl = "" // no label: the row's class is unknown
+				s.lbl, s.lblToken = "", s.lbl // no label: the row's class is unknown
 			}
 		}
 		s.unseenCols, err = s.enc.EncodeColumns(s.x, s.fields, s.unseenCols[:0])
@@ -1345,6 +1346,10 @@ func (s *CSVStream) Row() []float64 { return s.x }
 // Label returns the label of the current row: "" when the file has no
 // label column or the row's label is missing (empty, or a missing token).
 func (s *CSVStream) Label() string { return s.lbl }
+
+// MissingLabel returns the missing-value token the current row's label
+// is ("NA"), when Label is "" for one ("" for an empty field).
+func (s *CSVStream) MissingLabel() string { return s.lblToken }
 
 // Line returns the current row's line in the file.
 func (s *CSVStream) Line() int { return s.line }

@@ -81,8 +81,9 @@ type Dataset struct {
 // their label is missing (empty, or a missing-value token: Stream.Label
 // returns "" for them): they have no class to learn or score.
 type Unlabelled struct {
-	Rows  int // rows left out
-	First int // the first one's line
+	Rows  int    // rows left out
+	First int    // the first one's line
+	Token string // the first missing-value token that was a label ("NA"); "" if only empty ones were
 }
 
 // Leave reports whether the current row of st (a Stream or a CSVStream)
@@ -97,6 +98,9 @@ func (u *Unlabelled) Leave(st interface {
 	}
 	if u.Rows++; u.Rows == 1 {
 		u.First = st.Line()
+	}
+	if m, ok := st.(interface{ MissingLabel() string }); ok && u.Token == "" {
+		u.Token = m.MissingLabel()
 	}
 	return true
 }

@@ -371,16 +371,17 @@ func TestCarriageReturnLines(t *testing.T) {
 
 // TestMissingLabels: rows whose label is empty or a missing token are left
 // out of a training file and of a file read for the model, counted, with
-// the first one's line; a file with no label at all is an error.
+// the first one's line and the first token that was a label; a file with
+// no label at all is an error.
 func TestMissingLabels(t *testing.T) {
 	ds, err := read(t, "a,y\n1,\n2,x\n3,NA\n4,z\n5, ? \n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ds.Labels, []string{"x", "z"}) || !reflect.DeepEqual(ds.X, []float64{2, 4}) ||
-		!reflect.DeepEqual(ds.Line, []int{3, 5}) || ds.NoLabel != (Unlabelled{Rows: 3, First: 2}) {
-		t.Errorf("labels %q, rows %v, lines %v, %d left out from line %d; want x z, [2 4], [3 5], 3 from line 2",
-			ds.Labels, ds.X, ds.Line, ds.NoLabel.Rows, ds.NoLabel.First)
+		!reflect.DeepEqual(ds.Line, []int{3, 5}) || ds.NoLabel != (Unlabelled{Rows: 3, First: 2, Token: "NA"}) {
+		t.Errorf("labels %q, rows %v, lines %v, %+v left out; want x z, [2 4], [3 5], 3 from line 2, the first token NA",
+			ds.Labels, ds.X, ds.Line, ds.NoLabel)
 	}
 	ts, err := ReadCSV(strings.NewReader("a,y\n7,z\n8,\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 	if err != nil || ts.Rows != 1 || ts.NoLabel != (Unlabelled{Rows: 1, First: 3}) {
