@@ -147,6 +147,32 @@ func lit(v float64) *jen.Statement {
 	return jen.Lit(v)
 }
 
+// Constant reports whether every walk ends at the same class, whatever
+// the input, and which: every decision of every emitted node leads to
+// that class's leaf, or, where it leads to a node, exits to it at the
+// step limit.
+func (p *Plan) Constant() (class int, ok bool) {
+	k := p.Classifier
+	n := k.NumNodes()
+	class = -1
+	for _, i := range p.Nodes {
+		for _, right := range []bool{false, true} {
+			s := k.Left(i)
+			if right {
+				s = k.Right(i)
+			}
+			if s < n {
+				s = k.Exit(i, right)
+			}
+			if class >= 0 && s-n != class {
+				return 0, false
+			}
+			class = s - n
+		}
+	}
+	return class, class >= 0
+}
+
 // encode returns the generated-code encoding of model state s: the index of
 // an emitted node, or ^class for a leaf.
 func (p *Plan) encode(s int) int32 {

@@ -25,9 +25,10 @@ right iff w·x + b > 0 (w·x summed in float64 in feature order), to the most
 probable child, until it reaches a class leaf. It imports nothing and
 allocates nothing.
 
-The model has %d internal nodes, %d steps, %d features and %d classes;
-%d nodes are reachable from the root and emitted here.
-Layout: %s (%s).%s`, p.Package, k.NumNodes(), k.Steps(), d, c, nn, p.Layout, p.Why, recordDoc(m)))
+The model has %s, %s, %s and %s;
+%s reachable from the root and emitted here.%s
+Layout: %s (%s).%s`, p.Package, count(k.NumNodes(), "internal node"), count(k.Steps(), "step"), count(d, "feature"), count(c, "class"),
+		count(nn, "node")+map[bool]string{true: " is", false: " are"}[nn == 1], constantDoc(p), p.Layout, p.Why, recordDoc(m)))
 
 	// const NumFeatures = 16 ...
 	comment(f, "NumFeatures is the length of an input vector.")
@@ -264,4 +265,24 @@ func (p *Plan) stateLit(s int) jen.Code {
 		return jen.Op("^").Lit(int(^e))
 	}
 	return jen.Lit(int(e))
+}
+
+// count is n things: "1 step", "2 steps", "3 classes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "s") {
+		return fmt.Sprintf("%d %ses", n, thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// constantDoc says, for a walk that ends at one class whatever the input
+// (the majority check's constant, say), which; "" otherwise.
+func constantDoc(p *Plan) string {
+	if class, ok := p.Constant(); ok {
+		return fmt.Sprintf("\nWhatever the input, the walk ends at one class: it returns %q.", p.Classifier.Model.ClassNames[class])
+	}
+	return ""
 }
