@@ -75,6 +75,16 @@ func buildable(base string) bool {
 }
 
 func (c *CompileCmd) Run(g *Globals) (err error) {
+	if c.Output == "-" {
+		return usagef("-o -: compile writes a Go file, not to standard output; name the file, e.g. -o %s", filepath.Join(c.Package, c.Package+".go"))
+	}
+	if fi, err := os.Stat(c.Output); strings.HasSuffix(c.Output, "/") || strings.HasSuffix(c.Output, string(filepath.Separator)) || err == nil && fi.IsDir() {
+		e := filepath.Join(c.Output, c.Package+".go")
+		if t := filepath.Clean(c.Output); filepath.Ext(t) == ".go" && err != nil {
+			e = t // x.go/, a slash too many
+		}
+		return usagef("-o %s names a folder; name the Go file to write in it, e.g. -o %s", c.Output, e)
+	}
 	if !buildable(filepath.Base(c.Output)) {
 		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go or a system's or processor's name (_linux.go, _arm64.go) nor start with _ or ., for go build to compile it everywhere", c.Output)
 	}

@@ -123,13 +123,15 @@ func TestCompileFolder(t *testing.T) {
 	write("risk/doc.go", "package risk\n")
 	write("risk/gen.go", "//go:build ignore\n\npackage main\n")
 	compile := func(out string, args ...string) (int, string) {
-		code, _, errs := songc(t, context.Background(), append([]string{"compile", model, "-o", filepath.Join(dir, out)}, args...)...)
+		code, _, errs := songc(t, context.Background(), append([]string{"compile", model, "-o", dir + string(filepath.Separator) + out}, args...)...) // not Join: it drops a trailing slash
 		return code, errs
 	}
 	for _, tc := range []struct {
 		out, pkg, want string
 	}{
 		{"mine.go", "x", "the file exists and songc did not write it"},
+		{"app", "x", "-o " + filepath.Join(dir, "app") + " names a folder; name the Go file to write in it, e.g. -o " + filepath.Join(dir, "app", "x.go")},
+		{"new/c.go/", "x", "names a folder; name the Go file to write in it, e.g. -o " + filepath.Join(dir, "new", "c.go")},
 		{"app/c.go", "classifier", "holds package main (" + filepath.Join(dir, "app", "main.go") + ")"},
 		{"risk/risk.go", "classifier", "holds Go files of package risk (" + filepath.Join(dir, "risk", "doc.go") + "), and the classifier would be package classifier: pass --package risk"},
 	} {
