@@ -398,11 +398,15 @@ func (s *Search) interrupted(save func(string) error, r *Run) error {
 //
 // The last cut, to one candidate, takes the first in the plan's order
 // (smaller graphs, lower rates) whose score is within one standard error
-// of the best, sqrt(p(1-p)/n) on n validation rows: the one-standard-error
-// rule of Breiman et al. (Classification and Regression Trees, 1984,
-// section 3.4.3). A maximum over many noisy scores overstates the best;
-// on a few dozen validation rows candidates a standard error apart are
-// not told apart, and the simpler one is kept.
+// of the best: the one-standard-error rule of Breiman et al.
+// (Classification and Regression Trees, 1984, section 3.4.3). A maximum
+// over many noisy scores overstates the best; on a few dozen validation
+// rows candidates a standard error apart are not told apart, and the
+// simpler one is kept. The standard error of an accuracy p on n rows is
+// sqrt(p(1-p)/n), which is 0 at p = 1: there, where a perfect score on a
+// few dozen rows would keep the largest graph over one a row behind, it is
+// Agresti and Coull's (The American Statistician, 1998), with two rows
+// right and two wrong added: sqrt(q(1-q)/(n+4)), q = (n+2)/(n+4).
 func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) []int {
 	ranked := make([]int, 0, len(alive))
 	for _, i := range alive {
@@ -427,6 +431,10 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 	best := cands[ranked[0]].Score
 	n := float64(max(1, runs[ranked[0]].ValRows()))
 	se := math.Sqrt(max(0, best*(1-best)) / n)
+	if best >= 1 {
+		q := (n + 2) / (n + 4)
+		se = math.Sqrt(q * (1 - q) / (n + 4))
+	}
 	first := ranked[0]
 	for _, i := range ranked {
 		if cands[i].Score >= best-se && i < first {
