@@ -35,13 +35,6 @@ def csv_set(path):
     return rows[0], rows[1:]
 
 
-def write(path, header, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        w.writerows(rows)
-
-
 def main():
     mlbench, out = sys.argv[1], sys.argv[2]
     sets = [(n, sklearn_set(n)) for n in ["iris", "wine", "breast_cancer", "digits"]]
@@ -50,11 +43,11 @@ def main():
         os.makedirs(os.path.join(out, sub), exist_ok=True)
     for name, (header, rows) in sets:
         train, test = train_test_split(rows, test_size=0.25, stratify=[r[-1] for r in rows], random_state=1)
-        write(os.path.join(out, "raw", name + ".train.csv"), header, train)
-        write(os.path.join(out, "raw", name + ".test.csv"), header, test)
+        prep.write(os.path.join(out, "raw", name + ".train.csv"), header, train)
+        prep.write(os.path.join(out, "raw", name + ".test.csv"), header, test)
         h, tr, te, ncat = prep.encode(header, train, test)
-        write(os.path.join(out, "num", name + ".train.csv"), h, tr)
-        write(os.path.join(out, "num", name + ".test.csv"), h, te)
+        prep.write(os.path.join(out, "num", name + ".train.csv"), h, tr)
+        prep.write(os.path.join(out, "num", name + ".test.csv"), h, te)
         print(name, len(train), "train rows,", len(test), "test rows,", len(header) - 1, "columns,", len(h) - 1,
               "features,", len({r[-1] for r in rows}), "classes")
 
