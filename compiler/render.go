@@ -127,7 +127,7 @@ Layout: %s (%s).%s`, p.Package, count(k.NumNodes(), "internal node"), count(k.St
 	xParam := jen.Id("x").Op("*").Index(jen.Id("NumFeatures")).Float64()
 
 	// func Predict(x *[NumFeatures]float64) int
-	comment(f, "Predict returns the class index that the hard walk reaches for input x.")
+	comment(f, "Predict returns the class index that the hard walk reaches for input x.\nx should hold finite numbers: a NaN makes every margin NaN, which is not\n> 0, so the walk goes left at every node.")
 	f.Func().Id("Predict").Params(xParam.Clone()).Int().BlockFunc(func(g *jen.Group) {
 		p.input(g)
 		g.Id("i").Op(":=").Lit(0)

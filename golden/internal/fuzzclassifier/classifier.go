@@ -72,6 +72,8 @@ func preprocess(v, x *[NumFeatures]float64) {
 }
 
 // Predict returns the class index that the hard walk reaches for input x.
+// x should hold finite numbers: a NaN makes every margin NaN, which is not
+// > 0, so the walk goes left at every node.
 func Predict(x *[NumFeatures]float64) int {
 	var buf [NumFeatures]float64
 	preprocess(&buf, x)
