@@ -182,22 +182,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	}
 	ds.Header = header
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
-	sc.noteColumns(ds, label, opt)
-	distinct := setFills(ds)
-	// The column is the file's first, so that --ignore x1 names it.
-	ds.IndexColumn = distinct[0] && header && label != 0 && sc.firstLevel[0] == "" && sc.cr.Column(0) == 0
-	if header {
-		j := 0 // the column of sc of input i
-		for i, in := range ds.Schema.Inputs {
-			if j == label {
-				j++
-			}
-			if distinct[i] && (i > 0 || !ds.IndexColumn) && sc.firstLevel[j] != "" && identifierName(in.Name) {
-				ds.Identifiers = append(ds.Identifiers, in.Name)
-			}
-			j++
-		}
-	}
+	sc.noteColumns(ds, label, opt, setFills(ds))
 	return ds, nil
 }
 
@@ -207,7 +192,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 // valid), or index, idx, row, rownum, row_number.
 func identifierName(name string) bool {
 	switch strings.ToLower(name) {
-	case "id", "index", "idx", "row", "rownum", "row_number", "row_id":
+	case "id", "index", "idx", "row", "rownum", "row_number":
 		return true
 	}
 	for _, id := range []string{"ID", "Id"} { // customerID, customerId
@@ -231,15 +216,28 @@ func (t *table) ignoreName(j int, name string) string {
 	return name
 }
 
-// noteColumns sets the categorical columns of ds (those opt.Categorical
-// does not force) that train warns of: DecimalComma, Mixed and Scattered,
-// each column in the first that takes it. label is the label's column of
-// t; schema has counted the first row's fields when it is data.
-func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions) {
+// noteColumns sets the columns of ds that train warns of: the categorical
+// ones (those opt.Categorical does not force) in DecimalComma, Mixed or
+// Scattered, each in the first that takes it, and, of the numeric ones
+// with a distinct whole number in every row (distinct, by input), the
+// unnamed first column as IndexColumn and those named like identifiers as
+// Identifiers. label is the label's column of t; schema has counted the
+// first row's fields when it is data.
+func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []bool) {
 	j := 0 // the column of t of input i
-	for _, in := range ds.Schema.Inputs {
+	for i, in := range ds.Schema.Inputs {
 		if j == label {
 			j++
+		}
+		if distinct[i] && ds.Header {
+			switch {
+			case t.firstLevel[j] != "":
+				if identifierName(in.Name) {
+					ds.Identifiers = append(ds.Identifiers, in.Name)
+				}
+			case j == 0 && t.cr.Column(0) == 0: // the file's first, so that --ignore x1 names it
+				ds.IndexColumn = true
+			}
 		}
 		n, values := len(in.Levels), t.numbers[j]+t.words[j]
 		switch {
