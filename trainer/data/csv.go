@@ -416,7 +416,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8))
 			}
 		}
-		if err := checkUTF8(name, line, cr, rec, nil); err != nil {
+		if err := checkUTF8(name, line, cr, rec, nil, -1); err != nil {
 			return nil, err
 		}
 		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
@@ -782,15 +782,15 @@ func (r *csvReader) Read() ([]string, error) {
 // checkUTF8 fails, naming the line and column, when a field of rec is
 // not UTF-8 text: a file saved in a legacy encoding (Excel's plain "CSV"
 // on Windows writes Windows-1252). Read on, its accented letters would all
-// become U+FFFD and distinct categories one. used, when not nil, are the
-// fields to check; nil checks all.
-func checkUTF8(name string, line int, cr *csvReader, rec []string, used []int) error {
+// become U+FFFD and distinct categories one. It checks the fields cols
+// and label (-1: none), or all of rec when cols is nil.
+func checkUTF8(name string, line int, cr *csvReader, rec []string, cols []int, label int) error {
 	bad := func(j int) error {
 		f := rec[j]
 		i := 0
 		for i < len(f) {
 			r, size := utf8.DecodeRuneInString(f[i:])
-			if r == utf8.RuneError && size <= 1 {
+			if r == utf8.RuneError && size == 1 {
 				break
 			}
 			i += size
@@ -798,18 +798,21 @@ func checkUTF8(name string, line int, cr *csvReader, rec []string, used []int) e
 		_, col := cr.FieldPos(j)
 		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8 text, and songc reads UTF-8 files; save the file as UTF-8 (Excel: \"CSV UTF-8\"), or convert it, e.g. iconv -f WINDOWS-1252 -t UTF-8 %s > utf8.csv", name, line, col+i, f[i], name)
 	}
-	if used == nil {
-		for j, f := range rec {
-			if !utf8.ValidString(f) {
+	invalid := func(j int) bool { return j >= 0 && j < len(rec) && !utf8.ValidString(rec[j]) }
+	if cols == nil {
+		for j := range rec {
+			if invalid(j) {
 				return bad(j)
 			}
 		}
-		return nil
 	}
-	for _, j := range used {
-		if j >= 0 && j < len(rec) && !utf8.ValidString(rec[j]) {
+	for _, j := range cols {
+		if invalid(j) {
 			return bad(j)
 		}
+	}
+	if invalid(label) {
+		return bad(label)
 	}
 	return nil
 }
@@ -1093,7 +1096,6 @@ type CSVStream struct {
 	width     int   // columns per row, -1 before the first row
 	label     int   // label column, -1 for none
 	cols      []int // the file column of each input
-	used      []int // cols and the label's
 	reordered bool
 	fields    []string // the current row's inputs, in the schema's order
 	x         []float64
@@ -1147,18 +1149,14 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			if err != nil {
 				return false, err
 			}
-			s.used = slices.Clone(s.cols)
-			if s.label >= 0 {
-				s.used = append(s.used, s.label)
-			}
 			if header {
-				if err := checkUTF8(s.name, line, s.cr, rec, s.used); err != nil {
+				if err := checkUTF8(s.name, line, s.cr, rec, s.cols, s.label); err != nil {
 					return false, err
 				}
 				continue
 			}
 		}
-		if err := checkUTF8(s.name, line, s.cr, rec, s.used); err != nil {
+		if err := checkUTF8(s.name, line, s.cr, rec, s.cols, s.label); err != nil {
 			return false, err
 		}
 		for i, j := range s.cols {
