@@ -74,19 +74,30 @@ func buildable(base string) bool {
 	return true
 }
 
-func (c *CompileCmd) Run(g *Globals) (err error) {
-	if c.Output == "-" {
-		return usagef("-o -: compile writes a Go file, not to standard output; name the file, e.g. -o %s", filepath.Join(c.Package, c.Package+".go"))
+// checkGoName refuses an -o that is not a Go file go build compiles
+// everywhere: standard output, a folder, or a name buildable refuses; pkg
+// is the package, for the name suggested.
+func checkGoName(out, pkg string) error {
+	if out == "-" {
+		return usagef("-o -: compile writes a Go file, not to standard output; name the file, e.g. -o %s", filepath.Join(pkg, pkg+".go"))
 	}
-	if fi, err := os.Stat(c.Output); strings.HasSuffix(c.Output, "/") || strings.HasSuffix(c.Output, string(filepath.Separator)) || err == nil && fi.IsDir() {
-		e := filepath.Join(c.Output, c.Package+".go")
-		if t := filepath.Clean(c.Output); filepath.Ext(t) == ".go" && err != nil {
+	fi, err := os.Stat(out)
+	if slash := out != "" && os.IsPathSeparator(out[len(out)-1]); slash || err == nil && fi.IsDir() {
+		e := filepath.Join(out, pkg+".go")
+		if t := filepath.Clean(out); filepath.Ext(t) == ".go" && err != nil {
 			e = t // x.go/, a slash too many
 		}
-		return usagef("-o %s names a folder; name the Go file to write in it, e.g. -o %s", c.Output, e)
+		return usagef("-o %s names a folder; name the Go file to write in it, e.g. -o %s", out, e)
 	}
-	if !buildable(filepath.Base(c.Output)) {
-		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go or a system's or processor's name (_linux.go, _arm64.go) nor start with _ or ., for go build to compile it everywhere", c.Output)
+	if !buildable(filepath.Base(out)) {
+		return usagef("-o %s: the classifier's file must end in .go, and neither end in _test.go or a system's or processor's name (_linux.go, _arm64.go) nor start with _ or ., for go build to compile it everywhere", out)
+	}
+	return nil
+}
+
+func (c *CompileCmd) Run(g *Globals) (err error) {
+	if err := checkGoName(c.Output, c.Package); err != nil {
+		return err
 	}
 	m, err := runtime.Load(c.Model)
 	if err != nil {
