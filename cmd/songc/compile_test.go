@@ -142,12 +142,24 @@ func TestCompileFolder(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "mine.go")); string(b) != "package x\n\nfunc Important() {}\n" {
 		t.Errorf("mine.go changed: %q", b)
 	}
+	write("own/own_test.go", "package own\n")
+	if code, errs := compile("own/own.go", "--package", "own", "--emit-tests", "--data", data); code != 2 || !strings.Contains(errs, "--emit-tests "+filepath.Join(dir, "own", "own_test.go")+": the file exists and songc did not write it") {
+		t.Errorf("--emit-tests over a test file songc did not write: exit %d, %s", code, errs)
+	}
 	if code, errs := compile("risk/risk.go", "--package", "risk", "--emit-tests", "--data", data); code != 0 {
 		t.Fatal(errs)
 	}
 	if code, errs := compile("risk/risk.go", "--package", "risk"); code != 0 || errs != "" { // the same model: its tests hold
 		t.Errorf("compile again: exit %d, %s", code, errs)
 	}
+	os.Remove(filepath.Join(dir, "risk", "doc.go"))
+	if code, errs := compile("risk/risk.go", "--package", "risk2"); code != 0 || !strings.Contains(errs, "holds golden vectors songc wrote for another model or package") {
+		t.Errorf("the same model in another package: exit %d, %s", code, errs)
+	}
+	if code, errs := compile("risk/risk.go", "--package", "risk"); code != 0 {
+		t.Fatal(errs)
+	}
+	write("risk/doc.go", "package risk\n")
 	if code, errs := compile("risk/fraud.go", "--package", "risk"); code != 2 || !strings.Contains(errs, "the folder already holds "+filepath.Join(dir, "risk", "risk.go")+", a classifier songc wrote") {
 		t.Errorf("a second classifier in the package: exit %d, %s", code, errs)
 	}
