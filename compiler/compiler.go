@@ -147,11 +147,11 @@ func lit(v float64) *jen.Statement {
 	return jen.Lit(v)
 }
 
-// Constant reports whether every walk ends at the same class, whatever
+// constant reports whether every walk ends at the same class, whatever
 // the input, and which: every decision of every emitted node leads to
 // that class's leaf, or, where it leads to a node, exits to it at the
 // step limit.
-func (p *Plan) Constant() (class int, ok bool) {
+func (p *Plan) constant() (class int, ok bool) {
 	k := p.Classifier
 	n := k.NumNodes()
 	class = -1

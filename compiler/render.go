@@ -280,7 +280,7 @@ func count(n int, thing string) string {
 // constantDoc says, for a walk that ends at one class whatever the input
 // (the majority check's constant, say), which; "" otherwise.
 func constantDoc(p *Plan) string {
-	if class, ok := p.Constant(); ok {
+	if class, ok := p.constant(); ok {
 		return fmt.Sprintf("\nWhatever the input, the walk ends at one class: it returns %q.", p.Classifier.Model.ClassNames[class])
 	}
 	return ""
