@@ -938,11 +938,8 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 	} else {
 		by := fmt.Sprintf("validation accuracy %.2f%%", 100*meta.ValAccuracy)
 		if recs := r.Records(); meta.BestEpoch >= 1 && meta.BestEpoch <= len(recs) {
-			switch rec := recs[meta.BestEpoch-1]; meta.Select {
-			case "hard":
-				by = fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rec.HardValAcc)
-			case "balanced":
-				by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rec.HardValBalanced)
+			if rec := recs[meta.BestEpoch-1]; meta.Select == "hard" || meta.Select == "balanced" {
+				by = hardBy(meta.Select, rec.HardValAcc, rec.HardValBalanced)
 			}
 		}
 		kept = fmt.Sprintf("best epoch %d of %d by %s", meta.BestEpoch, r.EpochsDone(), by)
@@ -951,11 +948,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			if rm.Selected == 0 {
 				pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
 			}
-			by := fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*rm.Log[rm.Selected].ValAcc)
-			if meta.Select == "balanced" {
-				by = fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*rm.Log[rm.Selected].ValBalanced)
-			}
-			kept += fmt.Sprintf(", then refined: %s (%s)", by, pass)
+			kept += fmt.Sprintf(", then refined: %s (%s)", hardBy(meta.Select, rm.Log[rm.Selected].ValAcc, rm.Log[rm.Selected].ValBalanced), pass)
 		}
 	}
 	mc := meta.Constant()
@@ -1057,6 +1050,15 @@ func searchLine(s *runlog.Search) string {
 	}
 	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
 		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)
+}
+
+// hardBy names the hard walk's validation score that chose a model of
+// selection sel: its balanced accuracy bal for "balanced", else acc.
+func hardBy(sel string, acc, bal float64) string {
+	if sel == "balanced" {
+		return fmt.Sprintf("hard-walk balanced validation accuracy %.2f%%", 100*bal)
+	}
+	return fmt.Sprintf("hard-walk validation accuracy %.2f%%", 100*acc)
 }
 
 // smallClassesNote points to --select balanced when the walk's balanced
