@@ -410,14 +410,14 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if blankRecord(rec) {
 			continue
 		}
+		if err := checkUTF8(name, line, cr, rec); err != nil {
+			return nil, err
+		}
 		if t.width < 0 && len(opt.Ignore) > 0 {
 			var absent []string
 			if rec, absent = cr.ignore(rec, opt.Ignore); len(absent) > 0 {
 				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8))
 			}
-		}
-		if err := checkUTF8(name, line, cr, rec, nil, -1); err != nil {
-			return nil, err
 		}
 		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
 		// label: the second pass leaves it out, and it says nothing of the
@@ -782,11 +782,14 @@ func (r *csvReader) Read() ([]string, error) {
 // checkUTF8 fails, naming the line and column, when a field of rec is
 // not UTF-8 text: a file saved in a legacy encoding (Excel's plain "CSV"
 // on Windows writes Windows-1252). Read on, its accented letters would all
-// become U+FFFD and distinct categories one. It checks the fields cols
-// and label (-1: none), or all of rec when cols is nil.
-func checkUTF8(name string, line int, cr *csvReader, rec []string, cols []int, label int) error {
-	bad := func(j int) error {
-		f := rec[j]
+// become U+FFFD and distinct categories one. The column counts from the
+// field's start, a quoted field's quote included, and the bytes of its
+// value before the bad one (a doubled quote counts once).
+func checkUTF8(name string, line int, cr *csvReader, rec []string) error {
+	for j, f := range rec {
+		if utf8.ValidString(f) {
+			continue
+		}
 		i := 0
 		for i < len(f) {
 			r, size := utf8.DecodeRuneInString(f[i:])
@@ -796,23 +799,12 @@ func checkUTF8(name string, line int, cr *csvReader, rec []string, cols []int, l
 			i += size
 		}
 		_, col := cr.FieldPos(j)
-		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8 text, and songc reads UTF-8 files; save the file as UTF-8 (Excel: \"CSV UTF-8\"), or convert it, e.g. iconv -f WINDOWS-1252 -t UTF-8 %s > utf8.csv", name, line, col+i, f[i], name)
-	}
-	invalid := func(j int) bool { return j >= 0 && j < len(rec) && !utf8.ValidString(rec[j]) }
-	if cols == nil {
-		for j := range rec {
-			if invalid(j) {
-				return bad(j)
-			}
+		col += i
+		if nl := strings.LastIndexByte(f[:i], '\n'); nl >= 0 { // a quoted field of several lines
+			line += strings.Count(f[:i], "\n")
+			col = i - nl
 		}
-	}
-	for _, j := range cols {
-		if invalid(j) {
-			return bad(j)
-		}
-	}
-	if invalid(label) {
-		return bad(label)
+		return fmt.Errorf("%s:%d:%d: byte 0x%02X is not UTF-8 text, and songc reads UTF-8 files; save the file as UTF-8 (Excel: \"CSV UTF-8\"), or convert it, e.g. iconv -f WINDOWS-1252 -t UTF-8 %s > utf8.csv", name, line, col, f[i], name)
 	}
 	return nil
 }
@@ -1143,6 +1135,9 @@ func (s *CSVStream) Next() (ok bool, err error) {
 		if s.width >= 0 && len(rec) != s.width {
 			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
 		}
+		if err := checkUTF8(s.name, line, s.cr, rec); err != nil {
+			return false, err
+		}
 		if s.width < 0 {
 			s.width = len(rec)
 			header, err := s.start(rec, line)
@@ -1150,14 +1145,8 @@ func (s *CSVStream) Next() (ok bool, err error) {
 				return false, err
 			}
 			if header {
-				if err := checkUTF8(s.name, line, s.cr, rec, s.cols, s.label); err != nil {
-					return false, err
-				}
 				continue
 			}
-		}
-		if err := checkUTF8(s.name, line, s.cr, rec, s.cols, s.label); err != nil {
-			return false, err
 		}
 		for i, j := range s.cols {
 			s.fields[i] = rec[j]

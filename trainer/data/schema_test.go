@@ -369,6 +369,18 @@ func TestCarriageReturnLines(t *testing.T) {
 	}
 }
 
+// TestNotUTF8Position: the byte that is not UTF-8 is placed on its own
+// line within a quoted field of several lines, and a header's is found
+// before the header is matched to anything.
+func TestNotUTF8Position(t *testing.T) {
+	if _, err := read(t, "a,b,y\n1,\"l1\ncaf\xe9\",x\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), "t.csv:3:4: byte 0xE9 is not UTF-8 text") {
+		t.Errorf("a field of two lines: %v", err)
+	}
+	if _, err := read(t, "a,b\xf6,y\n1,2,x\n", CSVOptions{Ignore: []string{"b\xf6"}}); err == nil || !strings.Contains(err.Error(), "t.csv:1:4: byte 0xF6") {
+		t.Errorf("a header name: %v", err)
+	}
+}
+
 // TestMissingLabels: rows whose label is empty or a missing token are left
 // out of a training file and of a file read for the model, counted, with
 // the first one's line and the first token that was a label; a file with
