@@ -215,18 +215,18 @@ func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Featu
 // finite number: the integer form of an integer ("07" and "7.0" are "7"),
 // and the shortest form of any other number ("1.50" is "1.5"), as pandas
 // reads a column of numbers. NaN and the infinities are not numbers here.
-func canonical(s string) (string, bool) {
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return strconv.FormatInt(v, 10), true
+func canonical(s string) (c string, v float64, ok bool) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(i, 10), float64(i), true
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return s, false
+		return s, 0, false
 	}
 	if f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		return strconv.FormatInt(int64(f), 10), true
+		return strconv.FormatInt(int64(f), 10), f, true
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64), true
+	return strconv.FormatFloat(f, 'g', -1, 64), f, true
 }
 
 // ClassNames returns the sorted set of labels (see the package comment for
@@ -239,25 +239,24 @@ func (d *Dataset) ClassNames() ([]string, error) {
 	for _, l := range d.Labels {
 		set[l] = true
 	}
-	numbers := true
+	value := map[string]float64{} // the classes, while every label is a number
 	for l := range set {
-		if _, ok := canonical(l); !ok {
-			numbers = false
+		c, v, ok := canonical(l)
+		if !ok {
+			value = nil
 			break
 		}
+		value[c] = v // "01", "1.0" and "1" are one class
 	}
 	names := make([]string, 0, len(set))
-	if numbers {
-		value := map[string]float64{}
-		for l := range set {
-			c, _ := canonical(l)
-			if _, dup := value[c]; dup {
-				continue // "01", "1.0" and "1" are one class
-			}
-			value[c], _ = strconv.ParseFloat(c, 64)
+	if value != nil {
+		for c := range value {
 			names = append(names, c)
 		}
-		sort.Slice(names, func(i, j int) bool { return value[names[i]] < value[names[j]] })
+		sort.Slice(names, func(i, j int) bool { // ties: integers float64 cannot tell apart
+			a, b := names[i], names[j]
+			return value[a] < value[b] || value[a] == value[b] && a < b
+		})
 	} else {
 		for l := range set {
 			names = append(names, l)
@@ -299,7 +298,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 	return func(l string) (int, error) {
 		k, ok := index[l]
 		if !ok {
-			if c, isNumber := canonical(l); isNumber {
+			if c, _, isNumber := canonical(l); isNumber {
 				k, ok = index[c]
 			}
 		}
