@@ -955,7 +955,7 @@ func sepLine(b []byte, end byte) (sep rune, n int, ok bool) {
 		return 0, 0, false
 	}
 	sep = rune(line[4])
-	if _, known := Separators[sep]; !known && sep != ',' {
+	if !slices.Contains(separators[:], sep) {
 		return 0, 0, false
 	}
 	return sep, i + 1, true
@@ -978,7 +978,7 @@ var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical
 // the most fields (ties in that order), or a comma when none is.
 func sniffSeparator(b []byte, end byte) rune {
 	var first, count [len(separators)]int
-	consistent := [len(separators)]bool{true, true, true, true}
+	var inconsistent [len(separators)]bool
 	records := 0
 	quoted, blank := false, true
 scan:
@@ -993,7 +993,7 @@ scan:
 					if records == 0 {
 						first[k] = count[k]
 					} else if count[k] != first[k] {
-						consistent[k] = false
+						inconsistent[k] = true
 					}
 				}
 				records++
@@ -1018,7 +1018,7 @@ scan:
 	best := ','
 	most := 0
 	for k, c := range separators {
-		if consistent[k] && first[k] > most {
+		if !inconsistent[k] && first[k] > most {
 			best, most = c, first[k]
 		}
 	}
