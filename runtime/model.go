@@ -162,20 +162,13 @@ func Decode(r io.Reader, name string) (*Model, error) {
 	br := bufio.NewReader(r)
 	// A data file given for a model, say, is named so, not as bad JSON.
 	// (Peeked, so that the decoder's offsets stay the file's.)
-	if bom, _ := br.Peek(3); string(bom) == "\ufeff" { // some editors add one
+	head, _ := br.Peek(512)                      // as much as the file holds, up to that
+	if bytes.HasPrefix(head, []byte("\ufeff")) { // some editors add one
 		return nil, fmt.Errorf("%s: the model file starts with a byte order mark (an editor added it); save it without one", name)
 	}
-	for i := 1; ; i++ {
-		b, err := br.Peek(i)
-		if err != nil { // empty, or all spaces: the decoder says so
-			break
-		}
-		if c := b[i-1]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			if c != '{' {
-				return nil, fmt.Errorf("%s: not a model file: songc's models are the JSON files songc train writes (-o), and this one does not start with '{'", name)
-			}
-			break
-		}
+	// Empty, or all spaces: the decoder says so.
+	if t := bytes.TrimLeft(head, " \t\n\r"); len(t) > 0 && t[0] != '{' {
+		return nil, fmt.Errorf("%s: not a model file: songc's models are the JSON files songc train writes (-o), and this one does not start with '{'", name)
 	}
 	dec := json.NewDecoder(br)
 	dec.DisallowUnknownFields()
