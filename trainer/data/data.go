@@ -91,6 +91,7 @@ type Unlabelled struct {
 func (u *Unlabelled) Leave(st interface {
 	Labelled() bool
 	Label() string
+	MissingLabel() string
 	Line() int
 }) bool {
 	if !st.Labelled() || st.Label() != "" {
@@ -99,8 +100,8 @@ func (u *Unlabelled) Leave(st interface {
 	if u.Rows++; u.Rows == 1 {
 		u.First = st.Line()
 	}
-	if m, ok := st.(interface{ MissingLabel() string }); ok && u.Token == "" {
-		u.Token = m.MissingLabel()
+	if u.Token == "" {
+		u.Token = strings.Clone(st.MissingLabel()) // not its record's line
 	}
 	return true
 }

@@ -22,6 +22,9 @@ type Stream interface {
 	Labelled() bool
 	Label() string
 	Line() int
+	// MissingLabel returns the missing-value token ("NA") that the current
+	// row's label is, when Label is "" for one; "" otherwise.
+	MissingLabel() string
 	// UnseenColumns returns the input columns (their indices in the
 	// schema) in which the current row has a categorical value seen in no
 	// training row; the slice is reused, empty for none.
@@ -123,6 +126,7 @@ func (s *idxStream) Next() (bool, error) {
 func (s *idxStream) Row() []float64       { return s.x }
 func (s *idxStream) Labelled() bool       { return s.lr != nil }
 func (s *idxStream) Label() string        { return s.label }
+func (s *idxStream) MissingLabel() string { return "" } // IDX labels are numbers, never missing
 func (s *idxStream) Line() int            { return s.n }
 func (s *idxStream) UnseenColumns() []int { return nil }
 func (s *idxStream) Reordered() bool      { return false }
