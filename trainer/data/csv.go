@@ -333,11 +333,10 @@ func setFills(ds *Dataset) (distinct []bool) {
 			}
 			in.Fill = median(vals) // sorts vals
 			if !in.MissingFeature && len(vals) >= 2 {
-				d := vals[0] >= 0
-				for r, v := range vals {
-					d = d && v == math.Trunc(v) && (r == 0 || v > vals[r-1])
+				distinct[i] = vals[0] >= 0
+				for r := 0; r < len(vals) && distinct[i]; r++ {
+					distinct[i] = vals[r] == math.Trunc(vals[r]) && (r == 0 || vals[r] > vals[r-1])
 				}
-				distinct[i] = d
 			}
 			if len(vals) == 0 && ds.Rows > 0 {
 				ds.NoValue = append(ds.NoValue, in.Name)
