@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"slices"
 )
 
 // Metrics compares the soft model and the hard walk on labelled rows.
@@ -143,11 +142,7 @@ func BalancedAccuracy(conf [][]int) float64 {
 	var sum float64
 	classes := 0
 	for k, row := range conf {
-		total := 0
-		for _, v := range row {
-			total += v
-		}
-		if total > 0 {
+		if total := rowTotal(row); total > 0 {
 			sum += float64(row[k]) / float64(total)
 			classes++
 		}
@@ -163,7 +158,7 @@ func BalancedAccuracy(conf [][]int) float64 {
 func (m Metrics) ConstantBalanced() float64 {
 	classes := 0
 	for _, row := range m.ConfusionHard {
-		if slices.ContainsFunc(row, func(v int) bool { return v > 0 }) {
+		if rowTotal(row) > 0 {
 			classes++
 		}
 	}
@@ -174,16 +169,23 @@ func (m Metrics) ConstantBalanced() float64 {
 func majority(conf [][]int) float64 {
 	best, all := 0, 0
 	for _, row := range conf {
-		total := 0
-		for _, v := range row {
-			total += v
-		}
+		total := rowTotal(row)
 		best, all = max(best, total), all+total
 	}
 	if all == 0 {
 		return 0
 	}
 	return float64(best) / float64(all)
+}
+
+// rowTotal is the number of rows of a confusion matrix's row: those of
+// its true class.
+func rowTotal(row []int) int {
+	total := 0
+	for _, v := range row {
+		total += v
+	}
+	return total
 }
 
 func square(c int) [][]int {
