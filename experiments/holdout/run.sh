@@ -28,4 +28,4 @@ for name in $sets; do
   done
 done
 [ -s "$out/baselines.json" ] || /usr/bin/python3 "$here/../../bench/suite/baselines.py" "$data/num" "$out/baselines.json" $sets > /dev/null
-/usr/bin/python3 "$here/table.py" "$out" $sets
+/usr/bin/python3 "$here/table.py" "$data" "$out" $sets
