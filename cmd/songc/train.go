@@ -124,15 +124,15 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := json.Unmarshal(ckArgs, &args); err != nil {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
-		if c.Checkpoint == "" {
-			if !args.Checkpointed && sameFile(c.Resume, args.Output+".ckpt") {
-				// The checkpoint Ctrl-C wrote for a run without
-				// --checkpoint: the resumed run is such a run too, and
-				// the checkpoint goes once the model is saved.
-				interrupted = c.Resume
-			} else {
-				c.Checkpoint = c.Resume // the run's own, saved to as before
-			}
+		ctrlC := !args.Checkpointed && sameFile(c.Resume, args.Output+".ckpt")
+		switch {
+		case ctrlC && !sameFile(c.Checkpoint, c.Resume):
+			// The checkpoint Ctrl-C wrote for a run without
+			// --checkpoint: it goes once the model is saved, also when
+			// the resumed run saves to a --checkpoint of its own.
+			interrupted = c.Resume
+		case c.Checkpoint == "":
+			c.Checkpoint = c.Resume // the run's own, saved to as before
 		}
 		// The checkpoint's paths are absolute; where a flag says where the
 		// data or outputs are now, it wins (ResumeRun checks that the rows
@@ -388,9 +388,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	if r.CheckpointPath == "" {
 		os.Remove(r.InterruptPath) // a stale one from an earlier interrupted run
-		if interrupted != "" {
-			os.Remove(interrupted) // resumed, and done with
-		}
+	}
+	if interrupted != "" {
+		os.Remove(interrupted) // resumed, and done with
 	}
 	return reportTraining(g, model, test, r, args, time.Since(start))
 }

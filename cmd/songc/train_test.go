@@ -182,7 +182,24 @@ func TestInterruptSavesCheckpoint(t *testing.T) {
 	if _, err := os.Stat(ckpt); err == nil {
 		t.Error("the resumed run left the checkpoint Ctrl-C wrote")
 	}
-	// Also when it is at MODEL.ckpt, the path Ctrl-C would have used.
+	// Also when the resumed run saves to a --checkpoint of its own.
+	code, _, errs = songc(t, ctx, "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q")
+	if code != 130 {
+		t.Fatalf("interrupted again: exit %d: %s", code, errs)
+	}
+	own := filepath.Join(dir, "own.ckpt")
+	code, _, errs = songc(t, context.Background(), "train", "--resume", ckpt, "--checkpoint", own, "-q")
+	if code != 0 {
+		t.Fatalf("resume with --checkpoint: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(ckpt); err == nil {
+		t.Error("a run resumed with its own --checkpoint left the checkpoint Ctrl-C wrote")
+	}
+	if _, err := os.Stat(own); err != nil {
+		t.Errorf("the resumed run's own --checkpoint: %v", err)
+	}
+	// A checkpoint --checkpoint asked for stays, also when it is at
+	// MODEL.ckpt, the path Ctrl-C would have used.
 	for _, asked := range []string{filepath.Join(dir, "asked.ckpt"), ckpt} {
 		code, _, errs = songc(t, ctx, "train", "--preset", "paper", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "2", "-q", "--checkpoint", asked)
 		if code != 130 {
