@@ -27,19 +27,25 @@ func (p *Plan) RenderTests(w io.Writer, version string, rows []float64) error {
 	// var goldenX = [...][NumFeatures]float64{...}; var goldenClass = [...]int{...}
 	comment(f, "goldenX are rows of the data the model was compiled with; goldenClass are the\nclasses songc's runtime gives them by the same hard walk.")
 	f.Var().Id("goldenX").Op("=").Index(jen.Op("...")).Index(jen.Id("NumFeatures")).Float64().ValuesFunc(func(g *jen.Group) {
-		for i := 0; i < n; i++ {
-			g.ValuesFunc(func(g *jen.Group) {
+		for i := 0; i < n; i++ { // a row a line
+			g.Line().ValuesFunc(func(g *jen.Group) {
 				for _, v := range rows[i*d : (i+1)*d] {
 					g.Add(lit(v))
 				}
 			})
 		}
+		g.Line()
 	})
 	f.Var().Id("goldenClass").Op("=").Index(jen.Op("...")).Int().ValuesFunc(func(g *jen.Group) {
 		for i := 0; i < n; i++ {
 			res, _ := k.Walk(rows[i*d:(i+1)*d], scratch, nil)
-			g.Lit(res.Class)
+			if i%20 == 0 { // twenty classes a line
+				g.Line().Lit(res.Class)
+			} else {
+				g.Lit(res.Class)
+			}
 		}
+		g.Line()
 	})
 
 	f.Func().Id("TestGolden").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(

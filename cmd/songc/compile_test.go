@@ -36,6 +36,11 @@ func TestCompile(t *testing.T) {
 		!inModule(dir) {
 		t.Errorf("report outside a module:\n%s", stdout)
 	}
+	// The golden vectors read a row a line, not as one long line.
+	emitted, _ := os.ReadFile(filepath.Join(mod, "blobs", "blobs_test.go"))
+	if rows := strings.Count(string(emitted), "\n\t{"); rows != 120 {
+		t.Errorf("the emitted golden vectors take %d lines for 120 rows", rows)
+	}
 	cmd := exec.Command("go", "test", "./...")
 	cmd.Dir = mod
 	if b, err := cmd.CombinedOutput(); err != nil {
