@@ -51,6 +51,10 @@ type Config struct {
 	// plateau is watched on the hard walk's accuracy, or on its balanced
 	// accuracy with "balanced".
 	Select string `json:"select,omitempty"`
+	// Ties is "earlier" (or empty: of epochs with the same validation
+	// score, the first is kept) or "loss" (the one whose soft model has the
+	// lowest mean log loss on the validation rows).
+	Ties string `json:"ties,omitempty"`
 	// Patience, when > 0, stops the run's first phase early: the learning
 	// rate stays at LR until the hard walk's validation accuracy has not
 	// risen for Patience epochs (or until (1-Anneal)·Epochs epochs), and
@@ -95,8 +99,8 @@ type Config struct {
 }
 
 // Canonical returns c with every option that has no effect reset to its
-// zero value: the defaults' spellings ("soft", "constant", "dirty", "paper")
-// become empty, AnnealTemp is dropped without Anneal, and the node
+// zero value: the defaults' spellings ("soft", "earlier", "constant",
+// "dirty", "paper") become empty, AnnealTemp is dropped without Anneal, and the node
 // regularisation's exponent is dropped without its weight (and is 1 when
 // the weight is set and the exponent is not). Two configs that train the
 // same model have the same canonical form.
@@ -106,6 +110,9 @@ func (c Config) Canonical() Config {
 	}
 	if c.Select == "soft" {
 		c.Select = ""
+	}
+	if c.Ties == "earlier" {
+		c.Ties = ""
 	}
 	if c.LRSchedule != "cosine" || c.Patience > 0 {
 		c.LRSchedule = ""
@@ -152,6 +159,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("--anneal-temp must be in (0, 1], got %v", c.AnnealTemp)
 	case c.Select != "" && c.Select != "soft" && c.Select != "hard" && c.Select != "balanced":
 		return fmt.Errorf("--select must be soft, hard or balanced, got %q", c.Select)
+	case c.Ties != "" && c.Ties != "earlier" && c.Ties != "loss":
+		return fmt.Errorf("--ties must be earlier or loss, got %q", c.Ties)
 	case c.Kernel != "" && c.Kernel != "auto" && c.Kernel != "gonum" && c.Kernel != "avx512" && c.Kernel != "avx2":
 		return fmt.Errorf("--kernel must be auto, gonum, avx512 or avx2, got %q", c.Kernel)
 	case c.LRSchedule != "" && c.LRSchedule != "constant" && c.LRSchedule != "cosine":
@@ -226,6 +235,9 @@ func (c Config) String() string {
 		b.WriteString(", epoch chosen by the hard walk")
 	case "balanced":
 		b.WriteString(", epoch chosen by the hard walk's balanced accuracy")
+	}
+	if c.Ties == "loss" {
+		b.WriteString(", ties to the lower validation loss")
 	}
 	return b.String()
 }

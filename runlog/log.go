@@ -11,14 +11,16 @@ import (
 
 // EpochRecord is one line of the per-epoch log (MODEL.log.jsonl).
 type EpochRecord struct {
-	Epoch      int     `json:"epoch"`
-	BCE        float64 `json:"bce"`
-	Leaf       float64 `json:"leaf_term"`
-	Node       float64 `json:"node_loss"`
-	Total      float64 `json:"total_loss"`
-	LeafMass   float64 `json:"leaf_mass"`
-	Gumbel     float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
-	ValAcc     float64 `json:"val_accuracy,omitempty"`
+	Epoch    int     `json:"epoch"`
+	BCE      float64 `json:"bce"`
+	Leaf     float64 `json:"leaf_term"`
+	Node     float64 `json:"node_loss"`
+	Total    float64 `json:"total_loss"`
+	LeafMass float64 `json:"leaf_mass"`
+	Gumbel   float64 `json:"gumbel_share"` // share of batches that used Gumbel noise
+	ValAcc   float64 `json:"val_accuracy,omitempty"`
+	// ValLoss is the soft model's mean log loss on the validation rows.
+	ValLoss    float64 `json:"val_loss,omitempty"`
 	HardValAcc float64 `json:"hard_val_accuracy,omitempty"` // the hard walk on the validation rows
 	// HardValBalanced is the hard walk's balanced accuracy on the
 	// validation rows: the mean over the classes of their rows' accuracy.

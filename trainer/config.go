@@ -37,15 +37,16 @@ var Presets = []string{"auto", "paper", "fast", "quick"}
 //   - "auto": the recipe of each candidate of the default search
 //     (DefaultSearch): "fast" with a constant rate until the hard walk's
 //     validation accuracy stalls for Patience epochs, then a decay and
-//     annealing a quarter as long. DefaultSearch sets its patience and
-//     bound from the data.
+//     annealing a quarter as long; of epochs with the same validation
+//     score, the one with the lower validation loss is kept (Ties).
+//     DefaultSearch sets its patience and bound from the data.
 func PresetConfig(name string) (Config, error) {
 	c := DefaultConfig()
 	switch name {
 	case "paper":
 	case "auto":
 		c, _ = PresetConfig("fast")
-		c.LRSchedule, c.Patience = "", 10
+		c.LRSchedule, c.Patience, c.Ties = "", 10, "loss"
 	case "fast", "quick":
 		c.Standardize = true
 		c.Batch, c.LR, c.LRSchedule = 64, 0.03, "cosine"

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	goruntime "runtime"
 	"time"
@@ -95,6 +96,7 @@ type runState struct {
 	BestEpoch  int
 	BestTemp   float64 // temperature of the best epoch (0 means 1)
 	BestVal    float64
+	BestLoss   float64 // the soft model's validation log loss at the best epoch
 	Records    []runlog.EpochRecord
 	// With Config.Patience: the epochs of the constant-rate phase, 0
 	// while it lasts; the best hard-walk validation accuracy in it and
@@ -198,9 +200,17 @@ func (r *Run) snapshot() error {
 // accuracy returns the soft accuracy of the current engine parameters on
 // the rows of ds (labels y).
 func (r *Run) accuracy(ds *data.Dataset, y []int) float64 {
+	acc, _ := r.accuracyLoss(ds, y)
+	return acc
+}
+
+// accuracyLoss returns the soft accuracy and the mean log loss, -log of the
+// leaf mass of the row's class (at least 1e-12), of the current engine
+// parameters on the rows of ds (labels y).
+func (r *Run) accuracyLoss(ds *data.Dataset, y []int) (acc, loss float64) {
 	n := ds.Rows
 	if n == 0 {
-		return 0
+		return 0, 0
 	}
 	d, c := ds.Features, r.shape.Classes
 	const chunk = 4096
@@ -216,9 +226,10 @@ func (r *Run) accuracy(ds *data.Dataset, y []int) float64 {
 			if argmax(q[k*c:(k+1)*c]) == y[s+k] {
 				correct++
 			}
+			loss -= math.Log(max(q[k*c+y[s+k]], 1e-12))
 		}
 	}
-	return float64(correct) / float64(n)
+	return float64(correct) / float64(n), loss / float64(n)
 }
 
 func argmax(v []float64) int {
@@ -255,7 +266,7 @@ func (r *Run) TrainFor(ctx context.Context, n int) error {
 // case its parameters are kept. r.state.Epoch counts the epoch already.
 func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	if len(r.valIdx) > 0 {
-		rec.ValAcc = r.accuracy(r.val, r.yVal)
+		rec.ValAcc, rec.ValLoss = r.accuracyLoss(r.val, r.yVal)
 	}
 	tau := r.ep.tau
 	if tau != 1 {
@@ -268,7 +279,7 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 		return err
 	}
 	// Selection on the validation split only; with --val 0 the last
-	// epoch is kept. Ties keep the earlier epoch.
+	// epoch is kept.
 	rec.HardValAcc, rec.HardValBalanced, rec.HardTestAcc = r.hardAccuracy(tau)
 	hard := rec.HardValAcc // the hard walk's score, which patience watches
 	if r.Config.Select == "balanced" {
@@ -284,7 +295,12 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	if r.Config.Patience > 0 && r.state.StableEpochs == 0 {
 		r.watchPlateau(hard)
 	}
-	if score > r.state.BestVal {
+	// Ties keep the earlier epoch, or with Ties "loss" the one whose soft
+	// model has the lower validation log loss: on a few dozen rows many
+	// epochs share the best count of right rows, and the loss still
+	// tells them apart.
+	if score > r.state.BestVal || (score == r.state.BestVal && r.Config.Ties == "loss" && rec.ValLoss < r.state.BestLoss) {
+		r.state.BestLoss = rec.ValLoss
 		r.state.BestVal = score
 		r.state.BestEpoch = r.state.Epoch
 		r.state.BestTemp = tau

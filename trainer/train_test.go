@@ -232,6 +232,7 @@ func TestConfigValidate(t *testing.T) {
 		{"lr schedule", func(c *Config) { c.LRSchedule = "linear" }},
 		{"gumbel", func(c *Config) { c.Gumbel = "on" }},
 		{"init", func(c *Config) { c.Init = "xavier" }},
+		{"ties", func(c *Config) { c.Ties = "later" }},
 		{"straight-through 1", func(c *Config) { c.StraightThrough = 1 }},
 		{"straight-through NaN", func(c *Config) { c.StraightThrough = math.NaN() }},
 	} {

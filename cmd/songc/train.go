@@ -48,6 +48,7 @@ type TrainCmd struct {
 	AnnealTemp  *float64 `name:"anneal-temp" placeholder:"TAU" hidden:"" group:"recipe" help:"Final temperature of --anneal."`
 	Patience    *int     `placeholder:"N" hidden:"" group:"recipe" help:"Keep the learning rate until the hard walk's validation accuracy has not risen for N epochs, then decay it and anneal; --epochs bounds the run and paces the Gumbel noise (0: off)."`
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
+	Ties        *string  `placeholder:"earlier|loss" hidden:"" group:"recipe" help:"Of epochs with the same validation score, keep the first, or the one whose soft model has the lower validation log loss (auto: loss)."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
 
@@ -192,6 +193,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		setIf(&cfg.Anneal, c.Anneal)
 		setIf(&cfg.AnnealTemp, c.AnnealTemp)
 		setIf(&cfg.Select, c.Select)
+		setIf(&cfg.Ties, c.Ties)
 		setIf(&cfg.Patience, c.Patience)
 		setIf(&cfg.LRSchedule, c.LRSchedule)
 		if preset == "auto" {
@@ -465,7 +467,7 @@ func (c *TrainCmd) resumeConflicts() error {
 	for flag, set := range map[string]bool{
 		"--nodes": c.Nodes != nil, "--steps": c.Steps != nil, "--epochs": c.Epochs != nil, "--batch": c.Batch != nil,
 		"--lr": c.LR != nil, "--lr-schedule": c.LRSchedule != nil, "--standardize": c.Standardize != nil,
-		"--anneal": c.Anneal != nil, "--anneal-temp": c.AnnealTemp != nil, "--select": c.Select != nil,
+		"--anneal": c.Anneal != nil, "--anneal-temp": c.AnnealTemp != nil, "--select": c.Select != nil, "--ties": c.Ties != nil,
 		"--patience": c.Patience != nil, "--weight-decay": c.WeightDecay != nil, "--val": c.Val != nil,
 		"--preset": c.Preset != "", "--seed": c.Seed != 1, "--restart": c.Restart != 0, "--precision": c.Precision != "f32",
 		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
