@@ -33,7 +33,7 @@ def main():
     means = {k: [] for k in ["auto", "paper", "fast", "cart", "xgboost", "logreg"]}
     cost = predict_cost(out)
     pct = lambda v: "%.2f" % (100 * v) if v is not None else "-"
-    secs = lambda t: ("%.0f s" % t if t < 120 else "%.1f min" % (t / 60)) if t is not None else "-"
+    secs = lambda t: ("%.1f s" % t if t < 10 else "%.0f s" % t if t < 120 else "%.1f min" % (t / 60)) if t is not None else "-"
     for name in SETS:
         info = load(os.path.join(out, "data", name + ".json")) or {}
         b = base.get(name, {})
