@@ -1313,8 +1313,11 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
 		lbl := ""
-		if labelName != "" {
-			lbl = fmt.Sprintf("; its label column is %q", labelName)
+		switch own := s.opt.Schema.Label; {
+		case labelName != "" && own != "" && labelName != own && slices.Contains(unknown, own):
+			lbl = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own)
+		case labelName != "":
+			lbl = fmt.Sprintf("; the label column is %q", labelName)
 		}
 		if blank {
 			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"

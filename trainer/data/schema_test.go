@@ -134,13 +134,19 @@ func TestNameErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"a,c,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "b" and has column(s) the model does not know: "c"`},
 		{"a,y\n1,p\n", `t.csv:1: the header lacks the model's column(s) "b"`},
-		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; its label column is "y")`},
+		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y")`},
 		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
 		}
+	}
+	// --label-col naming another column: the model's own label is then
+	// unknown, and the error says which label the model had.
+	want := `the label column is "w" here, where the model's was "y": drop --label-col, or pass --label-col "y"`
+	if _, err := ReadCSV(strings.NewReader("a,b,y,w\n1,2,p,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: "w"}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("--label-col w: error %v, want %q", err, want)
 	}
 	// Positional without a header: the label is where it was.
 	ts, err := ReadCSV(strings.NewReader("5,6,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
