@@ -27,10 +27,8 @@ func (r *Run) Model(version string) (*runtime.Model, error) {
 	if t := r.state.BestTemp; r.Config.Anneal > 0 && t != 0 && t != 1 {
 		meta.Temperature = t
 	}
-	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
-		meta.ValAccuracy = r.state.Records[i].ValAcc
-		meta.TestAccuracy = r.state.Records[i].TestAcc
-	}
+	best := r.bestRecord()
+	meta.ValAccuracy, meta.TestAccuracy = best.ValAcc, best.TestAcc
 	raw, err := json.Marshal(meta)
 	if err != nil {
 		return nil, err

@@ -96,7 +96,6 @@ type runState struct {
 	BestEpoch  int
 	BestTemp   float64 // temperature of the best epoch (0 means 1)
 	BestVal    float64
-	BestLoss   float64 // the soft model's validation log loss at the best epoch
 	Records    []runlog.EpochRecord
 	// With Config.Patience: the epochs of the constant-rate phase, 0
 	// while it lasts; the best hard-walk validation accuracy in it and
@@ -197,13 +196,6 @@ func (r *Run) snapshot() error {
 	return err
 }
 
-// accuracy returns the soft accuracy of the current engine parameters on
-// the rows of ds (labels y).
-func (r *Run) accuracy(ds *data.Dataset, y []int) float64 {
-	acc, _ := r.accuracyLoss(ds, y)
-	return acc
-}
-
 // accuracyLoss returns the soft accuracy and the mean log loss, -log of the
 // leaf mass of the row's class (at least 1e-12), of the current engine
 // parameters on the rows of ds (labels y).
@@ -230,6 +222,15 @@ func (r *Run) accuracyLoss(ds *data.Dataset, y []int) (acc, loss float64) {
 		}
 	}
 	return float64(correct) / float64(n), loss / float64(n)
+}
+
+// bestRecord returns the log record of the best epoch so far (zero before
+// any).
+func (r *Run) bestRecord() runlog.EpochRecord {
+	if i := r.state.BestEpoch - 1; i >= 0 && i < len(r.state.Records) {
+		return r.state.Records[i]
+	}
+	return runlog.EpochRecord{}
 }
 
 func argmax(v []float64) int {
@@ -273,7 +274,7 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 		rec.Temp = tau
 	}
 	if r.xTest != nil {
-		rec.TestAcc = r.accuracy(r.xTest, r.Task.yTest)
+		rec.TestAcc, _ = r.accuracyLoss(r.xTest, r.Task.yTest)
 	}
 	if err := r.snapshot(); err != nil {
 		return err
@@ -299,8 +300,7 @@ func (r *Run) endEpoch(rec *runlog.EpochRecord) error {
 	// model has the lower validation log loss: on a few dozen rows many
 	// epochs share the best count of right rows, and the loss still
 	// tells them apart.
-	if score > r.state.BestVal || (score == r.state.BestVal && r.Config.Ties == "loss" && rec.ValLoss < r.state.BestLoss) {
-		r.state.BestLoss = rec.ValLoss
+	if score > r.state.BestVal || (score == r.state.BestVal && r.Config.Ties == "loss" && rec.ValLoss < r.bestRecord().ValLoss) {
 		r.state.BestVal = score
 		r.state.BestEpoch = r.state.Epoch
 		r.state.BestTemp = tau

@@ -1314,7 +1314,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	case len(unknown) > 0:
 		lbl := ""
 		switch own := s.opt.Schema.Label; {
-		case labelName != "" && own != "" && labelName != own && slices.Contains(unknown, own):
+		case labelName != "" && labelName != own && slices.Contains(unknown, own):
 			lbl = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own)
 		case labelName != "":
 			lbl = fmt.Sprintf("; the label column is %q", labelName)
