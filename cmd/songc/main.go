@@ -58,8 +58,9 @@ type Globals struct {
 
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
-	Header   string `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last (default; with a model, its own), first, N from 1, or a header name."`
+	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
+	LabelCol string   `name:"label-col" default:"last" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last (default; with a model, its own), first, N from 1, or a header name."`
+	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
 }
 
 // options returns how to read a file of rows for model m: encoded by its
@@ -136,7 +137,7 @@ func (f DataFlags) trainOptions() data.CSVOptions {
 	case "no":
 		h = data.HeaderNo
 	}
-	return data.CSVOptions{Header: h, LabelCol: f.LabelCol}
+	return data.CSVOptions{Header: h, LabelCol: f.LabelCol, Ignore: f.Ignore}
 }
 
 type exitCode int

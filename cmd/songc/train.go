@@ -67,7 +67,6 @@ type TrainCmd struct {
 	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2). The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
 
 	DataFlags   `embed:""`
-	Ignore      []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
 	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: ${missing})."`
@@ -728,8 +727,8 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	if a.Demo {
 		return data.Letter()
 	}
-	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol}.trainOptions()
-	opt.Categorical, opt.Numeric, opt.Ignore = a.Categorical, a.Numeric, a.Ignore
+	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol, Ignore: a.Ignore}.trainOptions()
+	opt.Categorical, opt.Numeric = a.Categorical, a.Numeric
 	if a.Missing != nil {
 		opt.Missing = missingTokens(*a.Missing)
 	}
@@ -738,6 +737,7 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	}
 	if a.Test != "" {
 		opt.Schema, opt.Named = train.Schema, train.Header
+		opt.Ignore = nil // the schema records them, and the test file may lack them
 		if test, err = data.Open(a.Test, opt); err != nil {
 			return nil, nil, err
 		}

@@ -691,7 +691,8 @@ func TestIdentifierWarned(t *testing.T) {
 }
 
 // TestIgnoreFlag: train --ignore leaves a column out, the model records
-// it, and predict reads files with or without it alike.
+// it, and predict reads files with or without it alike; eval and predict
+// leave out with --ignore a column the model does not know.
 func TestIgnoreFlag(t *testing.T) {
 	row := func(id bool) func(int) string {
 		return func(i int) string {
@@ -717,6 +718,19 @@ func TestIgnoreFlag(t *testing.T) {
 	code, b, errs := songc(t, context.Background(), "predict", model, "--data", csvFile(t, "a,y", 30, row(false)))
 	if code != 0 || a != b || strings.Count(a, "\n") != 30 {
 		t.Errorf("exit %d, %s; predictions with and without the ignored column differ:\n%s\n%s", code, errs, a, b)
+	}
+	// A column the model never saw: eval and predict refuse it, naming
+	// the flag, and leave it out with --ignore.
+	extra := csvFile(t, "a,note,y", 30, func(i int) string { r := row(false)(i); return r[:1] + ",n" + r[1:] })
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", extra); code != 1 || !strings.Contains(errs, `leave them out with --ignore "note"`) {
+		t.Errorf("eval, an unknown column: exit %d, %s", code, errs)
+	}
+	code, c, errs := songc(t, context.Background(), "predict", model, "--data", extra, "--ignore", "note")
+	if code != 0 || c != a {
+		t.Errorf("predict --ignore note: exit %d, %s; predictions differ:\n%s\n%s", code, errs, a, c)
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", extra, "--ignore", "note"); code != 0 {
+		t.Errorf("eval --ignore note: exit %d, %s", code, errs)
 	}
 }
 

@@ -47,9 +47,11 @@ type CSVOptions struct {
 	// infer: categorical, or numeric (where a field that is not a number
 	// is an error).
 	Categorical, Numeric []string
-	// Ignore names columns of a training file's header that ReadCSV leaves
-	// out; the schema records them (Schema.Ignored), so that files read
-	// for the model may hold them.
+	// Ignore names columns of a file's header to leave out. ReadCSV's
+	// schema records them (Schema.Ignored), so that files read for the
+	// model may hold them; a file read for a model (Schema set) leaves
+	// them out besides the schema's own, and each must be in its header
+	// and none an input of the model.
 	Ignore []string
 }
 
@@ -134,19 +136,25 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 	return readCSV(func() (io.Reader, io.Closer, error) { return bytes.NewReader(b), io.NopCloser(nil), nil }, name, opt)
 }
 
+// cleanNames returns names without spaces around them, empty names and
+// repeats, as --ignore takes them.
+func cleanNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // readCSV infers the schema of the table that open opens (pass one), then
 // reads it with that schema (pass two) and sets the numeric fill values.
 func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOptions) (*Dataset, error) {
 	if opt.Missing == nil {
 		opt.Missing = runtime.DefaultMissing
 	}
-	var ignore []string
-	for _, n := range opt.Ignore {
-		if n = strings.TrimSpace(n); n != "" && !slices.Contains(ignore, n) {
-			ignore = append(ignore, n)
-		}
-	}
-	opt.Ignore = ignore
+	opt.Ignore = cleanNames(opt.Ignore)
 	r, c, err := open()
 	if err != nil {
 		return nil, err
@@ -1191,9 +1199,29 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	case HeaderAuto:
 		header = s.looksLikeHeader(rec, index)
 	}
+	extra := cleanNames(s.opt.Ignore)
+	for _, n := range extra {
+		if _, ok := index[n]; ok && s.opt.Named {
+			return header, fmt.Errorf("%s: --ignore %q names a column the model reads; only columns it does not read can be left out", s.name, n)
+		}
+	}
+	if len(extra) > 0 && !(header && s.opt.Named) {
+		why := "its first row does not name the model's columns"
+		switch {
+		case s.opt.Header == HeaderNo:
+			why = "--header no says the file has no header row"
+		case !s.opt.Named:
+			why = "the model's columns are positional (its training file had no header)"
+		}
+		return header, fmt.Errorf("%s: --ignore names columns of a header, but %s", s.name, why)
+	}
 	if header && s.opt.Named {
-		if len(sc.Ignored) > 0 {
-			rec, _ = s.cr.ignore(rec, sc.Ignored) // columns it lacks are not needed
+		if drop := cleanNames(append(slices.Clone(sc.Ignored), extra...)); len(drop) > 0 {
+			var absent []string
+			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
+			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {
+				return true, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", s.name, line, QuoteList(absent, len(absent)), QuoteList(s.cr.header, 8))
+			}
 			s.width = len(rec)
 		}
 		return true, s.byName(rec, line, index, labelName)
@@ -1312,17 +1340,17 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
-		lbl := ""
+		lbl, fix := "", fmt.Sprintf(": leave them out with --ignore %q", strings.Join(unknown, ","))
 		switch own := s.opt.Schema.Label; {
 		case labelName != "" && labelName != own && slices.Contains(unknown, own):
-			lbl = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own)
+			lbl, fix = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), ""
 		case labelName != "":
 			lbl = fmt.Sprintf("; the label column is %q", labelName)
 		}
 		if blank {
 			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
 		}
-		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl)
+		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix)
 	}
 	return nil
 }

@@ -553,6 +553,55 @@ func TestIgnore(t *testing.T) {
 	}
 }
 
+// TestIgnoreForModel: a file read for a model leaves out the columns
+// Ignore names, besides those the model left out; each must be in the
+// header, and none may be one the model reads.
+func TestIgnoreForModel(t *testing.T) {
+	ds, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", CSVOptions{Ignore: []string{"id"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := CSVOptions{Schema: ds.Schema, Named: true}
+	for _, tc := range []struct {
+		text   string
+		ignore []string
+	}{
+		{"id,note,a,y\n1,x,5,p\n2,y,6,q\n", []string{"note"}},
+		{"id,note,a,y\n1,x,5,p\n2,y,6,q\n", []string{" note", "id", "note"}}, // the model's own, and repeats
+		{"a,note,y\n5,x,p\n6,y,q\n", []string{"note"}},                       // without the model's own
+		{",a,y\n7,5,p\n8,6,q\n", []string{"x1"}},                             // an unnamed column, by its place
+	} {
+		opt := named
+		opt.Ignore = tc.ignore
+		ts, err := read(t, tc.text, opt)
+		if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || !reflect.DeepEqual(ts.Labels, []string{"p", "q"}) {
+			t.Errorf("%q --ignore %q: %v, %+v", tc.text, tc.ignore, err, ts)
+		}
+	}
+	if _, err := read(t, "id,note,a,y\n1,x,5,p\n", named); err == nil || !strings.Contains(err.Error(), `t.csv:1: the header has column(s) the model does not know: "note" (the model reads "a"; the label column is "y"): leave them out with --ignore "note"`) {
+		t.Errorf("an unknown column without --ignore: %v", err)
+	}
+	positional, err := read(t, "5,p\n6,q\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		text string
+		opt  CSVOptions
+		want string
+	}{
+		{"a,note,y\n5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true, Ignore: []string{"nte"}}, `t.csv:1:1: --ignore "nte": the header has no such column (it has "a", "note", "y")`},
+		{"a,note,y\n5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true, Ignore: []string{"a"}}, `t.csv: --ignore "a" names a column the model reads`},
+		{"a,note,y\n5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true, Ignore: []string{"note"}, Header: HeaderNo}, `--header no says the file has no header row`},
+		{"5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true, Ignore: []string{"note"}}, `t.csv: --ignore names columns of a header, but its first row does not name the model's columns`},
+		{"x1,note,y\n5,x,p\n", CSVOptions{Schema: positional.Schema, Ignore: []string{"note"}}, `the model's columns are positional`},
+	} {
+		if _, err := read(t, tc.text, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q --ignore %q: error %v, want %s", tc.text, tc.opt.Ignore, err, tc.want)
+		}
+	}
+}
+
 // TestBlankRows: rows of empty fields, as spreadsheets write blank rows,
 // are left out for their missing label and make no missing-value feature.
 func TestBlankRows(t *testing.T) {
