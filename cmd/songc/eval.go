@@ -87,6 +87,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if b := baselineWarning(met, meta.Select == "balanced"); b != "" && (mc == nil || met.HardAccuracy < met.Majority) {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
+	if b := softBaselineWarning(met, meta.Select == "balanced"); b != "" && mc == nil {
+		fmt.Fprintf(w, "warning: %s\n", b)
+	}
 	if k.NumClasses() <= 12 {
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")
 		writeConfusion(w, k.Model.ClassNames, met.ConfusionHard)

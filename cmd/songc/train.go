@@ -999,9 +999,29 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 		}
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points%s below the soft model\n", rows, 100*gap, of)
 	}
+	if b := softBaselineWarning(met, balanced); b != "" && !constant {
+		fmt.Fprintf(w, "warning: on the %s rows %s\n", rows, b)
+	}
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
+}
+
+// softBaselineWarning says that the soft model does no better than a
+// constant by the measure the model was selected by, while the hard walk
+// does, or is empty. The walk is what compiles, but predict --soft and
+// --proba read the soft model.
+func softBaselineWarning(met runtime.Metrics, balanced bool) string {
+	soft, hard, base := met.SoftAccuracy, met.HardAccuracy, met.Majority
+	what := "always predicting the most frequent class"
+	if balanced {
+		soft, hard, base = met.SoftBalanced, met.HardBalanced, met.ConstantBalanced()
+		what = "always predicting one class, by balanced accuracy"
+	}
+	if soft > base || hard <= base {
+		return ""
+	}
+	return fmt.Sprintf("the soft model is no better than %s (%.2f%%), while the hard walk (what compiles) scores %.2f%%: predict --soft and --proba read the soft model, and say little", what, 100*base, 100*hard)
 }
 
 // baselineWarning says that the hard walk is no better than a constant by

@@ -844,7 +844,7 @@ func TestReportMetricsBaseline(t *testing.T) {
 	// 95 rows of class 0, 5 of class 1; the walk gets 90 and 4 right.
 	conf := [][]int{{90, 5}, {1, 4}}
 	met := runtime.Metrics{Rows: 100, HardAccuracy: 0.94, SoftAccuracy: 0.94, Fidelity: 1, Majority: 0.95,
-		ConfusionHard: conf, HardBalanced: runtime.BalancedAccuracy(conf)}
+		ConfusionHard: conf, HardBalanced: runtime.BalancedAccuracy(conf), SoftBalanced: runtime.BalancedAccuracy(conf)}
 	for _, tc := range []struct {
 		balanced bool
 		warned   string
@@ -864,6 +864,30 @@ func TestReportMetricsBaseline(t *testing.T) {
 	reportMetrics(&b, "test (t.csv, 100 rows)", met, false, true)
 	if !strings.Contains(b.String(), "warning: on the test rows the hard walk's balanced accuracy is no better than always predicting one class (50.00%)") {
 		t.Errorf("a constant walk selected by balanced accuracy:\n%s", b.String())
+	}
+}
+
+// TestReportMetricsSoftBaseline: a soft model no better than the constant
+// is warned of where the walk is better, and only there.
+func TestReportMetricsSoftBaseline(t *testing.T) {
+	for _, tc := range []struct {
+		soft, hard, softBal, hardBal float64
+		balanced                     bool
+		warned                       string
+	}{
+		{0.58, 0.89, 0.5, 0.9, false, "the soft model is no better than always predicting the most frequent class (58.00%), while the hard walk (what compiles) scores 89.00%"},
+		{0.58, 0.89, 0.5, 0.9, true, "the soft model is no better than always predicting one class, by balanced accuracy (50.00%), while the hard walk (what compiles) scores 90.00%"},
+		{0.60, 0.89, 0.52, 0.9, false, ""}, // the soft model above the constant
+		{0.58, 0.58, 0.5, 0.5, false, "the hard walk is no better"},
+	} {
+		met := runtime.Metrics{Rows: 100, SoftAccuracy: tc.soft, HardAccuracy: tc.hard, SoftBalanced: tc.softBal, HardBalanced: tc.hardBal,
+			Majority: 0.58, Fidelity: 0.6, ConfusionHard: [][]int{{50, 8}, {3, 39}}}
+		var b strings.Builder
+		reportMetrics(&b, "validation (100 rows)", met, false, tc.balanced)
+		soft := strings.Contains(b.String(), "the soft model is no better")
+		if tc.warned == "" && soft || !strings.Contains(b.String(), tc.warned) || strings.Contains(tc.warned, "hard walk is") && soft {
+			t.Errorf("%+v:\n%s", tc, b.String())
+		}
 	}
 }
 
