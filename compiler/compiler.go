@@ -68,7 +68,7 @@ func ModelHash(m *runtime.Model) (string, error) {
 type PackageError struct{ Name string }
 
 func (e *PackageError) Error() string {
-	return fmt.Sprintf("package name %q cannot be imported by that name (want an identifier such as classifier, not a keyword, _, init or main)", e.Name)
+	return fmt.Sprintf("package name %q cannot be imported by that name (want an identifier such as classifier, not a keyword, _ or init; or main, to build the classifier into a program)", e.Name)
 }
 
 // NewPlan validates m and plans the generated code.
@@ -77,7 +77,7 @@ func NewPlan(m *runtime.Model, opt Options) (*Plan, error) {
 	if pkg == "" {
 		pkg = "classifier"
 	}
-	if !token.IsIdentifier(pkg) || pkg == "_" || pkg == "init" || pkg == "main" {
+	if !token.IsIdentifier(pkg) || pkg == "_" || pkg == "init" {
 		return nil, &PackageError{pkg}
 	}
 	k, err := runtime.New(m)

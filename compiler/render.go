@@ -17,7 +17,12 @@ func (p *Plan) Render(w io.Writer, version string) error {
 
 	f := jen.NewFile(p.Package)
 	p.header(f, version)
-	packageComment(f, fmt.Sprintf(`Package %s is a Self-Organizing Neural Graph classifier compiled by songc.
+	doc := packageComment
+	what := "Package " + p.Package
+	if p.Package == "main" { // the program's own doc comment is the package's
+		doc, what = fileComment, "This file"
+	}
+	doc(f, fmt.Sprintf(`%s is a Self-Organizing Neural Graph classifier compiled by songc.
 
 It walks the learned binary graph with hard decisions: at each node it goes
 right iff w·x + b > 0 (w·x summed in float64 in feature order), to the most
@@ -26,7 +31,7 @@ allocates nothing.
 
 The model has %s, %s, %s and %s;
 %s reachable from the root and emitted here.%s
-Layout: %s (%s).%s`, p.Package, count(k.NumNodes(), "internal node"), count(k.Steps(), "step"), count(d, "feature"), count(c, "class"),
+Layout: %s (%s).%s`, what, count(k.NumNodes(), "internal node"), count(k.Steps(), "step"), count(d, "feature"), count(c, "class"),
 		count(nn, "node")+map[bool]string{true: " is", false: " are"}[nn == 1], constantDoc(p), p.Layout, p.Why, recordDoc(m)))
 
 	// const NumFeatures = 16 ...
@@ -254,6 +259,15 @@ func comment(f *jen.File, text string) {
 func packageComment(f *jen.File, text string) {
 	for _, line := range strings.Split(text, "\n") {
 		f.PackageComment(line)
+	}
+}
+
+// fileComment writes text as lines of the comment above the package
+// clause, after the header's and apart from the package's doc comment.
+func fileComment(f *jen.File, text string) {
+	f.HeaderComment("")
+	for _, line := range strings.Split(text, "\n") {
+		f.HeaderComment(line)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 type CompileCmd struct {
 	ModelArg  `embed:""`
 	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write; its folder is created when missing."`
-	Package   string `default:"classifier" help:"Package name of the generated file."`
+	Package   string `default:"classifier" help:"Package name of the generated file; main puts it beside a program's main.go."`
 	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"Code shape (${enum}): auto picks unrolled code for small models, tables for large ones."`
 	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and a benchmark."`
 	Data      string `placeholder:"FILE" group:"data" help:"Labelled rows for a report (path lengths, accuracy) and for --emit-tests."`
@@ -42,13 +42,14 @@ values, it also takes records, a field per column (docs/data.md):
   func PredictInput(in *Input) int
   func ExplainInput(in *Input, path []InputDecision) (int, []InputDecision)
 
-A package holds one classifier: give each its own folder. The generated code
-needs Go 1.21 or later.
+A package holds one classifier: give each its own folder, or build one into a
+program with --package main. The generated code needs Go 1.21 or later.
 
 Examples:
   songc compile letter.json -o classifier/classifier.go
   songc compile letter.json -o letter/letter.go --package letter \
-      --data letter-test.csv.gz --emit-tests`
+      --data letter-test.csv.gz --emit-tests
+  songc compile letter.json -o cmd/app/classifier.go --package main`
 }
 
 // buildable reports whether go build compiles a Go file named base on
@@ -223,7 +224,7 @@ func checkPackageFolder(out, test, pkg string) error {
 		case h.Songc:
 			return usagef("-o %s: the folder already holds %s, a classifier songc wrote, and a Go package holds one: both declare Predict, Input, ClassNames and the rest; write each classifier to a folder of its own (a package each), e.g. -o %s", out, p, filepath.Join(dir, strings.TrimSuffix(base, ".go"), base))
 		case h.Package == "main" && pkg != "main":
-			return usagef("-o %s: the folder holds package main (%s), and the classifier is a package of its own to import: write it to a folder of its own, e.g. -o %s", out, p, filepath.Join(dir, pkg, pkg+".go"))
+			return usagef("-o %s: the folder holds package main (%s): pass --package main to build the classifier into that program, or write it to a folder of its own to import, e.g. -o %s", out, p, filepath.Join(dir, pkg, pkg+".go"))
 		case h.Package != pkg:
 			return usagef("-o %s: the folder holds Go files of package %s (%s), and the classifier would be package %s: pass --package %s, or write it to another folder", out, h.Package, p, pkg, h.Package)
 		}

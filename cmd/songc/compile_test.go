@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,8 +12,8 @@ import (
 )
 
 // TestCompile compiles a trained model with --emit-tests into a folder it
-// creates and runs the emitted tests (golden vectors, zero allocations) with
-// go test.
+// creates, and beside a program's main.go, and runs the emitted tests
+// (golden vectors, zero allocations) with go test.
 func TestCompile(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 120, 1)
@@ -41,6 +43,13 @@ func TestCompile(t *testing.T) {
 	if rows := strings.Count(string(emitted), "\n\t{"); rows != 120 {
 		t.Errorf("the emitted golden vectors take %d lines for 120 rows", rows)
 	}
+	// A program with the classifier beside its main.go: go test builds
+	// it and runs its golden tests too.
+	os.MkdirAll(filepath.Join(mod, "app"), 0o755)
+	os.WriteFile(filepath.Join(mod, "app", "main.go"), []byte("// Command app prints a class.\npackage main\n\nfunc main() { println(ClassNames[Predict(&[NumFeatures]float64{})]) }\n"), 0o644)
+	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", filepath.Join(mod, "app", "classifier.go"), "--package", "main", "--data", train, "--emit-tests"); code != 0 {
+		t.Fatalf("compile --package main: exit %d: %s", code, errs)
+	}
 	cmd := exec.Command("go", "test", "./...")
 	cmd.Dir = mod
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -66,9 +75,8 @@ func TestCompile(t *testing.T) {
 		want string
 	}{
 		{[]string{"compile", model, "-o", bad, "--package", "func"}, 2, `package name "func" cannot be imported by that name`},
-		// A package named init or main compiles but cannot be imported.
+		// A package named init compiles but cannot be imported.
 		{[]string{"compile", model, "-o", bad, "--package", "init"}, 2, `package name "init" cannot be imported`},
-		{[]string{"compile", model, "-o", bad, "--package", "main"}, 2, `package name "main" cannot be imported`},
 		{[]string{"compile", model, "-o", bad, "--emit-tests"}, 2, "--emit-tests needs --data"},
 		{[]string{"compile", filepath.Join(dir, "none.json"), "-o", bad}, 1, "none.json"},
 		{[]string{"compile", model, "-o", filepath.Join(train, "x.go")}, 1, "cannot write " + filepath.Join(train, "x.go")},
@@ -137,11 +145,22 @@ func TestCompileFolder(t *testing.T) {
 		{"mine.go", "x", "the file exists and songc did not write it"},
 		{"app", "x", "-o " + filepath.Join(dir, "app") + " names a folder; name the Go file to write in it, e.g. -o " + filepath.Join(dir, "app", "x.go")},
 		{"new/c.go/", "x", "names a folder; name the Go file to write in it, e.g. -o " + filepath.Join(dir, "new", "c.go")},
-		{"app/c.go", "classifier", "holds package main (" + filepath.Join(dir, "app", "main.go") + ")"},
+		{"app/c.go", "classifier", "holds package main (" + filepath.Join(dir, "app", "main.go") + "): pass --package main"},
 		{"risk/risk.go", "classifier", "holds Go files of package risk (" + filepath.Join(dir, "risk", "doc.go") + "), and the classifier would be package classifier: pass --package risk"},
 	} {
 		if code, errs := compile(tc.out, "--package", tc.pkg); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("-o %s: exit %d, %s; want %q", tc.out, code, errs, tc.want)
+		}
+	}
+	// --package main writes the classifier beside a program's main.go,
+	// with its golden tests, and leaves the package's doc comment to it.
+	if code, errs := compile("app/classifier.go", "--package", "main", "--emit-tests", "--data", data); code != 0 {
+		t.Errorf("--package main beside main.go: exit %d, %s", code, errs)
+	}
+	for _, name := range []string{"classifier.go", "classifier_test.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "app", name), nil, parser.ParseComments)
+		if err != nil || f.Name.Name != "main" || f.Doc != nil {
+			t.Errorf("app/%s: %v; want package main without a doc comment", name, err)
 		}
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "mine.go")); string(b) != "package x\n\nfunc Important() {}\n" {
