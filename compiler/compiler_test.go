@@ -110,3 +110,47 @@ func TestFieldNames(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestLinearTest: a node that weighs several columns is described as an
+// inequality in the columns' own units, its largest terms first, that
+// holds exactly where its margin is positive; past maxTerms, the rest are
+// counted.
+func TestLinearTest(t *testing.T) {
+	// age (numeric, with a missing-value feature), sex (F, M); the node
+	// reads 0.5·(age - 40)·0.1 - 2·[age missing] + 3·[sex = M] + 1.
+	m := &runtime.Model{Format: runtime.FormatInputs, Nodes: 1, Classes: 2, Steps: 2, Features: 4,
+		M0Logits: [][]float64{{0}, {5}, {0}}, M1Logits: [][]float64{{0}, {0}, {5}},
+		W: [][]float64{{0.5, -2, 0, 3}}, B: []float64{1},
+		InputShift: []float64{40, 0, 0, 0}, InputScale: []float64{0.1, 1, 1, 1},
+		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{
+			{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
+			{Name: "sex", Kind: runtime.Categorical, Levels: []string{"F", "M"}},
+		}}}
+	p, err := NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col, test := p.nodeTest(0)
+	want := `3*[sex = "M"] - 2*[age is missing] + 0.05*age`
+	if col != -1 || test != [2]string{want + " <= 1", want + " > 1"} {
+		t.Errorf("nodeTest: column %d, %q; want -1 and %q > 1", col, test, want)
+	}
+	// The inequality and the margin agree on every record.
+	for _, x := range [][]float64{{50, 0, 0, 1}, {20, 0, 1, 0}, {40, 1, 0, 1}, {60, 0, 1, 0}, {0, 1, 0, 0}} {
+		v := make([]float64, 4)
+		p.Classifier.Preprocess(v, x)
+		sum := 3*x[3] - 2*x[1] + 0.05*x[0]
+		if (sum > 1) != (p.Classifier.Margin(0, v) > 0) {
+			t.Errorf("record %v: the test says %v, the margin %v", x, sum > 1, p.Classifier.Margin(0, v))
+		}
+	}
+	// Four terms: the smallest is counted, not shown.
+	m.W[0][2] = 0.1
+	p, err = NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, test := p.nodeTest(0); test[1] != want+" + 1 smaller term > 1" {
+		t.Errorf("four terms: %q", test[1])
+	}
+}

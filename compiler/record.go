@@ -1,8 +1,11 @@
 package compiler
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,10 +22,13 @@ import (
 // as songc encodes a row of a CSV file.
 
 // maxListed and maxDocumented are how many levels a node's test and a
-// field's doc comment list before saying how many more there are.
+// field's doc comment list before saying how many more there are;
+// maxTerms is how many terms the test of a node that weighs several
+// columns shows.
 const (
 	maxListed     = 8
 	maxDocumented = 64
+	maxTerms      = 3
 )
 
 // fieldNames returns an exported Go identifier for each input column:
@@ -112,7 +118,7 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 		for _, x := range w[start : start+wd] {
 			if x != 0 {
 				if col >= 0 && col != i {
-					return -1, test
+					return -1, p.linearTest(e)
 				}
 				col, o = i, start
 			}
@@ -120,7 +126,7 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 		start += wd
 	}
 	if col < 0 {
-		return -1, test
+		return -1, p.linearTest(e)
 	}
 	in := &s.Inputs[col]
 	// side returns the walk's side for a record whose column encodes to
@@ -197,6 +203,75 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	return col, test
 }
 
+// linearTest describes the test of emitted node e, whose filter weighs
+// several columns (or none), as an inequality in the columns' own units:
+// sum_j a_j x_j > t, with a_j = w_j scale_j and t = sum_j a_j shift_j - b,
+// which holds exactly where w·(x - shift)·scale + b > 0. Its terms come in
+// the order of their weights on what the node reads (the standardised
+// features, when the model standardises), the largest first; maxTerms of
+// them are shown, and the rest counted. A numeric column's term reads its
+// value (the fill when it is missing); a category's and a missing value's
+// terms are 1 or 0, [sex = "F"] and [age is missing].
+func (p *Plan) linearTest(e int) (test [2]string) {
+	k := p.Classifier
+	m := k.Model
+	node := p.Nodes[e]
+	w := k.Weights(node)
+	type term struct {
+		a    float64
+		name string
+		rank float64
+	}
+	var terms []term
+	t := -k.Bias(node)
+	j := 0
+	for _, in := range m.Schema.Inputs {
+		name := display(in.Name)
+		for f := range in.Width() {
+			if w[j] != 0 {
+				a := w[j]
+				if m.InputScale != nil {
+					a *= m.InputScale[j]
+				}
+				if m.InputShift != nil {
+					t += a * m.InputShift[j]
+				}
+				what := name
+				switch {
+				case in.Kind == runtime.Categorical && f < len(in.Levels):
+					what = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
+				case in.Kind == runtime.Categorical || f > 0:
+					what = "[" + name + " is missing]"
+				}
+				terms = append(terms, term{a, what, math.Abs(w[j])})
+			}
+			j++
+		}
+	}
+	if len(terms) == 0 {
+		return test // no weight: the bias alone decides, and Margin says how
+	}
+	slices.SortStableFunc(terms, func(x, y term) int { return cmp.Compare(y.rank, x.rank) })
+	var b strings.Builder
+	for i, tm := range terms[:min(maxTerms, len(terms))] {
+		c := strconv.FormatFloat(math.Abs(tm.a), 'g', 3, 64)
+		switch {
+		case i == 0 && tm.a < 0:
+			b.WriteString("-")
+		case i > 0 && tm.a < 0:
+			b.WriteString(" - ")
+		case i > 0:
+			b.WriteString(" + ")
+		}
+		b.WriteString(c + "*" + tm.name)
+	}
+	if n := len(terms) - maxTerms; n > 0 {
+		b.WriteString(" + " + count(n, "smaller term"))
+	}
+	sum, th := b.String(), strconv.FormatFloat(t, 'g', 4, 64)
+	return [2]string{sum + " <= " + th, sum + " > " + th}
+}
+
 // recordDoc is the package comment's paragraph on the record API.
 func recordDoc(m *runtime.Model) string {
 	if m.Schema == nil {
@@ -240,7 +315,8 @@ func (p *Plan) renderRecord(f *jen.File) {
 	comment(f, fmt.Sprintf(`Input is one record, a field per input column of the training file.
 
 A numeric field is missing when it is NaN or an infinity; it then reads as
-the column's training median. A categorical field is missing when it is one
+the column's training median. A numeric field left unset is 0, a value like
+any other: set it to math.NaN() where the number is missing. A categorical field is missing when it is one
 of %s; any other value not listed in its comment was
 seen in no training row (unseen) and sets none of the column's features.
 Values are matched exactly, as the training file held them with spaces
@@ -321,7 +397,7 @@ around removed.`, strings.Join(quoted, ", ")))
 	f.Type().Id("InputDecision").Struct(
 		jen.Id("Decision"),
 		jen.Id("Column").Int().Comment("the input column the node tests alone, or -1 when it weighs several (see Margin)"),
-		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\"", when Column >= 0`),
+		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"`),
 	)
 	comment(f, `ExplainInput returns the class of the record in and the walk's decisions,
 appended to path[:0], each in the terms of the input columns where its node

@@ -317,7 +317,8 @@ var FeatureNames = [NumFeatures]string{"age", "age=(missing)", "colour */ `x`=\"
 // Input is one record, a field per input column of the training file.
 //
 // A numeric field is missing when it is NaN or an infinity; it then reads as
-// the column's training median. A categorical field is missing when it is one
+// the column's training median. A numeric field left unset is 0, a value like
+// any other: set it to math.NaN() where the number is missing. A categorical field is missing when it is one
 // of "", "NA", "?"; any other value not listed in its comment was
 // seen in no training row (unseen) and sets none of the column's features.
 // Values are matched exactly, as the training file held them with spaces
@@ -422,13 +423,13 @@ func PredictInput(in *Input) int {
 // nodeColumn is the input column emitted node i tests, or -1 when its filter
 // reads several; nodeTest[i][d] says its test as decision d takes it.
 var nodeColumn = [numNodes]int{-1, 0, 1, 5, -1, -1, -1}
-var nodeTest = [numNodes][2]string{{"", ""}, {"age >= 49.5455 or missing", "age < 49.5455"}, {"colour */ `x` = \"*/ end\"", "colour */ `x` in {\"\\\"quoted\\\"\", \"`back`\", \"blue\", \"red\\nline\"} or an unseen value or missing"}, {"\"9 lives\\t\\x01\" in {\"x\", \"y z\"} or an unseen value or missing", "no value of \"9 lives\\t\\x01\""}, {"", ""}, {"", ""}, {"", ""}}
+var nodeTest = [numNodes][2]string{{"1.9*[a_b is missing] - 1.35*[a b = \"no\"] + 1.34*[colour */ `x` = \"red\\nline\"] + 16 smaller terms <= 4.655", "1.9*[a_b is missing] - 1.35*[a b = \"no\"] + 1.34*[colour */ `x` = \"red\\nline\"] + 16 smaller terms > 4.655"}, {"age >= 49.5455 or missing", "age < 49.5455"}, {"colour */ `x` = \"*/ end\"", "colour */ `x` in {\"\\\"quoted\\\"\", \"`back`\", \"blue\", \"red\\nline\"} or an unseen value or missing"}, {"\"9 lives\\t\\x01\" in {\"x\", \"y z\"} or an unseen value or missing", "no value of \"9 lives\\t\\x01\""}, {"3.4*[\"9 lives\\t\\x01\" = \"x\"] + 2.36*[age is missing] - 1.39*[a_b is missing] + 16 smaller terms <= -3.1", "3.4*[\"9 lives\\t\\x01\" = \"x\"] + 2.36*[age is missing] - 1.39*[a_b is missing] + 16 smaller terms > -3.1"}, {"-1.54*[a b = \"été\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms <= -3.99", "-1.54*[a b = \"été\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms > -3.99"}, {"1.25*[a_b is missing] + 1.15*[a b = \"no\"] - 0.84*[a b = \"yes\"] + 16 smaller terms <= 3.855", "1.25*[a_b is missing] + 1.15*[a b = \"no\"] - 0.84*[a b = \"yes\"] + 16 smaller terms > 3.855"}}
 
 // InputDecision is one step of a walk, as ExplainInput reports it.
 type InputDecision struct {
 	Decision
 	Column int    // the input column the node tests alone, or -1 when it weighs several (see Margin)
-	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\"", when Column >= 0
+	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"
 }
 
 // ExplainInput returns the class of the record in and the walk's decisions,
