@@ -1068,7 +1068,18 @@ func searchLine(s *runlog.Search) string {
 		}
 	}
 	if f := s.Candidates[best]; best != s.Chosen {
-		cut = fmt.Sprintf("; kept over %d/%d, lr %g, weight decay %g at %.2f%% as the simpler, within one standard error", f.Nodes, f.Steps, f.LR, f.WeightDecay, 100*f.Score) + cut
+		// The rule's order: the smaller graph, then the lower rate, then
+		// the lower decay.
+		why := "as the simpler"
+		switch {
+		case c.Nodes < f.Nodes:
+			why = "as the smaller graph"
+		case c.Nodes == f.Nodes && c.LR < f.LR:
+			why = "for its lower learning rate"
+		case c.Nodes == f.Nodes && c.LR == f.LR && c.WeightDecay < f.WeightDecay:
+			why = "for its lower weight decay"
+		}
+		cut = fmt.Sprintf("; kept over %d/%d, lr %g, weight decay %g at %.2f%% %s, within one standard error", f.Nodes, f.Steps, f.LR, f.WeightDecay, 100*f.Score, why) + cut
 	}
 	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
 		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)

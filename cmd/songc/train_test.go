@@ -898,10 +898,20 @@ func TestSearchLine(t *testing.T) {
 		{Nodes: 16, Steps: 8, LR: 0.1, Epochs: 120, Score: 0.9},
 		{Nodes: 64, Steps: 20, LR: 0.03, WeightDecay: 0.01, Epochs: 90, Score: 0.925},
 	}}
-	want := "search: chose 16 nodes, 8 steps, lr 0.1, weight decay 0 among 2 candidates (validation 90.00%); kept over 64/20, lr 0.03, weight decay 0.01 at 92.50% as the simpler, within one standard error"
+	want := "search: chose 16 nodes, 8 steps, lr 0.1, weight decay 0 among 2 candidates (validation 90.00%); kept over 64/20, lr 0.03, weight decay 0.01 at 92.50% as the smaller graph, within one standard error"
 	if got := searchLine(s); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// Of one size, the lower rate, then the lower decay, is the reason.
+	s.Candidates[1].Nodes, s.Candidates[1].Steps, s.Candidates[1].LR = 16, 8, 0.3
+	if got := searchLine(s); !strings.HasSuffix(got, "at 92.50% for its lower learning rate, within one standard error") {
+		t.Errorf("one size: %s", got)
+	}
+	s.Candidates[1].LR = 0.1
+	if got := searchLine(s); !strings.HasSuffix(got, "at 92.50% for its lower weight decay, within one standard error") {
+		t.Errorf("one size and rate: %s", got)
+	}
+	s.Candidates[1] = runlog.Candidate{Nodes: 64, Steps: 20, LR: 0.03, WeightDecay: 0.01, Epochs: 90, Score: 0.925}
 	s.Chosen, s.By, s.Cut = 1, "balanced", true
 	want = "search: chose 64 nodes, 20 steps, lr 0.03, weight decay 0.01 among 2 candidates (balanced validation accuracy 92.50%); the time budget cut the search short"
 	if got := searchLine(s); got != want {
