@@ -185,7 +185,7 @@ func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
 	if mc == nil {
 		return
 	}
-	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (songc train --val) can show an edge that is there.\n",
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
 		mc.Class, majorityCounts(mc), keep)
 }
 
