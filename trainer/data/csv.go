@@ -1299,11 +1299,13 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	if k, err := labelIndex(s.opt.LabelCol, s.cr.width(len(rec))); err == nil && keyword(s.opt.LabelCol) {
 		labelAt = s.cr.field(k) // a column number past the header's, or ignored, is no label
 	}
-	var unknown []string
+	var unknown []string     // by the names --ignore knows them by
 	last, blank := -1, false // blank: an unknown column is unnamed
 	for j, f := range rec {
 		n := runtime.Level(f)
+		d := n
 		if n == "" {
+			d = runtime.Unnamed(s.cr.Column(j)) // --ignore counts the file's columns
 			n = runtime.Unnamed(j - btoi(s.label >= 0))
 			_, input := index[n]
 			blank = blank || (!input && j != labelAt)
@@ -1326,7 +1328,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 			s.label = j
 			continue
 		}
-		unknown = append(unknown, n)
+		unknown = append(unknown, d)
 	}
 	var absent []string
 	for i, j := range s.cols {

@@ -581,6 +581,17 @@ func TestIgnoreForModel(t *testing.T) {
 	if _, err := read(t, "id,note,a,y\n1,x,5,p\n", named); err == nil || !strings.Contains(err.Error(), `t.csv:1: the header has column(s) the model does not know: "note" (the model reads "a"; the label column is "y"): leave them out with --ignore "note"`) {
 		t.Errorf("an unknown column without --ignore: %v", err)
 	}
+	// An unnamed column is named by its place in the file, as --ignore
+	// knows it, wherever the label is.
+	first := named
+	first.LabelCol = "first"
+	if _, err := read(t, "y,,a\np,7,5\n", first); err == nil || !strings.Contains(err.Error(), `does not know: "x2"`) || !strings.Contains(err.Error(), `--ignore "x2"`) {
+		t.Errorf("an unnamed column after the label: %v", err)
+	}
+	first.Ignore = []string{"x2"}
+	if ts, err := read(t, "y,,a\np,7,5\n", first); err != nil || !reflect.DeepEqual(ts.X, []float64{5}) {
+		t.Errorf("--ignore x2 after the label: %v, %+v", err, ts)
+	}
 	positional, err := read(t, "5,p\n6,q\n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
