@@ -49,6 +49,9 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
+	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, [2]string{"--data", c.Data}, [2]string{"--test", c.Test}); err != nil {
+		return err
+	}
 	if c.Majority {
 		// Without metadata, refining itself says so below.
 		if meta, err := runlog.ReadMetadata(m.Training); err == nil {

@@ -74,6 +74,9 @@ func (c *SelectCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
+	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, [2]string{"--data", c.Data}, [2]string{"--test", c.Test}); err != nil {
+		return err
+	}
 	for i, m := range models[1:] {
 		if !sameInputs(m, models[0]) {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])

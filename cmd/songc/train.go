@@ -237,6 +237,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if _, err := checkOutputs(flags, outputs, false); err != nil {
 		return err
 	}
+	if err := checkNotInputs(flags, outputs, [2]string{"--data", args.Data}, [2]string{"--test", args.Test}); err != nil {
+		return err
+	}
 
 	train, test, err := loadTrainData(args)
 	if err != nil {
@@ -703,6 +706,25 @@ func writeFile(path string, b []byte) error {
 		_, err := w.Write(b)
 		return err
 	})
+}
+
+// checkNotInputs refuses an output of outputs (by flag, in the order of
+// flags) that is the same file as one of inputs, the command's data files
+// (flag, path pairs): writing it would replace the data. Only files that
+// exist can be the same.
+func checkNotInputs(flags []string, outputs map[string]string, inputs ...[2]string) error {
+	for _, flag := range flags {
+		out, err := os.Stat(outputs[flag])
+		if outputs[flag] == "" || err != nil {
+			continue
+		}
+		for _, in := range inputs {
+			if st, err := os.Stat(in[1]); in[1] != "" && err == nil && os.SameFile(out, st) {
+				return usagef("%s %s is the %s file: writing it would replace the data; name another file", flag, outputs[flag], in[0])
+			}
+		}
+	}
+	return nil
 }
 
 // checkDistinct refuses two outputs of one command at the same path,

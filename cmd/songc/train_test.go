@@ -456,6 +456,10 @@ func TestOutputsChecked(t *testing.T) {
 		{[]string{"-o", model, "--log", model}, 2, "-o and --log name the same file"},
 		{[]string{"-o", model, "--checkpoint", model}, 2, "name the same file"},
 		{[]string{"-o", dir}, 1, "is a folder"},
+		// An output over the data: the training file, through another
+		// path to it too.
+		{[]string{"-o", train}, 2, "-o " + train + " is the --data file: writing it would replace the data"},
+		{[]string{"--log", filepath.Join(dir, ".", "train.csv")}, 2, "is the --data file"},
 	} {
 		args := append([]string{"train", "--data", train, "--preset", "paper", "--epochs", "1", "--nodes", "2", "--steps", "2"}, tc.args...)
 		code, _, errs := songc(t, context.Background(), args...)
@@ -465,6 +469,19 @@ func TestOutputsChecked(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("refused runs wrote files: %v", entries)
+	}
+	if b, _ := os.ReadFile(train); !bytes.HasPrefix(b, []byte("f1,f2,f3,f4,kind\n")) {
+		t.Errorf("the training file changed: %.80q", b)
+	}
+	// refine and analyze refuse it too.
+	_, tiny := tinyModel(t, t.TempDir())
+	for _, args := range [][]string{
+		{"refine", tiny, "--data", train, "-o", train},
+		{"analyze", tiny, "--data", train, "--dot", train},
+	} {
+		if code, _, errs := songc(t, context.Background(), args...); code != 2 || !strings.Contains(errs, "is the --data file") {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
 	}
 }
 
