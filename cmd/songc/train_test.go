@@ -749,6 +749,22 @@ func TestIgnoreFlag(t *testing.T) {
 	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", extra, "--ignore", "note"); code != 0 {
 		t.Errorf("eval --ignore note: exit %d, %s", code, errs)
 	}
+	// train --ignore may name a column only its --test file holds; the
+	// model records it, and a name in neither file is still an error.
+	both := filepath.Join(filepath.Dir(train), "both.json")
+	code, _, errs = songc(t, context.Background(), "train", "--data", train, "--test", extra, "--ignore", "id,note", "-o", both,
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if m, err := runtime.Load(both); code != 0 || err != nil || !slices.Equal(m.Schema.Ignored, []string{"id", "note"}) {
+		t.Errorf("train --test with a column of its own: exit %d, %v, %s", code, err, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", both, "--data", extra); code != 0 {
+		t.Errorf("eval of the test file, its column recorded as ignored: exit %d, %s", code, errs)
+	}
+	code, _, errs = songc(t, context.Background(), "train", "--data", train, "--test", extra, "--ignore", "id,nte", "-o", both,
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 1 || !strings.Contains(errs, `--ignore "nte": the header has no such column`) {
+		t.Errorf("train --ignore naming a column of neither file: exit %d, %s", code, errs)
+	}
 }
 
 // TestSemicolonsSaid: train names a separator other than the comma, and

@@ -47,6 +47,10 @@ type CSVOptions struct {
 	// infer: categorical, or numeric (where a field that is not a number
 	// is an error).
 	Categorical, Numeric []string
+	// MayLack names columns of Ignore that a training file may lack,
+	// because another file read for the model holds them (train's test
+	// file); the schema records them with the others.
+	MayLack []string
 	// Ignore names columns of a file's header to leave out. ReadCSV's
 	// schema records them (Schema.Ignored), so that files read for the
 	// model may hold them; a file read for a model (Schema set) leaves
@@ -134,6 +138,34 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 		return nil, readErr(name, err)
 	}
 	return readCSV(func() (io.Reader, io.Closer, error) { return bytes.NewReader(b), io.NopCloser(nil), nil }, name, opt)
+}
+
+// HeaderNames returns the fields of the first row of the CSV file at path
+// (gzip'd or not), as a header would name its columns: spaces around them
+// removed, and an empty one named by its place (x1, x2, ...).
+func HeaderNames(path string) ([]string, error) {
+	r, c, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	cr := newCSVReader(r)
+	for {
+		rec, err := cr.Read()
+		if err != nil {
+			return nil, csvErr(path, err)
+		}
+		if blankRecord(rec) {
+			continue
+		}
+		names := make([]string, len(rec))
+		for j, f := range rec {
+			if names[j] = runtime.Level(f); names[j] == "" {
+				names[j] = runtime.Unnamed(j)
+			}
+		}
+		return names, nil
+	}
 }
 
 // cleanNames returns names without spaces around them, empty names and
@@ -422,7 +454,8 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		}
 		if t.width < 0 && len(opt.Ignore) > 0 {
 			var absent []string
-			if rec, absent = cr.ignore(rec, opt.Ignore); len(absent) > 0 {
+			rec, absent = cr.ignore(rec, opt.Ignore)
+			if absent = slices.DeleteFunc(absent, func(n string) bool { return slices.Contains(opt.MayLack, strings.TrimSpace(n)) }); len(absent) > 0 {
 				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8))
 			}
 		}

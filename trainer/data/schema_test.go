@@ -553,6 +553,26 @@ func TestIgnore(t *testing.T) {
 	}
 }
 
+// TestMayLack: a training file may lack the --ignore names MayLack lists
+// (another file holds them), and its schema records them too; HeaderNames
+// reads a file's first row as a header names its columns.
+func TestMayLack(t *testing.T) {
+	ds, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", CSVOptions{Ignore: []string{"id", "note"}, MayLack: []string{"note"}})
+	if err != nil || !reflect.DeepEqual(ds.Schema.Ignored, []string{"id", "note"}) || !reflect.DeepEqual(ds.X, []float64{5, 6}) {
+		t.Fatalf("%v, %+v", err, ds)
+	}
+	if ts, err := read(t, "a,note,y\n5,x,p\n6,y,q\n", CSVOptions{Schema: ds.Schema, Named: true}); err != nil || !reflect.DeepEqual(ts.X, ds.X) {
+		t.Errorf("a file with the column the training file lacked: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "h.csv")
+	if err := os.WriteFile(path, []byte("\n a ;;y\n1;2;p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := HeaderNames(path); err != nil || !reflect.DeepEqual(names, []string{"a", "x2", "y"}) {
+		t.Errorf("HeaderNames: %q, %v", names, err)
+	}
+}
+
 // TestIgnoreForModel: a file read for a model leaves out the columns
 // Ignore names, besides those the model left out; each must be in the
 // header, and none may be one the model reads.
