@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/songc/songc/compiler"
@@ -121,7 +125,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	if c.EmitTests {
 		written = testPath
 	}
-	if err := checkPackageFolder(c.Output, written, plan.Package); err != nil {
+	if err := checkPackageFolder(c.Output, written, plan.Package, src); err != nil {
 		return err
 	}
 	if !c.EmitTests && staleTests(testPath, plan.Package, plan.Hash) {
@@ -186,12 +190,13 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	return nil
 }
 
-// checkPackageFolder refuses to write the classifier out of package pkg
-// where it would replace a Go file songc did not write (out, or test, its
-// golden tests, when they are written), or where go build would fail:
-// beside the files of another package, or beside another classifier songc
-// wrote, which declares the same names.
-func checkPackageFolder(out, test, pkg string) error {
+// checkPackageFolder refuses to write the classifier out of package pkg,
+// whose source is src, where it would replace a Go file songc did not
+// write (out, or test, its golden tests, when they are written), or where
+// go build would fail: beside the files of another package, beside
+// another classifier songc wrote, or beside files that declare a name src
+// declares too (as a program's main.go may).
+func checkPackageFolder(out, test, pkg string, src []byte) error {
 	for _, f := range [][2]string{{"-o", out}, {"--emit-tests", test}} {
 		flag, p := f[0], f[1]
 		if _, err := os.Stat(p); p == "" || err != nil {
@@ -227,9 +232,61 @@ func checkPackageFolder(out, test, pkg string) error {
 			return usagef("-o %s: the folder holds package main (%s): pass --package main to build the classifier into that program, or write it to a folder of its own to import, e.g. -o %s", out, p, filepath.Join(dir, pkg, pkg+".go"))
 		case h.Package != pkg:
 			return usagef("-o %s: the folder holds Go files of package %s (%s), and the classifier would be package %s: pass --package %s, or write it to another folder", out, h.Package, p, pkg, h.Package)
+		default:
+			if both := sharedNames(p, src); len(both) > 0 {
+				return usagef("-o %s: %s declares %s, and so does the classifier, so go build would fail: rename them there, or write the classifier to a folder of its own, a package to import (e.g. -o %s)", out, p, strings.Join(both, ", "), filepath.Join(dir, "classifier", "classifier.go"))
+			}
 		}
 	}
 	return nil
+}
+
+// sharedNames returns the names that the Go file at path and the source
+// src both declare at package level, sorted; none when either does not
+// parse (go build will say why).
+func sharedNames(path string, src []byte) []string {
+	names := func(f *ast.File) map[string]bool {
+		out := map[string]bool{}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name != "init" {
+					out[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						out[s.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							out[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+		delete(out, "_")
+		return out
+	}
+	fset := token.NewFileSet()
+	theirs, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	ours, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	mine := names(ours)
+	var both []string
+	for n := range names(theirs) {
+		if mine[n] {
+			both = append(both, n)
+		}
+	}
+	slices.Sort(both)
+	return both
 }
 
 // staleTests reports whether the Go file test, beside the classifier of

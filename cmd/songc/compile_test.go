@@ -157,6 +157,11 @@ func TestCompileFolder(t *testing.T) {
 	if code, errs := compile("app/classifier.go", "--package", "main", "--emit-tests", "--data", data); code != 0 {
 		t.Errorf("--package main beside main.go: exit %d, %s", code, errs)
 	}
+	// A program that declares a name the classifier declares too.
+	write("app2/main.go", "package main\n\nvar next int\n\nfunc exit() {}\n\nfunc main() {}\n")
+	if code, errs := compile("app2/classifier.go", "--package", "main"); code != 2 || !strings.Contains(errs, filepath.Join(dir, "app2", "main.go")+" declares exit, next, and so does the classifier, so go build would fail") {
+		t.Errorf("--package main beside a clashing main.go: exit %d, %s", code, errs)
+	}
 	for _, name := range []string{"classifier.go", "classifier_test.go"} {
 		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, "app", name), nil, parser.ParseComments)
 		if err != nil || f.Name.Name != "main" || f.Doc != nil {
