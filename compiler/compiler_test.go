@@ -131,7 +131,9 @@ func TestLinearTest(t *testing.T) {
 		t.Fatal(err)
 	}
 	col, test := p.nodeTest(0)
-	want := `3*[sex = "M"] - 2*[age is missing] + 0.05*age`
+	// sex's levels weigh 0 and 3: a row's sex moves the margin by 1.5
+	// either way from their mean, less than a missing age's 2.
+	want := `-2*[age is missing] + 3*[sex = "M"] + 0.05*age`
 	if col != -1 || test != [2]string{want + " <= 1", want + " > 1"} {
 		t.Errorf("nodeTest: column %d, %q; want -1 and %q > 1", col, test, want)
 	}
@@ -144,13 +146,14 @@ func TestLinearTest(t *testing.T) {
 			t.Errorf("record %v: the test says %v, the margin %v", x, sum > 1, p.Classifier.Margin(0, v))
 		}
 	}
-	// Four terms: the smallest is counted, not shown.
-	m.W[0][2] = 0.1
+	// Four terms: the smallest is counted, not shown. sex's levels now
+	// weigh 2.9 and 3, nearly alike: it moves the margin least.
+	m.W[0][2] = 2.9
 	p, err = NewPlan(m, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, test := p.nodeTest(0); test[1] != want+" + 1 smaller term > 1" {
+	if _, test := p.nodeTest(0); test[1] != `-2*[age is missing] + 0.05*age + 2.9*[sex = "F"] + 1 smaller term > 1` {
 		t.Errorf("four terms: %q", test[1])
 	}
 }

@@ -207,9 +207,12 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 // several columns (or none), as an inequality in the columns' own units:
 // sum_j a_j x_j > t, with a_j = w_j scale_j and t = sum_j a_j shift_j - b,
 // which holds exactly where w·(x - shift)·scale + b > 0. Its terms come in
-// the order of their weights on what the node reads (the standardised
-// features, when the model standardises), the largest first; maxTerms of
-// them are shown, and the rest counted. A numeric column's term reads its
+// the order of how far they move the margin, the largest first: a
+// number's by its weight on what the node reads (per standard deviation,
+// when the model standardises), a missing-value feature's by its weight,
+// and a category's by its weight's distance from the mean weight of its
+// column's levels (a row has one of them). maxTerms of them are shown, and
+// the rest counted. A numeric column's term reads its
 // value (the fill when it is missing); a category's and a missing value's
 // terms are 1 or 0, [sex = "F"] and [age is missing].
 func (p *Plan) linearTest(e int) (test [2]string) {
@@ -227,8 +230,23 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	j := 0
 	for _, in := range m.Schema.Inputs {
 		name := display(in.Name)
+		// A row sets one level of a categorical column (unless it is
+		// missing or unseen), so what moves the margin is how far a
+		// level's weight is from the others': its rank is its distance
+		// from their mean.
+		mean := 0.0
+		if n := len(in.Levels); in.Kind == runtime.Categorical && n > 0 {
+			for _, x := range w[j : j+n] {
+				mean += x
+			}
+			mean /= float64(n)
+		}
 		for f := range in.Width() {
 			if w[j] != 0 {
+				rank := math.Abs(w[j])
+				if in.Kind == runtime.Categorical && f < len(in.Levels) {
+					rank = math.Abs(w[j] - mean)
+				}
 				a := w[j]
 				if m.InputScale != nil {
 					a *= m.InputScale[j]
@@ -243,7 +261,7 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 				case in.Kind == runtime.Categorical || f > 0:
 					what = "[" + name + " is missing]"
 				}
-				terms = append(terms, term{a, what, math.Abs(w[j])})
+				terms = append(terms, term{a, what, rank})
 			}
 			j++
 		}
