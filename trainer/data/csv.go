@@ -1363,6 +1363,14 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		unknown = append(unknown, d)
 	}
+	// --label-col first or N must place the label where its name is.
+	if spec := strings.ToLower(s.opt.LabelCol); labelAt >= 0 && labelAt != s.label && spec != "" && spec != "last" && spec != "none" {
+		where := "which this file lacks"
+		if s.label >= 0 {
+			where = fmt.Sprintf("column %d here", s.cr.Column(s.label)+1)
+		}
+		return fmt.Errorf("%s:%d: --label-col %s names column %d (%q), but the label is the column named %q (%s): drop --label-col, or pass --label-col %q", s.name, line, s.opt.LabelCol, s.cr.Column(labelAt)+1, runtime.Level(rec[labelAt]), labelName, where, labelName)
+	}
 	var absent []string
 	for i, j := range s.cols {
 		if j < 0 {

@@ -148,6 +148,18 @@ func TestNameErrors(t *testing.T) {
 	if _, err := ReadCSV(strings.NewReader("a,b,y,w\n1,2,p,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: "w"}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("--label-col w: error %v, want %q", err, want)
 	}
+	// --label-col first or N placing the label on an input is an error;
+	// placing it where the label's name is, is not.
+	for _, tc := range []struct{ spec, want string }{
+		{"first", `t.csv:1: --label-col first names column 1 ("a"), but the label is the column named "y" (column 3 here): drop --label-col, or pass --label-col "y"`},
+		{"2", `--label-col 2 names column 2 ("b")`},
+		{"3", ""},
+	} {
+		_, err := ReadCSV(strings.NewReader("a,b,y\n1,2,p\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: tc.spec})
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("--label-col %s: error %v, want %q", tc.spec, err, tc.want)
+		}
+	}
 	// Positional without a header: the label is where it was.
 	ts, err := ReadCSV(strings.NewReader("5,6,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 	if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || ts.Labels[0] != "q" {
