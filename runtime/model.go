@@ -174,6 +174,15 @@ func Decode(r io.Reader, name string) (*Model, error) {
 	dec.DisallowUnknownFields()
 	var f modelFile
 	if err := dec.Decode(&f); err != nil {
+		// Other JSON (a training log, say) names a field a model lacks:
+		// say that the file is no model, not just which field.
+		if strings.Contains(err.Error(), "unknown field") && !bytes.Contains(head, []byte(`"format"`)) {
+			log := ""
+			if strings.HasSuffix(name, ".log.jsonl") {
+				log = fmt.Sprintf(" (this is the per-epoch log train writes beside the model, %s)", strings.TrimSuffix(name, ".log.jsonl")+".json")
+			}
+			return nil, fmt.Errorf("%s: not a model file: songc's models are the JSON files songc train writes (-o), and this one has no \"format\" field and a field no model has, %s%s", name, strings.TrimPrefix(err.Error(), "json: unknown field "), log)
+		}
 		return nil, jsonError(name, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {

@@ -93,6 +93,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"byte order mark", "\ufeff{}", "m.json: the model file starts with a byte order mark"},
 		{"type", `{"format": "songc-model/1", "nodes": "four"}`, "m.json: field nodes"},
 		{"unknown field", `{"format": "songc-model/1", "nodez": 4}`, `unknown field "nodez"`},
+		{"other JSON", `{"a": 1}`, `m.json: not a model file: songc's models are the JSON files songc train writes (-o), and this one has no "format" field and a field no model has, "a"`},
 		{"trailing", good.String() + "{}", "trailing data"},
 		{"shape", strings.Replace(good.String(), `"features": 3`, `"features": 4`, 1), "m.json: field W[0]: has 3 values, want 4"},
 	} {
