@@ -197,6 +197,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		if errors.As(err, &pe) && pe.Context != nil {
 			cmd = commandOf(pe.Context)
 		}
+		// songc predict m.json rows.csv: the data file comes by a flag.
+		if arg, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {
+			switch cmd {
+			case "train":
+				err = fmt.Errorf("%w: train takes no argument; name the data file with --data %s", err, arg)
+			case "eval", "predict", "refine", "compile", "analyze":
+				err = fmt.Errorf("%w: %s's one argument is the model; name a data file with --data %s", err, cmd, arg)
+			}
+		}
 		usage(stderr, cmd, err)
 		return 2
 	}

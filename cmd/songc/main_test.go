@@ -46,6 +46,8 @@ func TestErrors(t *testing.T) {
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "songc train: unknown flag --nodez"},
 		{"unknown command", []string{"trian"}, 2, "songc: unexpected argument trian"},
+		{"data as an argument", []string{"predict", model, good}, 2, "songc predict: unexpected argument " + good + ": predict's one argument is the model; name a data file with --data " + good},
+		{"train data as an argument", []string{"train", good}, 2, "train takes no argument; name the data file with --data " + good},
 		{"bad model", []string{"eval", badModel, "--data", good}, 1, badModel + `: field format: unknown format "songc-model/9"`},
 		{"predict both modes", []string{"predict", "--model", model, "--data", good, "--hard", "--proba"}, 2, "--proba and --hard can't be used together"},
 		{"predict soft and proba", []string{"predict", model, "--data", good, "--soft", "--proba"}, 2, "--soft and --proba can't be used together"},
