@@ -32,7 +32,7 @@ func (EvalCmd) Help() string {
                    which columns (if any)
 
 A file with a header is matched to the model's columns by name, in any
-order (docs/data.md).
+order; --ignore leaves out columns the model does not read (docs/data.md).
 
 The terms are explained in docs/model.md.
 

@@ -30,9 +30,11 @@ type PredictCmd struct {
 func (PredictCmd) Help() string {
 	return `Prints one line per row, in row order: the class of the hard walk, which is what
 the code of songc compile returns; with --soft the class of the soft model; with
---proba the soft model's leaf masses (they sum to at most 1). The rows stream
-through in constant memory. A file with a header is matched to the model's
-columns by name, in any order; the label column may be absent (docs/data.md).
+--proba the soft model's leaf masses (they sum to at most 1, up to rounding in
+the last digits). The rows stream through in constant memory. A file with a
+header is matched to the model's columns by name, in any order; the label
+column may be absent, and --ignore leaves out columns the model does not read
+(docs/data.md).
 
 Examples:
   songc predict letter.json --data letter-test.csv.gz

@@ -983,6 +983,9 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			pass := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
 			if rm.Selected == 0 {
 				pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
+				if len(rm.Log) == 2 {
+					pass = "its one pass did not raise it, so the trained walk is kept"
+				}
 			}
 			kept += fmt.Sprintf(", then refined: %s (%s)", hardBy(meta.Select, rm.Log[rm.Selected].ValAcc, rm.Log[rm.Selected].ValBalanced), pass)
 		}
