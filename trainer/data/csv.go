@@ -168,6 +168,19 @@ func HeaderNames(path string) ([]string, error) {
 	}
 }
 
+// caseHint returns, for the first of names that a field of header spells
+// in other cases, a hint naming that field, or "".
+func caseHint(names, header []string) string {
+	for _, n := range names {
+		for _, f := range header {
+			if f = runtime.Level(f); f != n && strings.EqualFold(f, n) {
+				return fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
+			}
+		}
+	}
+	return ""
+}
+
 // cleanNames returns names without spaces around them, empty names and
 // repeats, as --ignore takes them.
 func cleanNames(names []string) []string {
@@ -456,7 +469,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			var absent []string
 			rec, absent = cr.ignore(rec, opt.Ignore)
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return slices.Contains(opt.MayLack, strings.TrimSpace(n)) }); len(absent) > 0 {
-				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8))
+				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8), caseHint(absent, cr.header))
 			}
 		}
 		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
@@ -558,13 +571,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if !header && opt.Header == HeaderNo {
 			return nil, false, 0, fmt.Errorf("%s: --label-col %q names a column, but --header no says the file has no header row", name, opt.LabelCol)
 		}
-		hint := ""
-		for _, f := range t.firstLevel {
-			if strings.EqualFold(f, opt.LabelCol) {
-				hint = fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
-				break
-			}
-		}
+		hint := caseHint([]string{opt.LabelCol}, t.firstLevel)
 		if !header {
 			return nil, false, 0, fmt.Errorf("%s:%d: --label-col %q names a column, but no field of the first row is %q (it has %s)%s", name, t.firstAt, opt.LabelCol, opt.LabelCol, QuoteList(t.first, 8), hint)
 		}
@@ -1253,7 +1260,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			var absent []string
 			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {
-				return true, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)", s.name, line, QuoteList(absent, len(absent)), QuoteList(s.cr.header, 8))
+				return true, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", s.name, line, QuoteList(absent, len(absent)), QuoteList(s.cr.header, 8), caseHint(absent, s.cr.header))
 			}
 			s.width = len(rec)
 		}

@@ -551,6 +551,7 @@ func TestIgnore(t *testing.T) {
 		want string
 	}{
 		{text, CSVOptions{Ignore: []string{"idd"}}, `t.csv:1:1: --ignore "idd": the header has no such column (it has "id", "a", "note", "y")`},
+		{text, CSVOptions{Ignore: []string{"Note"}}, `--ignore "Note": the header has no such column (it has "id", "a", "note", "y"); names are case-sensitive: did you mean "note"?`},
 		{text, CSVOptions{Ignore: []string{"id"}, Header: HeaderNo}, `t.csv: --ignore names columns of the header, but --header no says the file has no header row`},
 		{"id,a,y\n1,2,p\n3,4\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:3:1: row has 2 columns, the header 3`},
 		{"id,a,a,y\n1,2,3,p\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:1: columns 2 and 3 are both named "a"`},
