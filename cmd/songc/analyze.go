@@ -74,10 +74,10 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	defer removeOnError(&err, &made)
+	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 	if err = checkNotInputs(flags, outputs, [2]string{"model", c.Model}, [2]string{"--data", c.Data}); err != nil {
 		return err
-	} // on the data, say: the folders made go again
+	}
 	if c.Plots != "" {
 		if made, err = makeFolder(c.Plots, made); err != nil {
 			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)
