@@ -753,14 +753,8 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	opt.Categorical, opt.Numeric = a.Categorical, a.Numeric
 	if a.Test != "" && len(a.Ignore) > 0 && !data.IsIDX(a.Test) {
 		// A column only the test file holds is left out of it.
-		names, err := data.HeaderNames(a.Test)
-		if err != nil {
+		if opt.MayLack, err = data.HeaderNames(a.Test); err != nil {
 			return nil, nil, err
-		}
-		for _, n := range a.Ignore {
-			if slices.Contains(names, strings.TrimSpace(n)) {
-				opt.MayLack = append(opt.MayLack, strings.TrimSpace(n))
-			}
 		}
 	}
 	if a.Missing != nil {

@@ -47,9 +47,10 @@ type CSVOptions struct {
 	// infer: categorical, or numeric (where a field that is not a number
 	// is an error).
 	Categorical, Numeric []string
-	// MayLack names columns of Ignore that a training file may lack,
-	// because another file read for the model holds them (train's test
-	// file); the schema records them with the others.
+	// MayLack names columns that a training file may lack of those Ignore
+	// names, because another file read for the model holds them (the
+	// header of train's test file); the schema records them with the
+	// others.
 	MayLack []string
 	// Ignore names columns of a file's header to leave out. ReadCSV's
 	// schema records them (Schema.Ignored), so that files read for the
@@ -468,7 +469,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if t.width < 0 && len(opt.Ignore) > 0 {
 			var absent []string
 			rec, absent = cr.ignore(rec, opt.Ignore)
-			if absent = slices.DeleteFunc(absent, func(n string) bool { return slices.Contains(opt.MayLack, strings.TrimSpace(n)) }); len(absent) > 0 {
+			if absent = slices.DeleteFunc(absent, func(n string) bool { return slices.Contains(opt.MayLack, n) }); len(absent) > 0 {
 				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8), caseHint(absent, cr.header))
 			}
 		}
@@ -1241,7 +1242,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	}
 	extra := cleanNames(s.opt.Ignore)
 	for _, n := range extra {
-		if _, ok := index[n]; ok && s.opt.Named {
+		if _, reads := index[n]; reads && s.opt.Named {
 			return header, fmt.Errorf("%s: --ignore %q names a column the model reads; only columns it does not read can be left out", s.name, n)
 		}
 	}
@@ -1256,7 +1257,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		return header, fmt.Errorf("%s: --ignore names columns of a header, but %s", s.name, why)
 	}
 	if header && s.opt.Named {
-		if drop := cleanNames(append(slices.Clone(sc.Ignored), extra...)); len(drop) > 0 {
+		if drop := cleanNames(slices.Concat(sc.Ignored, extra)); len(drop) > 0 {
 			var absent []string
 			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {
