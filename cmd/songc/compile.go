@@ -214,6 +214,7 @@ func checkPackageFolder(out, test, pkg string, src []byte) error {
 	if err != nil {
 		return nil // a folder to be made holds nothing
 	}
+	var ours map[string]bool // src's names, once a file of pkg needs them
 	for _, e := range entries {
 		name := e.Name()
 		if e.IsDir() || name == base || strings.HasSuffix(name, "_test.go") {
@@ -233,7 +234,10 @@ func checkPackageFolder(out, test, pkg string, src []byte) error {
 		case h.Package != pkg:
 			return usagef("-o %s: the folder holds Go files of package %s (%s), and the classifier would be package %s: pass --package %s, or write it to another folder", out, h.Package, p, pkg, h.Package)
 		default:
-			if both := sharedNames(p, src); len(both) > 0 {
+			if ours == nil {
+				ours = declared("", src)
+			}
+			if both := sharedNames(p, ours); len(both) > 0 {
 				return usagef("-o %s: %s declares %s, and so does the classifier, so go build would fail: rename them there, or write the classifier to a folder of its own, a package to import (e.g. -o %s)", out, p, strings.Join(both, ", "), filepath.Join(dir, "classifier", "classifier.go"))
 			}
 		}
@@ -241,47 +245,44 @@ func checkPackageFolder(out, test, pkg string, src []byte) error {
 	return nil
 }
 
-// sharedNames returns the names that the Go file at path and the source
-// src both declare at package level, sorted; none when either does not
-// parse (go build will say why).
-func sharedNames(path string, src []byte) []string {
-	names := func(f *ast.File) map[string]bool {
-		out := map[string]bool{}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil && d.Name.Name != "init" {
-					out[d.Name.Name] = true
-				}
-			case *ast.GenDecl:
-				for _, s := range d.Specs {
-					switch s := s.(type) {
-					case *ast.TypeSpec:
-						out[s.Name.Name] = true
-					case *ast.ValueSpec:
-						for _, n := range s.Names {
-							out[n.Name] = true
-						}
+// declared returns the names that the Go source src (the file at path,
+// when src is nil) declares at package level; none when it does not parse
+// (go build will say why).
+func declared(path string, src any) map[string]bool {
+	out := map[string]bool{}
+	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.SkipObjectResolution)
+	if err != nil {
+		return out
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name != "init" {
+				out[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					out[s.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						out[n.Name] = true
 					}
 				}
 			}
 		}
-		delete(out, "_")
-		return out
 	}
-	fset := token.NewFileSet()
-	theirs, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	ours, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	mine := names(ours)
+	delete(out, "_")
+	return out
+}
+
+// sharedNames returns, sorted, the names of ours that the Go file at
+// path declares at package level too.
+func sharedNames(path string, ours map[string]bool) []string {
 	var both []string
-	for n := range names(theirs) {
-		if mine[n] {
+	for n := range declared(path, nil) {
+		if ours[n] {
 			both = append(both, n)
 		}
 	}
