@@ -212,9 +212,9 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 // when the model standardises), a missing-value feature's by its weight,
 // and a category's by its weight's distance from the mean weight of its
 // column's levels (a row has one of them). maxTerms of them are shown, and
-// the rest counted. A numeric column's term reads its
-// value (the fill when it is missing); a category's and a missing value's
-// terms are 1 or 0, [sex = "F"] and [age is missing].
+// the rest counted. A numeric column's term reads its value (the fill when
+// it is missing); a category's and a missing value's terms are 1 or 0,
+// [sex = "F"] and [age is missing].
 func (p *Plan) linearTest(e int) (test [2]string) {
 	k := p.Classifier
 	m := k.Model
@@ -243,10 +243,6 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 		}
 		for f := range in.Width() {
 			if w[j] != 0 {
-				rank := math.Abs(w[j])
-				if in.Kind == runtime.Categorical && f < len(in.Levels) {
-					rank = math.Abs(w[j] - mean)
-				}
 				a := w[j]
 				if m.InputScale != nil {
 					a *= m.InputScale[j]
@@ -254,14 +250,15 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 				if m.InputShift != nil {
 					t += a * m.InputShift[j]
 				}
-				what := name
+				tm := term{a, name, math.Abs(w[j])}
 				switch {
 				case in.Kind == runtime.Categorical && f < len(in.Levels):
-					what = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
+					tm.name = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
+					tm.rank = math.Abs(w[j] - mean)
 				case in.Kind == runtime.Categorical || f > 0:
-					what = "[" + name + " is missing]"
+					tm.name = "[" + name + " is missing]"
 				}
-				terms = append(terms, term{a, what, rank})
+				terms = append(terms, tm)
 			}
 			j++
 		}
@@ -334,9 +331,10 @@ func (p *Plan) renderRecord(f *jen.File) {
 
 A numeric field is missing when it is NaN or an infinity; it then reads as
 the column's training median. A numeric field left unset is 0, a value like
-any other: set it to math.NaN() where the number is missing. A categorical field is missing when it is one
-of %s; any other value not listed in its comment was
-seen in no training row (unseen) and sets none of the column's features.
+any other: set it to math.NaN() where the number is missing. A categorical
+field is missing when it is one of %s; any other value
+not listed in its comment was seen in no training row (unseen) and sets none
+of the column's features.
 Values are matched exactly, as the training file held them with spaces
 around removed.`, strings.Join(quoted, ", ")))
 	f.Type().Id("Input").StructFunc(func(g *jen.Group) {

@@ -318,9 +318,10 @@ var FeatureNames = [NumFeatures]string{"age", "age=(missing)", "colour */ `x`=\"
 //
 // A numeric field is missing when it is NaN or an infinity; it then reads as
 // the column's training median. A numeric field left unset is 0, a value like
-// any other: set it to math.NaN() where the number is missing. A categorical field is missing when it is one
-// of "", "NA", "?"; any other value not listed in its comment was
-// seen in no training row (unseen) and sets none of the column's features.
+// any other: set it to math.NaN() where the number is missing. A categorical
+// field is missing when it is one of "", "NA", "?"; any other value
+// not listed in its comment was seen in no training row (unseen) and sets none
+// of the column's features.
 // Values are matched exactly, as the training file held them with spaces
 // around removed.
 type Input struct {
