@@ -31,8 +31,9 @@ func (EvalCmd) Help() string {
   unseen           rows holding a category no training row had, and in
                    which columns (if any)
 
-A file with a header is matched to the model's columns by name, in any
-order; --ignore leaves out columns the model does not read (docs/data.md).
+A file with a header is matched to the model's columns, its label too, by
+name, in any order; --ignore leaves out columns the model does not read
+(docs/data.md).
 
 The terms are explained in docs/model.md.
 
