@@ -1038,43 +1038,54 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 	}
 }
 
+// scores are a model's soft and hard-walk scores and a constant's, by the
+// measure the model was selected by: accuracy against always predicting
+// the most frequent class, or (balanced) balanced accuracy against always
+// predicting one class.
+type scores struct{ soft, hard, constant float64 }
+
+func scoresOf(met runtime.Metrics, balanced bool) scores {
+	if balanced {
+		return scores{met.SoftBalanced, met.HardBalanced, met.ConstantBalanced()}
+	}
+	return scores{met.SoftAccuracy, met.HardAccuracy, met.Majority}
+}
+
 // softBaselineWarning says that the soft model does no better than a
 // constant by the measure the model was selected by, while the hard walk
 // does, or is empty. The walk is what compiles, but predict --soft and
 // --proba read the soft model.
 func softBaselineWarning(met runtime.Metrics, balanced bool) string {
-	soft, hard, base := met.SoftAccuracy, met.HardAccuracy, met.Majority
-	what := "always predicting the most frequent class"
-	if balanced {
-		soft, hard, base = met.SoftBalanced, met.HardBalanced, met.ConstantBalanced()
-		what = "always predicting one class, by balanced accuracy"
-	}
-	if soft > base || hard <= base {
+	sc := scoresOf(met, balanced)
+	if sc.soft > sc.constant || sc.hard <= sc.constant {
 		return ""
 	}
-	return fmt.Sprintf("the soft model is no better than %s (%.2f%%), while the hard walk (what compiles) scores %.2f%%: predict --soft and --proba read the soft model, and say little", what, 100*base, 100*hard)
+	what := "always predicting the most frequent class"
+	if balanced {
+		what = "always predicting one class, by balanced accuracy"
+	}
+	return fmt.Sprintf("the soft model is no better than %s (%.2f%%), while the hard walk (what compiles) scores %.2f%%: predict --soft and --proba read the soft model, and say little", what, 100*sc.constant, 100*sc.hard)
 }
 
 // baselineWarning says that the hard walk is no better than a constant by
 // the measure the model was selected by (balanced: balanced accuracy),
 // or is empty.
 func baselineWarning(met runtime.Metrics, balanced bool) string {
+	sc := scoresOf(met, balanced)
 	switch {
-	case balanced && met.HardBalanced <= met.ConstantBalanced():
-		return fmt.Sprintf("the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)", 100*met.ConstantBalanced())
-	case !balanced && met.HardAccuracy <= met.Majority:
-		return "the hard walk is no better than always predicting the most frequent class"
+	case sc.hard > sc.constant:
+		return ""
+	case balanced:
+		return fmt.Sprintf("the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)", 100*sc.constant)
 	}
-	return ""
+	return "the hard walk is no better than always predicting the most frequent class"
 }
 
 // softGap is how far the hard walk falls below the soft model, by the
 // measure the model was selected by.
 func softGap(met runtime.Metrics, balanced bool) float64 {
-	if balanced {
-		return met.SoftBalanced - met.HardBalanced
-	}
-	return met.SoftAccuracy - met.HardAccuracy
+	sc := scoresOf(met, balanced)
+	return sc.soft - sc.hard
 }
 
 // searchLine says what the search s chose, by what, and what it passed
