@@ -787,8 +787,16 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 		}
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
+	var first []data.MixedColumn
 	for _, mc := range ds.Mixed {
-		out = append(out, mixedNote(mc, ds.Schema.Missing, headerNo))
+		if mc.FirstOnly {
+			first = append(first, mc)
+			continue
+		}
+		out = append(out, mixedNote(mc, ds.Schema.Missing))
+	}
+	if len(first) > 0 {
+		out = append(out, firstRowNote(first, headerNo))
 	}
 	for _, sc := range ds.Scattered {
 		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Ignore)
@@ -828,19 +836,32 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 	return out
 }
 
+// firstRowNote says that the columns cols are read as categorical only for
+// their first row's value, which is not a number, as a header's names are
+// not: one warning for them all, so that a header read as data (--header
+// no, or a header of numbers' names that looked like data) is one line,
+// not one per numeric column. headerNo: --header no was given.
+func firstRowNote(cols []data.MixedColumn, headerNo bool) string {
+	fix := "pass --header yes"
+	if headerNo {
+		fix = "leave out --header no"
+	}
+	if len(cols) == 1 {
+		return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, %s",
+			cols[0].Name, cols[0].Some[0], fix)
+	}
+	names, values := make([]string, len(cols)), make([]string, len(cols))
+	for i, mc := range cols {
+		names[i], values[i] = mc.Name, mc.Some[0]
+	}
+	return fmt.Sprintf("columns %s are read as categorical (a feature per distinct value) because their first row's values (%s) are not numbers, while the rows below hold numbers; if the first row is a header, %s",
+		data.QuoteList(names, 5), data.QuoteList(values, 3), fix)
+}
+
 // mixedNote says that column mc is read as categorical for a few values
 // that are not numbers, and what to do about them; missing is the
-// missing-value tokens the file was read with; headerNo: --header no was
-// given.
-func mixedNote(mc data.MixedColumn, missing []string, headerNo bool) string {
-	if mc.FirstOnly {
-		fix := "pass --header yes"
-		if headerNo {
-			fix = "leave out --header no"
-		}
-		return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because its first row's value %q is not a number; if the first row is a header, %s",
-			mc.Name, mc.Some[0], fix)
-	}
+// missing-value tokens the file was read with.
+func mixedNote(mc data.MixedColumn, missing []string) string {
 	some := data.QuoteList(mc.Some, len(mc.Some))
 	if mc.More {
 		some += ", ..."

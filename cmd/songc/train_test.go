@@ -672,13 +672,23 @@ func TestMixedColumnWarned(t *testing.T) {
 }
 
 // TestMixedFirstRow: a first row read as data, its one word the column's
-// only one, gets the flag that reads it as a header.
+// only one, gets the flag that reads it as a header, in one warning for all
+// the columns it makes categorical.
 func TestMixedFirstRow(t *testing.T) {
 	mc := data.MixedColumn{Name: "b", Numbers: 3, Words: 1, Some: []string{"tall"}, FirstOnly: true}
 	for headerNo, want := range map[bool]string{false: "pass --header yes", true: "leave out --header no"} {
-		if got := mixedNote(mc, nil, headerNo); !strings.HasSuffix(got, "if the first row is a header, "+want) {
+		if got := firstRowNote([]data.MixedColumn{mc}, headerNo); !strings.HasSuffix(got, "if the first row is a header, "+want) {
 			t.Errorf("--header no %v: %s", headerNo, got)
 		}
+	}
+	train := csvFile(t, "a,b,c,y", 20, func(i int) string {
+		return fmt.Sprintf("%d,%d,%d,%c", i, i%3, i%7, "xz"[i%2])
+	})
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(t.TempDir(), "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0", "--header", "no")
+	want := `warning: ` + train + `: columns "x1", "x2", "x3" are read as categorical (a feature per distinct value) because their first row's values ("a", "b", "c") are not numbers, while the rows below hold numbers; if the first row is a header, leave out --header no`
+	if code != 0 || !strings.Contains(errs, want) || strings.Count(errs, "read as categorical") != 1 {
+		t.Errorf("exit %d, want one warning\n%s\n%s", code, want, errs)
 	}
 }
 
