@@ -301,17 +301,27 @@ func TestSearchParallel(t *testing.T) {
 
 // TestSearchNoValidationRows: a search whose split holds no validation
 // rows (each class too small for its share) is refused before any
-// candidate trains, saying why.
+// candidate trains, saying why; where every class has a single row, the
+// cause named is the label, not the share.
 func TestSearchNoValidationRows(t *testing.T) {
-	train := &data.Dataset{Name: "two.csv", Rows: 2, Features: 1, X: []float64{1, 2}, Labels: []string{"x", "z"}}
-	task, err := trainer.NewTask(train, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := resumePlan()
-	s.Each = func(*trainer.Run) { t.Error("a candidate was made") }
-	_, _, err = s.Run(context.Background(), task)
-	if err == nil || !strings.Contains(err.Error(), "two.csv: the auto recipe chooses among its candidates on validation rows, but the stratified split of the 2 rows") {
-		t.Fatalf("error %v", err)
+	for _, c := range []struct {
+		labels []string
+		want   string
+	}{
+		{[]string{"x", "x", "x", "z", "z", "z"}, "six.csv: the auto recipe chooses among its candidates on validation rows, but the stratified split of the 6 rows"},
+		{[]string{"x", "y", "z", "u", "v", "w"}, "six.csv: the auto recipe chooses among its candidates on validation rows, but each of the 6 classes has a single row"},
+	} {
+		train := &data.Dataset{Name: "six.csv", Rows: 6, Features: 1, X: []float64{1, 2, 3, 4, 5, 6}, Labels: c.labels}
+		task, err := trainer.NewTask(train, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := resumePlan()
+		s.Base.Val = 0.1 // rounds to no row of 3
+		s.Each = func(*trainer.Run) { t.Error("a candidate was made") }
+		_, _, err = s.Run(context.Background(), task)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("labels %v: error %v", c.labels, err)
+		}
 	}
 }

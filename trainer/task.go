@@ -185,6 +185,18 @@ func valCount(n int, val float64) int {
 	return max(0, min(int(math.Round(val*float64(n))), n-1))
 }
 
+// largestClass is the number of training rows of the task's most frequent
+// class.
+func (t *Task) largestClass() int {
+	counts := make([]int, len(t.ClassNames))
+	most := 0
+	for _, k := range t.yTrain {
+		counts[k]++
+		most = max(most, counts[k])
+	}
+	return most
+}
+
 // valRows is how many validation rows splitVal holds out of the task's
 // training rows at share val, without splitting them.
 func (t *Task) valRows(val float64) int {
