@@ -157,3 +157,22 @@ func TestLinearTest(t *testing.T) {
 		t.Errorf("four terms: %q", test[1])
 	}
 }
+
+// TestInputDocFill: the Input doc gives a numeric column's fill in ten
+// digits, so that a median halfway between two values reads as a person
+// would write it, while the code holds the fill exactly.
+func TestInputDocFill(t *testing.T) {
+	fill := (12.95 + 13.0) / 2 // 12.975000000000001
+	m := &runtime.Model{Format: runtime.FormatInputs, Nodes: 1, Classes: 2, Steps: 2, Features: 1,
+		M0Logits: [][]float64{{0}, {5}, {0}}, M1Logits: [][]float64{{0}, {0}, {5}},
+		W: [][]float64{{1}}, B: []float64{-13},
+		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{{Name: "ph", Kind: runtime.Numeric, Fill: fill}}}}
+	src, _, err := Compile(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(src, []byte("missing reads as 12.975, its training rows' median.")) ||
+		!bytes.Contains(src, []byte(strconv.FormatFloat(fill, 'g', -1, 64))) {
+		t.Errorf("want the doc's 12.975 and the code's %v:\n%s", fill, src)
+	}
+}

@@ -341,7 +341,9 @@ around removed.`, strings.Join(quoted, ", ")))
 		for i, in := range s.Inputs {
 			var doc string
 			if in.Kind == runtime.Numeric {
-				doc = fmt.Sprintf("%s is column %s, a number; missing reads as %s.", ids[i], strconv.Quote(in.Name), strconv.FormatFloat(in.Fill, 'g', -1, 64))
+				// Ten digits: a median halfway between two values prints
+				// 12.975, not 12.975000000000001; the code holds it exactly.
+				doc = fmt.Sprintf("%s is column %s, a number; missing reads as %s, its training rows' median.", ids[i], strconv.Quote(in.Name), strconv.FormatFloat(in.Fill, 'g', 10, 64))
 				g.Comment(doc)
 				g.Id(ids[i]).Float64()
 			} else {

@@ -325,19 +325,19 @@ var FeatureNames = [NumFeatures]string{"age", "age=(missing)", "colour */ `x`=\"
 // Values are matched exactly, as the training file held them with spaces
 // around removed.
 type Input struct {
-	// Age is column "age", a number; missing reads as 41.5.
+	// Age is column "age", a number; missing reads as 41.5, its training rows' median.
 	Age float64
 	// ColourX is column "colour */ `x`", one of {"\"quoted\"", "*/ end", "`back`", "blue", "red\nline"}.
 	ColourX string
-	// Func is column "func", a number; missing reads as -2.
+	// Func is column "func", a number; missing reads as -2, its training rows' median.
 	Func float64
 	// AB is column "a b", one of {"no", "yes", "été", "�"}.
 	AB string
-	// AB_5 is column "a_b", a number; missing reads as 0.
+	// AB_5 is column "a_b", a number; missing reads as 0, its training rows' median.
 	AB_5 float64
 	// X9Lives is column "9 lives\t\x01", one of {"x", "y z"}.
 	X9Lives string
-	// Column7 is column "", a number; missing reads as 3.
+	// Column7 is column "", a number; missing reads as 3, its training rows' median.
 	Column7 float64
 }
 
