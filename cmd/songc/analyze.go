@@ -91,7 +91,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	var ds *data.Dataset
 	var y []int
 	if c.Data != "" {
-		if ds, err = c.openFor(g, c.Data, m); err != nil {
+		if ds, err = c.openFor(g, c.Data, m, false); err != nil {
 			return err
 		}
 		if y, err = ds.Targets(m.ClassNames); err != nil {

@@ -140,7 +140,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	var ds *data.Dataset
 	var y []int // the rows' classes, when the data is labelled
 	if c.Data != "" {
-		if ds, err = c.openFor(g, c.Data, m); err != nil {
+		if ds, err = c.openFor(g, c.Data, m, false); err != nil {
 			return err
 		}
 		// Labels the model lacks are an error before anything is written.

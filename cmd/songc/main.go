@@ -71,22 +71,24 @@ func (f DataFlags) options(m *runtime.Model) data.CSVOptions {
 	return o
 }
 
-// openFor reads the file at path for model m, with noteData's notes.
-func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model) (*data.Dataset, error) {
+// openFor reads the file at path for model m, with noteData's notes
+// (quiet: -q was given).
+func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model, quiet bool) (*data.Dataset, error) {
 	ds, err := data.Open(path, f.options(m))
 	if err != nil {
 		return nil, err
 	}
-	noteData(g, ds)
+	noteData(g, ds, quiet)
 	return ds, nil
 }
 
 // noteData says on stderr when the columns of a file read for a model were
 // matched to the model's in another order, how many rows hold a category
 // no training row had, and how many rows of it (a training file's too)
-// were left out for a missing label.
-func noteData(g *Globals, ds *data.Dataset) {
-	if ds.Reordered {
+// were left out for a missing label. With quiet (-q), the first, which
+// changes nothing the command computes, is not said.
+func noteData(g *Globals, ds *data.Dataset, quiet bool) {
+	if ds.Reordered && !quiet {
 		fmt.Fprintln(g.Stderr, reorderedNote(ds.Name))
 	}
 	if ds.Unseen.Rows > 0 {

@@ -60,7 +60,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 			}
 		}
 	}
-	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags)
+	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags, c.Quiet)
 	if err != nil {
 		return err
 	}
@@ -80,8 +80,8 @@ func (c *RefineCmd) Run(g *Globals) error {
 
 // loadTask reads the training data (the embedded Letter data without a
 // path) and the optional test data of refine and select, encoded by m's
-// input columns.
-func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags) (*trainer.Task, error) {
+// input columns; quiet: -q was given.
+func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, quiet bool) (*trainer.Task, error) {
 	if train == "" {
 		tr, ts, err := data.Letter()
 		if err != nil {
@@ -89,13 +89,13 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags) (*t
 		}
 		return trainer.NewTask(tr, ts)
 	}
-	tr, err := f.openFor(g, train, m)
+	tr, err := f.openFor(g, train, m, quiet)
 	if err != nil {
 		return nil, err
 	}
 	var ts *data.Dataset
 	if test != "" {
-		if ts, err = f.openFor(g, test, m); err != nil {
+		if ts, err = f.openFor(g, test, m, quiet); err != nil {
 			return nil, err
 		}
 	}

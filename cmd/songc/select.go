@@ -82,7 +82,7 @@ func (c *SelectCmd) Run(g *Globals) error {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])
 		}
 	}
-	task, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags)
+	task, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags, false)
 	if err != nil {
 		return err
 	}

@@ -257,7 +257,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	for _, ds := range []*data.Dataset{train, test} {
 		if ds != nil {
-			noteData(g, ds)
+			noteData(g, ds, c.Quiet)
 		}
 	}
 	src := train.Name

@@ -977,3 +977,24 @@ func TestSmallClassesNote(t *testing.T) {
 		}
 	}
 }
+
+// TestReorderedTestQuiet: a --test file whose columns are in another order
+// is matched by name, and train says so, except with -q.
+func TestReorderedTestQuiet(t *testing.T) {
+	train := csvFile(t, "a,b,y", 20, func(i int) string { return fmt.Sprintf("%d,%d,%c", i, i%3, "xz"[i%2]) })
+	test := filepath.Join(filepath.Dir(train), "test.csv")
+	if err := os.WriteFile(test, []byte("b,a,y\n1,2,x\n0,3,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quiet := range []bool{false, true} {
+		args := []string{"train", "--data", train, "--test", test, "-o", filepath.Join(t.TempDir(), "m.json"),
+			"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0"}
+		if quiet {
+			args = append(args, "-q")
+		}
+		code, _, errs := songc(t, context.Background(), args...)
+		if said := strings.Contains(errs, "columns matched to the model's by name"); code != 0 || said == quiet {
+			t.Errorf("-q %v: exit %d, note said %v:\n%s", quiet, code, said, errs)
+		}
+	}
+}
