@@ -312,6 +312,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 				fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
 			}
 			switch done := r.EpochsDone(); {
+			case r.Search != nil && ckpt == nil && r.Done():
+				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %d epochs)", done)
 			case r.Search != nil && ckpt == nil:
 				fmt.Fprintf(g.Stderr, " (chosen by the search after %d epochs; it trains on to its end)", done)
 			case done > 0:

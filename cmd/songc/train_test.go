@@ -373,6 +373,7 @@ func TestAutoSearch(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 200, 1)
 	var models [2][]byte
+	var lastErrs string
 	for i := range models {
 		model := filepath.Join(dir, fmt.Sprintf("m%d.json", i))
 		code, out, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "3", "--steps", "2", "--epochs", "6", "--refine", "0")
@@ -384,6 +385,7 @@ func TestAutoSearch(t *testing.T) {
 			t.Errorf("output:\n%s\n%s", out, errs)
 		}
 		models[i], _ = os.ReadFile(model)
+		lastErrs = errs
 	}
 	if !bytes.Equal(models[0], models[1]) {
 		t.Error("two searches with the same flags wrote different models")
@@ -399,6 +401,14 @@ func TestAutoSearch(t *testing.T) {
 	s := meta.Search
 	if len(s.Candidates) != 6 || s.Chosen < 0 || s.Chosen >= 6 || s.By != "hard" {
 		t.Fatalf("search record %+v", s)
+	}
+	// The summary says whether the chosen run still trains on.
+	chosen := fmt.Sprintf("(chosen by the search after %d epochs; it trains on to its end)", s.Candidates[s.Chosen].Epochs)
+	if s.Candidates[s.Chosen].Epochs == 6 {
+		chosen = "(chosen by the search, which had trained it to its end: 6 epochs)"
+	}
+	if !strings.Contains(lastErrs, chosen) {
+		t.Errorf("want %q in:\n%s", chosen, lastErrs)
 	}
 	for i, c := range s.Candidates {
 		if c.Nodes != 3 || c.Steps != 2 || c.Epochs < 1 {
