@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -201,11 +202,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		}
 		// songc predict m.json rows.csv: the data file comes by a flag.
 		if arg, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {
-			switch cmd {
-			case "train":
-				err = fmt.Errorf("%w: train takes no argument; name the data file with --data %s", err, arg)
-			case "eval", "predict", "refine", "compile", "analyze":
-				err = fmt.Errorf("%w: %s's one argument is the model; name a data file with --data %s", err, cmd, arg)
+			if hint := extraArgHint(cmd, arg); hint != "" {
+				err = fmt.Errorf("%w: %s", err, hint)
 			}
 		}
 		usage(stderr, cmd, err)
@@ -226,6 +224,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		return 1
 	}
 	return 0
+}
+
+// extraArgHint says which flag a path given as an argument to cmd, which
+// takes none or only the model, belongs to, by what it names: a data file
+// unless its extension says an output (or nothing for other commands).
+func extraArgHint(cmd, arg string) string {
+	one := "train takes no argument"
+	switch cmd {
+	case "train":
+	case "eval", "predict", "refine", "compile", "analyze":
+		one = cmd + "'s one argument is the model"
+	default:
+		return ""
+	}
+	ext := strings.ToLower(filepath.Ext(arg))
+	switch {
+	case ext == ".go" && cmd == "compile":
+		return fmt.Sprintf("%s; name the classifier's file with -o %s", one, arg)
+	case (ext == ".png" || ext == ".svg" || ext == ".dot") && cmd == "analyze":
+		return fmt.Sprintf("%s; name the drawing with --%s %s", one, ext[1:], arg)
+	case ext == ".json" && (cmd == "train" || cmd == "refine"):
+		return fmt.Sprintf("%s; name the model to write with -o %s", one, arg)
+	case cmd == "train":
+		return fmt.Sprintf("%s; name the data file with --data %s", one, arg)
+	}
+	return fmt.Sprintf("%s; name a data file with --data %s", one, arg)
 }
 
 // stopGrace is how long a command may take to stop by itself once it is
