@@ -109,14 +109,14 @@ func labelIndex(spec string, width int) (int, error) {
 // ReadCSVFile reads the CSV file at path (gzip'd or not), as ReadCSV.
 func ReadCSVFile(path string, opt CSVOptions) (*Dataset, error) {
 	if opt.Schema != nil {
-		r, c, err := openMaybeGzip(path)
+		r, c, err := openCSV(path)
 		if err != nil {
 			return nil, err
 		}
 		defer c.Close()
 		return readAll(NewCSVStream(r, path, opt), path)
 	}
-	return readCSV(func() (io.Reader, io.Closer, error) { return openMaybeGzip(path) }, path, opt)
+	return readCSV(func() (io.Reader, io.Closer, error) { return openCSV(path) }, path, opt)
 }
 
 // ReadCSV reads a whole CSV table from r. name is used in errors.
@@ -145,7 +145,7 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 // (gzip'd or not), as a header would name its columns: spaces around them
 // removed, and an empty one named by its place (x1, x2, ...).
 func HeaderNames(path string) ([]string, error) {
-	r, c, err := openMaybeGzip(path)
+	r, c, err := openCSV(path)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ package data
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"embed"
 	"fmt"
@@ -360,6 +361,31 @@ func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
 		return nil, nil, fmt.Errorf("%s: bad gzip header: %v", path, err)
 	}
 	return r, f, nil
+}
+
+// openCSV is openMaybeGzip for a CSV file. A file that holds JSON objects
+// (a songc model or training log given where rows go) is refused, saying
+// what it is, instead of failing on a quote in its second line.
+func openCSV(path string) (io.Reader, io.Closer, error) {
+	r, c, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(512)
+	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	if len(t) < 2 || t[0] != '{' || !bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte{'"'}) {
+		return br, c, nil
+	}
+	c.Close()
+	what := "JSON"
+	switch {
+	case bytes.Contains(head, []byte(`"songc-model/`)):
+		what = "a songc model"
+	case bytes.HasPrefix(t, []byte(`{"epoch"`)):
+		what = "a training log"
+	}
+	return nil, nil, fmt.Errorf("%s: holds %s, not rows of data: --data names a CSV file of rows", path, what)
 }
 
 // readErr names the file in a read error, calling a cut-short gzip stream

@@ -702,3 +702,31 @@ func TestMixedColumn(t *testing.T) {
 		t.Errorf("--header no: mixed %+v, want %+v", ds.Mixed, want)
 	}
 }
+
+// TestJSONRefused: a songc model or training log given where CSV rows go
+// is refused, saying what it holds; a CSV file whose first field starts
+// with a brace is read.
+func TestJSONRefused(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ body, want string }{
+		"m.json":      {"{\n  \"format\": \"songc-model/2\",\n  \"nodes\": 4\n}\n", "m.json: holds a songc model, not rows of data"},
+		"m.log.jsonl": {`{"epoch":1,"loss":0.5}` + "\n", "m.log.jsonl: holds a training log, not rows of data"},
+		"x.json":      {` { "a": 1 }`, "x.json: holds JSON, not rows of data"},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadCSVFile(p, CSVOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", name, err, c.want)
+		}
+	}
+	p := filepath.Join(dir, "brace.csv")
+	if err := os.WriteFile(p, []byte("{a},b,y\n1,2,x\n3,4,z\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadCSVFile(p, CSVOptions{}); err != nil {
+		t.Errorf("a header starting with a brace: %v", err)
+	}
+}

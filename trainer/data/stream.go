@@ -45,7 +45,7 @@ func OpenStream(path string, opt CSVOptions) (Stream, error) {
 	if opt.Schema == nil {
 		return nil, fmt.Errorf("%s: reading a CSV file a row at a time needs a model's input columns", path)
 	}
-	r, c, err := openMaybeGzip(path)
+	r, c, err := openCSV(path)
 	if err != nil {
 		return nil, err
 	}
