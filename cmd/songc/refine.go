@@ -87,6 +87,9 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 		if err != nil {
 			return nil, err
 		}
+		if m.Features != tr.Features || m.Schema != nil {
+			return nil, usagef("no --data: the model was trained on other rows than the embedded Letter data, which is read without --data; name its training file with --data")
+		}
 		return trainer.NewTask(tr, ts)
 	}
 	tr, err := f.openFor(g, train, m, quiet)

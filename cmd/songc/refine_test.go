@@ -78,3 +78,20 @@ func TestRefine(t *testing.T) {
 		t.Errorf("refine --passes 0: exit %d: %s", code, errs)
 	}
 }
+
+// TestRefineNeedsData: refine and select without --data read the
+// embedded Letter data, the demo model's; a model trained on a file of its
+// own is refused with what to give instead of a mismatch of classes.
+func TestRefineNeedsData(t *testing.T) {
+	dir := t.TempDir()
+	_, model := tinyModel(t, dir)
+	for _, args := range [][]string{
+		{"refine", model, "-o", filepath.Join(dir, "r.json")},
+		{"select", model, model, "-o", filepath.Join(dir, "s.json")},
+	} {
+		code, _, errs := songc(t, context.Background(), args...)
+		if code != 2 || !strings.Contains(errs, "no --data: the model was trained on other rows than the embedded Letter data") {
+			t.Errorf("%v: exit %d:\n%s", args[0], code, errs)
+		}
+	}
+}
