@@ -77,6 +77,9 @@ func (c *SelectCmd) Run(g *Globals) error {
 	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, [2]string{"--data", c.Data}, [2]string{"--test", c.Test}); err != nil {
 		return err
 	}
+	if err := c.checkModelFiles(); err != nil {
+		return err
+	}
 	for i, m := range models[1:] {
 		if !sameInputs(m, models[0]) {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])
@@ -141,4 +144,31 @@ func sameInputs(a, b *runtime.Model) bool {
 	ja, _ := json.Marshal(a.Inputs())
 	jb, _ := json.Marshal(b.Inputs())
 	return bytes.Equal(ja, jb)
+}
+
+// checkModelFiles refuses a model listed twice, by any path to it, and an
+// output that is one of the models: the copy would replace a model that
+// may not be the one chosen.
+func (c *SelectCmd) checkModelFiles() error {
+	stats := make([]os.FileInfo, len(c.Models))
+	for i, path := range c.Models {
+		st, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		for j := range i {
+			if os.SameFile(st, stats[j]) {
+				return usagef("%s and %s are the same model file; list each model once", c.Models[j], path)
+			}
+		}
+		stats[i] = st
+	}
+	if out, err := os.Stat(c.Output); err == nil {
+		for i, st := range stats {
+			if os.SameFile(out, st) {
+				return usagef("-o %s is the model %s: writing the chosen copy there would replace it; name another file", c.Output, c.Models[i])
+			}
+		}
+	}
+	return nil
 }

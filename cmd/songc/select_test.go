@@ -95,3 +95,33 @@ func TestSelect(t *testing.T) {
 		t.Errorf("train --restart -1: exit %d: %s", code, errs)
 	}
 }
+
+// TestSelectModelFiles: select refuses a model listed twice and an output
+// that is one of its models, before reading any data.
+func TestSelectModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	data, model := tinyModel(t, dir)
+	other := filepath.Join(dir, "other.json")
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{model, filepath.Join(dir, ".", "tiny.json"), "-o", filepath.Join(dir, "s.json")}, "are the same model file; list each model once"},
+		{[]string{model, other, "-o", other}, "-o " + other + " is the model " + other + ": writing the chosen copy there would replace it"},
+	} {
+		code, _, errs := songc(t, context.Background(), append(append([]string{"select"}, tc.args...), "--data", data)...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d:\n%s", tc.args, code, errs)
+		}
+	}
+	if b2, _ := os.ReadFile(other); !bytes.Equal(b, b2) {
+		t.Error("the model given as -o changed")
+	}
+}
