@@ -23,7 +23,7 @@ import (
 type CompileCmd struct {
 	ModelArg  `embed:""`
 	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write; its folder is created when missing."`
-	Package   string `default:"classifier" help:"Package name of the generated file; main puts it beside a program's main.go."`
+	Package   string `help:"Package name of the generated file (default: that of the classifier -o replaces, else classifier); main puts it beside a program's main.go."`
 	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"Code shape (${enum}): auto picks unrolled code for small models, tables for large ones."`
 	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and a benchmark."`
 	Data      string `placeholder:"FILE" group:"data" help:"Labelled rows for a report (path lengths, accuracy) and for --emit-tests."`
@@ -99,6 +99,9 @@ func checkGoName(out, pkg string) error {
 }
 
 func (c *CompileCmd) Run(g *Globals) (err error) {
+	if c.Package == "" {
+		c.Package = defaultPackage(c.Output)
+	}
 	if err := checkGoName(c.Output, c.Package); err != nil {
 		return err
 	}
@@ -315,4 +318,14 @@ func inModule(dir string) bool {
 		}
 		abs = up
 	}
+}
+
+// defaultPackage is the package of the classifier songc wrote at out, which
+// compiling again replaces, so that code importing it still builds; else
+// "classifier".
+func defaultPackage(out string) string {
+	if h, err := compiler.ReadHeader(out); err == nil && h.Songc {
+		return h.Package
+	}
+	return "classifier"
 }

@@ -200,4 +200,14 @@ func TestCompileFolder(t *testing.T) {
 	if want := "risk_test.go, beside the classifier, holds golden vectors songc wrote for another model"; code != 0 || !strings.Contains(errs, want) {
 		t.Errorf("another model: exit %d, %s; want %q", code, errs, want)
 	}
+	// Without --package, compiling again keeps the package of the
+	// classifier it replaces; a new file is package classifier.
+	code, out, errs := songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "risk", "risk.go"))
+	if code != 0 || !strings.Contains(out, "package risk,") {
+		t.Errorf("compile again without --package: exit %d, %s%s", code, out, errs)
+	}
+	code, out, errs = songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "fresh", "c.go"))
+	if code != 0 || !strings.Contains(out, "package classifier,") {
+		t.Errorf("a new file without --package: exit %d, %s%s", code, out, errs)
+	}
 }
