@@ -124,6 +124,20 @@ type Search struct {
 	// machine's speed too).
 	Budget float64 `json:"budget_seconds"`
 	Cut    bool    `json:"budget_cut,omitempty"`
+	// Pilot, when set, is a first pass of the search whose validation
+	// rows were too few to measure its best score with the standard error
+	// the search aimed at; the candidates above are the second pass's, on
+	// a larger validation share.
+	Pilot *Pilot `json:"pilot,omitempty"`
+}
+
+// Pilot is the first pass of a search that ran again on more validation
+// rows.
+type Pilot struct {
+	Val     float64 `json:"val"`        // its validation share
+	ValRows int     `json:"val_rows"`   // and rows
+	Best    float64 `json:"best_score"` // the best finalist's validation score
+	Seconds float64 `json:"-"`          // its wall time, for the budget and progress only
 }
 
 // Candidate is one recipe the search tried.

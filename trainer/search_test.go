@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -323,5 +324,75 @@ func TestSearchNoValidationRows(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("labels %v: error %v", c.labels, err)
 		}
+	}
+}
+
+// TestSearchAgain: a search whose validation rows measure its best
+// finalist too roughly (AimSE) runs again, once, on a larger share; its
+// record keeps the first pass as its Pilot; the chosen run is the one a
+// search on that share alone chooses; and a search interrupted in either
+// pass resumes to the uninterrupted model.
+func TestSearchAgain(t *testing.T) {
+	task := fixture.Task(t)
+	s := resumePlan()
+	s.AimSE = 0.01 // over 600 rows at the fixture's accuracies: the share rises to 0.3
+	var made, again int
+	s.Each = func(*trainer.Run) { made++ }
+	s.Again = func(*trainer.Search) { again++ }
+	r, rec, err := s.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rec.Pilot
+	if p == nil || again != 1 || made != 16 || p.Val != 0.2 || p.ValRows != task.ValRows(0.2) || p.Best <= 0 || r.ValRows() != task.ValRows(0.3) {
+		t.Fatalf("again %d, %d runs made, pilot %+v, %d validation rows", again, made, p, r.ValRows())
+	}
+	m, _ := r.Model("test")
+	want := fixture.Encode(t, m)
+
+	alone := resumePlan()
+	alone.Base.Val = 0.3
+	ra, reca, err := alone.Run(context.Background(), task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, _ := ra.Model("test")
+	stripped := func(m *runtime.Model) []byte { c := *m; c.Training = nil; return fixture.Encode(t, &c) }
+	timeless := func(cs []runlog.Candidate) []runlog.Candidate {
+		out := slices.Clone(cs)
+		for i := range out {
+			out[i].Seconds = 0
+		}
+		return out
+	}
+	if reca.Chosen != rec.Chosen || !reflect.DeepEqual(timeless(reca.Candidates), timeless(rec.Candidates)) || !bytes.Equal(stripped(m), stripped(ma)) {
+		t.Error("the second pass differs from a search on its share alone")
+	}
+
+	// 11 steps a pass: interrupted at step 5 (the first pass) and 16
+	// (the second).
+	for _, at := range []int{5, 16} {
+		ckpt := filepath.Join(t.TempDir(), "search.ckpt")
+		ctx, cancel := context.WithCancel(context.Background())
+		cut := resumePlan()
+		cut.AimSE, cut.InterruptPath = 0.01, ckpt
+		steps := 0
+		cut.Progress = func(trainer.SearchProgress) {
+			if steps++; steps == at {
+				cancel()
+			}
+		}
+		_, _, err := cut.Run(ctx, task)
+		var ie *trainer.InterruptError
+		if !errors.As(err, &ie) || !ie.Search {
+			t.Fatalf("interrupted at step %d: %v", at, err)
+		}
+		resumeAndCompare(t, task, ckpt, want, 22-at)
+	}
+
+	// Without an aim, one pass.
+	s = resumePlan()
+	if _, rec, err := s.Run(context.Background(), task); err != nil || rec.Pilot != nil {
+		t.Errorf("AimSE 0: pilot %+v, error %v", rec.Pilot, err)
 	}
 }

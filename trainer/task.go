@@ -197,6 +197,10 @@ func (t *Task) largestClass() int {
 	return most
 }
 
+// ValRows is how many validation rows a run of share val holds out of the
+// task's training rows.
+func (t *Task) ValRows(val float64) int { return t.valRows(val) }
+
 // valRows is how many validation rows splitVal holds out of the task's
 // training rows at share val, without splitting them.
 func (t *Task) valRows(val float64) int {

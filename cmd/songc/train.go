@@ -455,6 +455,9 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 		s.WeightDecays = []float64{cfg.WeightDecay}
 	}
 	s.Budget = c.Budget
+	if c.Val == nil { // a share the user gives is kept
+		s.AimSE = trainer.DefaultAimSE
+	}
 	if err := s.Validate(); err != nil {
 		return s, usageError{err}
 	}
@@ -591,6 +594,11 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
 				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
 				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
+		}
+		s.Again = func(t *trainer.Search) {
+			p, n := t.Pilot.Best, t.Pilot.ValRows
+			fmt.Fprintf(g.Stderr, "songc: the best finalist's %.2f%% on %d validation rows has a standard error of %.1f points, above %.1f: searching again on %d validation rows (%.0f%% of the training rows), cut to %s at epochs %s\n",
+				100*p, n, 100*math.Sqrt(p*(1-p)/float64(n)), 100*t.AimSE, task.ValRows(t.Base.Val), 100*t.Base.Val, fraction(t.Eta), list(t.Rungs()))
 		}
 	}
 	r, _, err := s.Resume(g.Ctx, task, ck)
@@ -1145,6 +1153,9 @@ func searchLine(s *runlog.Search) string {
 			why = "for its lower weight decay"
 		}
 		cut = fmt.Sprintf("; kept over %d/%d, lr %g, weight decay %g at %.2f%% %s, within one standard error", f.Nodes, f.Steps, f.LR, f.WeightDecay, 100*f.Score, why) + cut
+	}
+	if p := s.Pilot; p != nil {
+		cut += fmt.Sprintf("; a first pass on %d validation rows, best %.2f%%, measured too roughly to choose by", p.ValRows, 100*p.Best)
 	}
 	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
 		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)

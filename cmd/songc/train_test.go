@@ -1008,3 +1008,25 @@ func TestReorderedTestQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoSearchAgain: where the validation rows measure the best
+// finalist's accuracy too roughly (labels at random: near 50%), the auto
+// recipe searches again on a larger share and says so; a --val the user
+// gives is kept.
+func TestAutoSearchAgain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	train := csvFile(t, "a,b,y", 300, func(i int) string {
+		return fmt.Sprintf("%.3f,%.3f,%c", rng.Float64(), rng.Float64(), "xz"[rng.IntN(2)])
+	})
+	flags := []string{"train", "--data", train, "--nodes", "3", "--steps", "2", "--epochs", "4", "--refine", "0"}
+	code, out, errs := songc(t, context.Background(), append(flags, "-o", filepath.Join(t.TempDir(), "m.json"))...)
+	if code != 0 || !strings.Contains(errs, "validation rows has a standard error of") ||
+		!strings.Contains(errs, "searching again on 90 validation rows (30% of the training rows)") ||
+		!strings.Contains(out, "; a first pass on 60 validation rows, best ") {
+		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = songc(t, context.Background(), append(flags, "--val", "0.2", "-o", filepath.Join(t.TempDir(), "m.json"))...)
+	if code != 0 || strings.Contains(errs, "searching again") || strings.Contains(out, "a first pass") {
+		t.Errorf("--val 0.2: exit %d:\n%s\n%s", code, out, errs)
+	}
+}
