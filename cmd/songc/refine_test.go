@@ -85,9 +85,17 @@ func TestRefine(t *testing.T) {
 func TestRefineNeedsData(t *testing.T) {
 	dir := t.TempDir()
 	_, model := tinyModel(t, dir)
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.json")
+	if err := os.WriteFile(other, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
 		{"refine", model, "-o", filepath.Join(dir, "r.json")},
-		{"select", model, model, "-o", filepath.Join(dir, "s.json")},
+		{"select", model, other, "-o", filepath.Join(dir, "s.json")},
 	} {
 		code, _, errs := songc(t, context.Background(), args...)
 		if code != 2 || !strings.Contains(errs, "no --data: the model was trained on other rows than the embedded Letter data") {
