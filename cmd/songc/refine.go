@@ -72,8 +72,12 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := out.Save(c.Output); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.Stdout, "model: %s; %s\n", c.Output, time.Since(start).Round(time.Second))
 	meta, _ := runlog.ReadMetadata(out.Training)
+	outcome := ""
+	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 && meta.ValRows > 0 {
+		outcome = " (refined: " + refinedText(meta.Select, rm) + ")"
+	}
+	fmt.Fprintf(g.Stdout, "model: %s%s; %s\n", c.Output, outcome, time.Since(start).Round(time.Second))
 	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
 	return reportTest(g, out, task.Test, meta)
 }

@@ -34,7 +34,7 @@ func TestRefine(t *testing.T) {
 		t.Errorf("train --refine output:\n%s\n%s", out, errs)
 	}
 	code, out, errs = songc(t, context.Background(), "refine", "-m", plain, "--data", train, "--test", test, "--passes", "3", "-o", again)
-	if code != 0 || !strings.Contains(out, "hard-walk accuracy") {
+	if code != 0 || !strings.Contains(out, "hard-walk accuracy") || !strings.Contains(out, "model: "+again+" (refined: hard-walk validation accuracy ") {
 		t.Fatalf("refine: exit %d:\n%s\n%s", code, out, errs)
 	}
 	a, _ := os.ReadFile(refined)

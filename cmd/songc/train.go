@@ -982,6 +982,19 @@ func writeLog(path string, recs []runlog.EpochRecord) error {
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return runlog.Write(w, recs) })
 }
 
+// refinedText says which pass of refining rm (with validation rows) the
+// model is, and its hard walk's score on the validation rows by sel.
+func refinedText(sel string, rm *runlog.Refine) string {
+	pass := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
+	if rm.Selected == 0 {
+		pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
+		if len(rm.Log) == 2 {
+			pass = "its one pass did not raise it, so the trained walk is kept"
+		}
+	}
+	return fmt.Sprintf("%s (%s)", hardBy(sel, rm.Log[rm.Selected].ValAcc, rm.Log[rm.Selected].ValBalanced), pass)
+}
+
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime.
 func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
@@ -1005,14 +1018,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 		kept = fmt.Sprintf("best epoch %d of %d by %s", meta.BestEpoch, r.EpochsDone(), by)
 		if rm != nil {
-			pass := fmt.Sprintf("pass %d of %d", rm.Selected, len(rm.Log)-1)
-			if rm.Selected == 0 {
-				pass = fmt.Sprintf("no pass of %d raised it, so the trained walk is kept", len(rm.Log)-1)
-				if len(rm.Log) == 2 {
-					pass = "its one pass did not raise it, so the trained walk is kept"
-				}
-			}
-			kept += fmt.Sprintf(", then refined: %s (%s)", hardBy(meta.Select, rm.Log[rm.Selected].ValAcc, rm.Log[rm.Selected].ValBalanced), pass)
+			kept += ", then refined: " + refinedText(meta.Select, rm)
 		}
 	}
 	mc := meta.Constant()
