@@ -86,24 +86,32 @@ func TestSearch(t *testing.T) {
 func TestSearchResume(t *testing.T) {
 	task := fixture.Task(t)
 	want := wholeSearch(t, task)
-	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
-	ctx, cancel := context.WithCancel(context.Background())
-	cut := resumePlan()
-	cut.InterruptPath = ckpt
-	steps := 0
-	cut.Progress = func(trainer.SearchProgress) {
-		if steps++; steps == 5 {
-			cancel()
-		}
-	}
-	_, _, err := cut.Run(ctx, task)
-	var ie *trainer.InterruptError
-	if !errors.As(err, &ie) || !ie.Search || ie.Checkpoint != ckpt || !trainer.IsSearchCheckpoint(ckpt) {
-		t.Fatalf("interrupted search: %v", err)
-	}
+	ckpt := interruptAt(t, task, resumePlan(), 5)
 	// 8 candidates to rung 1, 3 to rung 2: 11 steps; 5 were done, and the
 	// interrupted sixth is retrained from its last epoch boundary.
 	resumeAndCompare(t, task, ckpt, want, 11-5)
+}
+
+// interruptAt runs the search s, interrupted (Ctrl-C) at its step at,
+// checks that it saved itself, and returns the checkpoint's path.
+func interruptAt(t *testing.T, task *trainer.Task, s trainer.Search, at int) string {
+	t.Helper()
+	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.InterruptPath = ckpt
+	steps := 0
+	s.Progress = func(trainer.SearchProgress) {
+		if steps++; steps == at {
+			cancel()
+		}
+	}
+	_, _, err := s.Run(ctx, task)
+	var ie *trainer.InterruptError
+	if !errors.As(err, &ie) || !ie.Search || ie.Checkpoint != ckpt || !trainer.IsSearchCheckpoint(ckpt) {
+		t.Fatalf("search interrupted at step %d: %v", at, err)
+	}
+	return ckpt
 }
 
 // wholeSearch returns the model bytes of resumePlan's uninterrupted search.
@@ -274,19 +282,9 @@ func TestSearchParallel(t *testing.T) {
 			t.Errorf("%d at a time: progress %+v, want %+v", par, steps, wantSteps)
 		}
 	}
-	ckpt := filepath.Join(t.TempDir(), "search.ckpt")
-	ctx, cancel := context.WithCancel(context.Background())
 	cut := resumePlan()
-	cut.Parallel, cut.InterruptPath = 2, ckpt
-	n := 0
-	cut.Progress = func(trainer.SearchProgress) {
-		if n++; n == 5 {
-			cancel()
-		}
-	}
-	if _, _, err := cut.Run(ctx, task); !errors.Is(err, trainer.ErrInterrupted) {
-		t.Fatalf("interrupted search: %v", err)
-	}
+	cut.Parallel = 2
+	ckpt := interruptAt(t, task, cut, 5)
 	c, err := trainer.LoadSearchCheckpoint(ckpt)
 	if err != nil {
 		t.Fatal(err)
@@ -372,22 +370,9 @@ func TestSearchAgain(t *testing.T) {
 	// 11 steps a pass: interrupted at step 5 (the first pass) and 16
 	// (the second).
 	for _, at := range []int{5, 16} {
-		ckpt := filepath.Join(t.TempDir(), "search.ckpt")
-		ctx, cancel := context.WithCancel(context.Background())
 		cut := resumePlan()
-		cut.AimSE, cut.InterruptPath = 0.01, ckpt
-		steps := 0
-		cut.Progress = func(trainer.SearchProgress) {
-			if steps++; steps == at {
-				cancel()
-			}
-		}
-		_, _, err := cut.Run(ctx, task)
-		var ie *trainer.InterruptError
-		if !errors.As(err, &ie) || !ie.Search {
-			t.Fatalf("interrupted at step %d: %v", at, err)
-		}
-		resumeAndCompare(t, task, ckpt, want, 22-at)
+		cut.AimSE = 0.01
+		resumeAndCompare(t, task, interruptAt(t, task, cut, at), want, 22-at)
 	}
 
 	// Without an aim, one pass.
