@@ -217,7 +217,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 			usage(stderr, cmd, err)
 			return 2
 		}
-		fmt.Fprintf(stderr, "songc %s: %v\n", cmd, err)
+		// A package's error may name the command already (refine:, select:).
+		msg, _ := strings.CutPrefix(err.Error(), cmd+": ")
+		fmt.Fprintf(stderr, "songc %s: %s\n", cmd, msg)
 		if errors.Is(err, trainer.ErrInterrupted) || errors.Is(err, context.Canceled) {
 			return 130
 		}

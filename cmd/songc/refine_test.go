@@ -58,7 +58,7 @@ func TestRefine(t *testing.T) {
 	other := blobs(t, dir, "other.csv", 300, 9)
 	bad := filepath.Join(dir, "bad.json")
 	code, _, errs = songc(t, context.Background(), "refine", plain, "--data", other, "-o", bad)
-	if code != 1 || !strings.Contains(errs, "not the data the model was trained on") {
+	if code != 1 || !strings.Contains(errs, "songc refine: "+other+" is not the data the model was trained on") {
 		t.Errorf("refine on other data: exit %d: %s", code, errs)
 	}
 	if _, err := os.Stat(bad); err == nil {
