@@ -143,7 +143,7 @@ func (r *Run) setup() error {
 	}
 	// The graph's memory is checked before the rows are copied (a batch
 	// is at most the rows left to train on).
-	if err := checkMemory(r.shape, min(cfg.Batch, task.Train.Rows-task.valRows(cfg.Val)), task.Train.Rows, 1); err != nil {
+	if err := checkMemory(r.shape, min(cfg.Batch, task.Train.Rows-task.ValRows(cfg.Val)), task.Train.Rows, 1); err != nil {
 		return err
 	}
 	prep := task.prepare(&cfg)

@@ -215,8 +215,8 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 		return nil, nil, err
 	}
 	cfgs := s.Candidates()
-	if task.valRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
-		if task.largestClass() < 2 {
+	if task.ValRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
+		if slices.Max(task.classCounts()) < 2 {
 			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+
 				"a label with a distinct value in every row is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)", task.Train.Name, len(task.ClassNames))
 		}
@@ -336,7 +336,7 @@ func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Sea
 		best = max(best, c.Score)
 	}
 	val := AimedValShare(task.Train.Rows, best, s.AimSE)
-	n0, n1 := task.valRows(s.Base.Val), task.valRows(val)
+	n0, n1 := task.ValRows(s.Base.Val), task.ValRows(val)
 	if n1 <= n0 {
 		return nil
 	}

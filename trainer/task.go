@@ -185,31 +185,20 @@ func valCount(n int, val float64) int {
 	return max(0, min(int(math.Round(val*float64(n))), n-1))
 }
 
-// largestClass is the number of training rows of the task's most frequent
-// class.
-func (t *Task) largestClass() int {
+// classCounts returns the number of training rows of each class.
+func (t *Task) classCounts() []int {
 	counts := make([]int, len(t.ClassNames))
-	most := 0
 	for _, k := range t.yTrain {
 		counts[k]++
-		most = max(most, counts[k])
 	}
-	return most
+	return counts
 }
 
 // ValRows is how many validation rows a run of share val holds out of the
-// task's training rows.
-func (t *Task) ValRows(val float64) int { return t.valRows(val) }
-
-// valRows is how many validation rows splitVal holds out of the task's
-// training rows at share val, without splitting them.
-func (t *Task) valRows(val float64) int {
-	counts := make([]int, len(t.ClassNames))
-	for _, k := range t.yTrain {
-		counts[k]++
-	}
+// task's training rows (splitVal), without splitting them.
+func (t *Task) ValRows(val float64) int {
 	n := 0
-	for _, c := range counts {
+	for _, c := range t.classCounts() {
 		n += valCount(c, val)
 	}
 	return n
