@@ -150,24 +150,14 @@ func sameInputs(a, b *runtime.Model) bool {
 // output that is one of the models: the copy would replace a model that
 // may not be the one chosen.
 func (c *SelectCmd) checkModelFiles() error {
-	stats := make([]os.FileInfo, len(c.Models))
 	for i, path := range c.Models {
-		st, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		for j := range i {
-			if os.SameFile(st, stats[j]) {
-				return usagef("%s and %s are the same model file; list each model once", c.Models[j], path)
+		for _, earlier := range c.Models[:i] {
+			if sameFile(path, earlier) {
+				return usagef("%s and %s are the same model file; list each model once", earlier, path)
 			}
 		}
-		stats[i] = st
-	}
-	if out, err := os.Stat(c.Output); err == nil {
-		for i, st := range stats {
-			if os.SameFile(out, st) {
-				return usagef("-o %s is the model %s: writing the chosen copy there would replace it; name another file", c.Output, c.Models[i])
-			}
+		if sameFile(c.Output, path) {
+			return usagef("-o %s is the model %s: writing the chosen copy there would replace it; name another file", c.Output, path)
 		}
 	}
 	return nil

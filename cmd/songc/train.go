@@ -720,16 +720,11 @@ func writeFile(path string, b []byte) error {
 
 // checkNotInputs refuses an output of outputs (by flag, in the order of
 // flags) that is the same file as one of inputs, the command's data files
-// (flag, path pairs): writing it would replace the data. Only files that
-// exist can be the same.
+// (flag, path pairs): writing it would replace the data.
 func checkNotInputs(flags []string, outputs map[string]string, inputs ...[2]string) error {
 	for _, flag := range flags {
-		out, err := os.Stat(outputs[flag])
-		if outputs[flag] == "" || err != nil {
-			continue
-		}
 		for _, in := range inputs {
-			if st, err := os.Stat(in[1]); in[1] != "" && err == nil && os.SameFile(out, st) {
+			if sameFile(outputs[flag], in[1]) {
 				return usagef("%s %s is the %s file: writing it would replace the data; name another file", flag, outputs[flag], in[0])
 			}
 		}
