@@ -720,12 +720,16 @@ func writeFile(path string, b []byte) error {
 
 // checkNotInputs refuses an output of outputs (by flag, in the order of
 // flags) that is the same file as one of inputs, the command's data files
-// (flag, path pairs): writing it would replace the data.
+// or model (flag, path pairs): writing it would replace them.
 func checkNotInputs(flags []string, outputs map[string]string, inputs ...[2]string) error {
 	for _, flag := range flags {
 		for _, in := range inputs {
 			if sameFile(outputs[flag], in[1]) {
-				return usagef("%s %s is the %s file: writing it would replace the data; name another file", flag, outputs[flag], in[0])
+				what := "the data"
+				if in[0] == "model" {
+					what = "the model"
+				}
+				return usagef("%s %s is the %s file: writing it would replace %s; name another file", flag, outputs[flag], in[0], what)
 			}
 		}
 	}

@@ -493,6 +493,9 @@ func TestOutputsChecked(t *testing.T) {
 			t.Errorf("%v: exit %d, %s", args, code, errs)
 		}
 	}
+	if code, _, errs := songc(t, context.Background(), "analyze", tiny, "--dot", tiny); code != 2 || !strings.Contains(errs, "is the model file: writing it would replace the model") {
+		t.Errorf("analyze --dot MODEL: exit %d, %s", code, errs)
+	}
 }
 
 // TestRecipeRefusals: a preset that is not a recipe, and the auto recipe
