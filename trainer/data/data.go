@@ -371,7 +371,10 @@ func openCSV(path string) (io.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	br := bufio.NewReader(r)
+	br, ok := r.(*bufio.Reader) // a plain file's, from maybeGzip
+	if !ok {
+		br = bufio.NewReader(r)
+	}
 	head, _ := br.Peek(512)
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(t) < 2 || t[0] != '{' || !bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte{'"'}) {
