@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -209,5 +211,15 @@ func TestStatsTiny(t *testing.T) {
 	want := math.Exp(9) / (math.Exp(9) + 4)
 	if math.Abs(st.BinarisationM0-want) > 1e-15 || math.Abs(st.BinarisationM1-want) > 1e-15 {
 		t.Errorf("binarisation %v %v, want %v", st.BinarisationM0, st.BinarisationM1, want)
+	}
+	// With every leaf reached, the JSON lists none, as [] and not null.
+	m.Classes, m.ClassNames = 2, m.ClassNames[:2]
+	m.M0Logits, m.M1Logits = m.M0Logits[:4], m.M1Logits[:4]
+	if k, err = runtime.New(m); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(NewBinary(k).Stats())
+	if err != nil || !bytes.Contains(js, []byte(`"unreachable_classes":[]`)) {
+		t.Errorf("every leaf reached: %s, %v", js, err)
 	}
 }

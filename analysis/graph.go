@@ -83,7 +83,7 @@ func (b *Binary) Stats() Stats {
 	k := b.K
 	n, c := k.NumNodes(), k.NumClasses()
 	reach := b.Reachable()
-	st := Stats{Nodes: n}
+	st := Stats{Nodes: n, Unreachable: []string{}} // JSON [], not null
 	inReach := map[int]bool{}
 	for _, s := range reach {
 		inReach[s] = true
