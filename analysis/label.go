@@ -77,7 +77,10 @@ func (a About) String() string {
 	case a.BestEpoch > 0 && a.Epochs > 0:
 		fmt.Fprintf(&b, ": epoch %d of %d", a.BestEpoch, a.Epochs)
 	case a.Epochs > 0:
-		fmt.Fprintf(&b, ": %d epochs", a.Epochs)
+		fmt.Fprintf(&b, ": %d epoch", a.Epochs)
+		if a.Epochs != 1 {
+			b.WriteByte('s')
+		}
 	case !a.Refined:
 		b.WriteString(" (no training record)")
 	}

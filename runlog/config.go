@@ -199,7 +199,10 @@ func (c Config) StraightEpochs() int {
 // it: the sizes and optimiser first, then each songc option that is on.
 func (c Config) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d nodes, %d steps; %s, batch %d, lr %g, %d epochs", c.Nodes, c.Steps, c.Precision, c.Batch, c.LR, c.Epochs)
+	fmt.Fprintf(&b, "%d nodes, %d steps; %s, batch %d, lr %g, %d epoch", c.Nodes, c.Steps, c.Precision, c.Batch, c.LR, c.Epochs)
+	if c.Epochs != 1 {
+		b.WriteByte('s')
+	}
 	if c.Patience > 0 {
 		fmt.Fprintf(&b, " at most (constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay)", c.Patience)
 	}

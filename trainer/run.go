@@ -349,7 +349,11 @@ func (e *InterruptError) Error() string {
 	if e.Search {
 		return fmt.Sprintf("training interrupted during the search (a candidate's epoch %d); the search is saved in %s", e.Epoch, e.Checkpoint)
 	}
-	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %d epochs are saved in %s", e.Epoch, e.Batch, e.EpochsDone, e.Checkpoint)
+	saved := fmt.Sprintf("%d epochs are", e.EpochsDone)
+	if e.EpochsDone == 1 {
+		saved = "1 epoch is"
+	}
+	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %s saved in %s", e.Epoch, e.Batch, saved, e.Checkpoint)
 }
 
 func (e *InterruptError) Unwrap() error { return ErrInterrupted }

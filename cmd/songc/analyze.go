@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/songc/songc/analysis"
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -50,9 +51,12 @@ Examples:
 
 // analyzeReport is the JSON output.
 type analyzeReport struct {
-	Model string              `json:"model"`
-	Graph analysis.Stats      `json:"graph"`
-	Data  *analysis.DataStats `json:"data,omitempty"`
+	Model string `json:"model"`
+	// Constant is the class a model the majority check made constant
+	// predicts for every row; empty for a learned walk.
+	Constant string              `json:"constant_class,omitempty"`
+	Graph    analysis.Stats      `json:"graph"`
+	Data     *analysis.DataStats `json:"data,omitempty"`
 }
 
 func (c *AnalyzeCmd) Run(g *Globals) (err error) {
@@ -88,6 +92,11 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	}
 	bin := analysis.NewBinary(k)
 	rep := analyzeReport{Model: c.Model, Graph: bin.Stats()}
+	meta, _ := runlog.ReadMetadata(m.Training)
+	mc := meta.Constant()
+	if mc != nil {
+		rep.Constant = mc.Class
+	}
 	var ds *data.Dataset
 	var y []int
 	if c.Data != "" {
@@ -135,7 +144,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return printAnalysis(g.Stdout, k, rep)
+	return printAnalysis(g.Stdout, k, rep, mc)
 }
 
 func hasDot() bool {
@@ -156,10 +165,13 @@ func renderDot(src []byte, format, path string) error {
 	return writeFile(path, out.Bytes())
 }
 
-func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport) error {
+func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport, mc *runlog.MajorityCheck) error {
 	b := bufio.NewWriter(w)
 	st := rep.Graph
-	fmt.Fprintf(b, "model %s: %d nodes, %d steps, %d classes\n", rep.Model, k.NumNodes(), k.Steps(), k.NumClasses())
+	fmt.Fprintf(b, "model %s: %s, %s, %s\n", rep.Model, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
+	if mc != nil {
+		fmt.Fprintf(b, "note: a constant model: it predicts %q for every row. The majority check replaced the learned walk when it was trained or refined: %s. songc train --no-majority-check keeps the walk.\n", mc.Class, majorityCounts(mc))
+	}
 	fmt.Fprintf(b, "binary graph (argmax children):\n")
 	fmt.Fprintf(b, "  used nodes         %d of %d\n", st.UsedNodes, st.Nodes)
 	fmt.Fprintf(b, "  leaves reached     %d of %d", st.LeavesUsed, k.NumClasses())

@@ -64,8 +64,8 @@ func (c *EvalCmd) Run(g *Globals) error {
 		return enc.Encode(out)
 	}
 	w := bufio.NewWriter(g.Stdout)
-	fmt.Fprintf(w, "model %s: %d nodes, %d steps, %d classes\n", c.Model, k.NumNodes(), k.Steps(), k.NumClasses())
-	fmt.Fprintf(w, "data  %s: %d rows\n", c.Data, met.Rows)
+	fmt.Fprintf(w, "model %s: %s, %s, %s\n", c.Model, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
+	fmt.Fprintf(w, "data  %s: %s\n", c.Data, plural(met.Rows, "row"))
 	fmt.Fprintf(w, "soft accuracy      %6.2f%%\n", 100*met.SoftAccuracy)
 	fmt.Fprintf(w, "hard accuracy      %6.2f%%\n", 100*met.HardAccuracy)
 	fmt.Fprintf(w, "balanced accuracy  soft %.2f%%, hard %.2f%%\n", 100*met.SoftBalanced, 100*met.HardBalanced)
@@ -75,7 +75,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "hard path length   mean %.2f, max %d\n", met.MeanPathLen, met.MaxPathLen)
 	fmt.Fprintf(w, "forced exits       %d (%.1f%% of rows)\n", met.ForcedExits, 100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
 	if unseen.Rows > 0 {
-		fmt.Fprintf(w, "unseen categories  %d rows (%.1f%%) hold a value no training row had: %s\n", unseen.Rows, 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
+		fmt.Fprintf(w, "unseen categories  %s (%.1f%%) with a value no training row had: %s\n", plural(unseen.Rows, "row"), 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
 	}
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so, and warn

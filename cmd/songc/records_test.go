@@ -73,7 +73,7 @@ func TestRecords(t *testing.T) {
 
 	note := "columns matched to the model's by name"
 	code, out, errs := songc(t, context.Background(), "eval", model, "--data", other)
-	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(out, `unseen categories  8 rows (20.0%) hold a value no training row had: "colour" in 8 rows`) {
+	if code != 0 || strings.Count(errs, note) != 1 || !strings.Contains(out, `unseen categories  8 rows (20.0%) with a value no training row had: "colour" in 8 rows`) {
 		t.Errorf("eval of reordered columns: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = songc(t, context.Background(), "eval", model, "--data", other, "--json")

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/songc/songc/runlog"
@@ -113,7 +114,7 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Config, quiet bool) (*runtime.Model, error) {
 	var progress func(runlog.RefinePass)
 	if !quiet {
-		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %d passes\n", cfg.Passes)
+		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", plural(cfg.Passes, "pass"))
 		meta, _ := runlog.ReadMetadata(m.Training) // refine.Run checks it
 		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p, meta.ValRows > 0) }
 	}
@@ -153,10 +154,14 @@ func majorityCounts(mc *runlog.MajorityCheck) string {
 	return line + fmt.Sprintf(" (sign test p = %.2g)", mc.PValue)
 }
 
-// plural returns "1 row", "2 rows".
+// plural returns "1 row", "2 rows"; a noun ending in s takes es ("2
+// classes", "2 passes").
 func plural(n int, noun string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + noun
+	case strings.HasSuffix(noun, "s"):
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
@@ -213,7 +218,7 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)
 	}
 	if p.Pass > 0 {
-		line += fmt.Sprintf("  (changed: %d filters, %d routes; %d nodes inserted)  %.1fs", p.Filters, p.Routes, p.Grown, p.Seconds)
+		line += fmt.Sprintf("  (changed: %s, %s; %s inserted)  %.1fs", plural(p.Filters, "filter"), plural(p.Routes, "route"), plural(p.Grown, "node"), p.Seconds)
 	}
 	fmt.Fprintln(w, line)
 }

@@ -309,13 +309,13 @@ func (c *TrainCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
 				src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
 			if args.Refine > 0 {
-				fmt.Fprintf(g.Stderr, ", then refined (at most %d passes)", args.Refine)
+				fmt.Fprintf(g.Stderr, ", then refined (at most %s)", plural(args.Refine, "pass"))
 			}
 			switch done := r.EpochsDone(); {
 			case r.Search != nil && ckpt == nil && r.Done():
-				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %d epochs)", done)
+				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %s)", plural(done, "epoch"))
 			case r.Search != nil && ckpt == nil:
-				fmt.Fprintf(g.Stderr, " (chosen by the search after %d epochs; it trains on to its end)", done)
+				fmt.Fprintf(g.Stderr, " (chosen by the search after %s; it trains on to its end)", plural(done, "epoch"))
 			case done > 0:
 				fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
 			}

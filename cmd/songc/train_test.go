@@ -338,16 +338,16 @@ func TestPresets(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--data", train, "--preset", "paper"}, "batch 128, lr 0.001, 1 epochs\n"},
-		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
-		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epochs, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
-		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft", "--refine", "0"}, "batch 16, lr 0.5, 1 epochs\n"},
-		{[]string{"--data", train, "--preset", "paper", "--refine", "2"}, "lr 0.001, 1 epochs, then refined (at most 2 passes)\n"},
-		{[]string{"--data", train, "--preset", "paper", "--anneal", "0.5"}, "lr 0.001, 1 epochs, annealed to temperature 0.1 over the last 50% of epochs\n"},
-		{[]string{"--data", train, "--preset", "paper", "--gumbel", "off"}, "lr 0.001, 1 epochs, no Gumbel noise\n"},
+		{[]string{"--data", train, "--preset", "paper"}, "batch 128, lr 0.001, 1 epoch\n"},
+		{[]string{"--data", train, "--preset", "quick"}, "batch 64, lr 0.03, 1 epoch, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast"}, "batch 64, lr 0.03, 1 epoch, standardized inputs, cosine lr schedule, annealed to temperature 0.4 over the last 20% of epochs, epoch chosen by the hard walk, then refined (at most 10 passes)\n"},
+		{[]string{"--data", train, "--preset", "fast", "--lr", "0.5", "--no-standardize", "--batch", "16", "--lr-schedule", "constant", "--anneal", "0", "--select", "soft", "--refine", "0"}, "batch 16, lr 0.5, 1 epoch\n"},
+		{[]string{"--data", train, "--preset", "paper", "--refine", "2"}, "lr 0.001, 1 epoch, then refined (at most 2 passes)\n"},
+		{[]string{"--data", train, "--preset", "paper", "--anneal", "0.5"}, "lr 0.001, 1 epoch, annealed to temperature 0.1 over the last 50% of epochs\n"},
+		{[]string{"--data", train, "--preset", "paper", "--gumbel", "off"}, "lr 0.001, 1 epoch, no Gumbel noise\n"},
 		// The one epoch trains the walk, and its line says so.
-		{[]string{"--data", train, "--preset", "paper", "--straight-through", "0.5"}, "lr 0.001, 1 epochs, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
-		{[]string{"--preset", "paper"}, "lr 0.001, 1 epochs\n"},
+		{[]string{"--data", train, "--preset", "paper", "--straight-through", "0.5"}, "lr 0.001, 1 epoch, the hard walk trained straight-through over the last 50% of epochs\nepoch 1/1  walk loss "},
+		{[]string{"--preset", "paper"}, "lr 0.001, 1 epoch\n"},
 	} {
 		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}, tc.args...)
 		code, out, errs := songc(t, context.Background(), args...)
@@ -585,6 +585,16 @@ func TestMajorityCheckCLI(t *testing.T) {
 	if code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "constant.json"), "--data", noise); code != 0 ||
 		!strings.Contains(out, `note: the model predicts "often" for every row`) || strings.Contains(out, "warning:") {
 		t.Errorf("eval of the constant model: exit %d:\n%s\n%s", code, out, errs)
+	}
+	// analyze names it too, in its text and its JSON.
+	if code, out, errs := songc(t, context.Background(), "analyze", filepath.Join(dir, "constant.json")); code != 0 ||
+		!strings.Contains(out, "model "+filepath.Join(dir, "constant.json")+": 1 node, 1 step, 2 classes\n") ||
+		!strings.Contains(out, `note: a constant model: it predicts "often" for every row. The majority check replaced`) {
+		t.Errorf("analyze of the constant model: exit %d:\n%s\n%s", code, out, errs)
+	}
+	if code, out, errs := songc(t, context.Background(), "analyze", filepath.Join(dir, "constant.json"), "--json"); code != 0 ||
+		!strings.Contains(out, `"constant_class": "often"`) {
+		t.Errorf("analyze --json of the constant model: exit %d:\n%s\n%s", code, out, errs)
 	}
 	m, out, _ = train("walk.json", noise, "--no-majority-check")
 	if meta, _ := runlog.ReadMetadata(m.Training); m.Nodes != 3 || meta.Refine.Majority != nil || strings.Contains(out, "for every row") {
