@@ -86,3 +86,30 @@ func ReadLog(path string) ([]EpochRecord, error) {
 	}
 	return out, nil
 }
+
+// MatchLog returns an error when recs cannot be the per-epoch log of the
+// run m describes: its last epoch is not the m.Epochs the model was
+// trained for, or its record of the best epoch does not hold the model's
+// validation accuracy. A log written by another run (the model trained
+// again elsewhere, or a log given for the wrong model) fails one of the
+// two. It checks nothing for a model without training metadata.
+func (m Metadata) MatchLog(recs []EpochRecord) error {
+	if m.Epochs == 0 {
+		return nil
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("it logs no epoch; the model was trained for %d", m.Epochs)
+	}
+	if last := recs[len(recs)-1].Epoch; last != m.Epochs {
+		return fmt.Errorf("its last epoch is %d; the model was trained for %d", last, m.Epochs)
+	}
+	if m.BestEpoch < 1 || m.ValAccuracy == 0 {
+		return nil
+	}
+	for _, r := range recs {
+		if r.Epoch == m.BestEpoch && r.ValAcc != m.ValAccuracy {
+			return fmt.Errorf("its epoch %d scored %.4f%% on the validation rows; the model's, kept from that epoch, scored %.4f%%", r.Epoch, 100*r.ValAcc, 100*m.ValAccuracy)
+		}
+	}
+	return nil
+}

@@ -106,6 +106,35 @@ func TestLog(t *testing.T) {
 	}
 }
 
+// TestMatchLog: a log matches the model its run trained, and not one
+// trained for another number of epochs or kept from an epoch that scored
+// otherwise.
+func TestMatchLog(t *testing.T) {
+	recs := []runlog.EpochRecord{{Epoch: 1, ValAcc: 0.5}, {Epoch: 2, ValAcc: 0.75}, {Epoch: 3, ValAcc: 0.7}}
+	meta := func(epochs, best int, val float64) runlog.Metadata {
+		var m runlog.Metadata
+		m.Epochs, m.BestEpoch, m.ValAccuracy = epochs, best, val
+		return m
+	}
+	for _, tc := range []struct {
+		m    runlog.Metadata
+		recs []runlog.EpochRecord
+		want string // in the error; "" for none
+	}{
+		{meta(3, 2, 0.75), recs, ""},
+		{meta(3, 3, 0), recs, ""},    // no validation rows: the epochs alone
+		{runlog.Metadata{}, nil, ""}, // no metadata: nothing to check
+		{meta(4, 2, 0.75), recs, "last epoch is 3; the model was trained for 4"},
+		{meta(3, 2, 0.7), recs, "its epoch 2 scored 75.0000%"},
+		{meta(3, 2, 0.75), nil, "logs no epoch"},
+	} {
+		err := tc.m.MatchLog(tc.recs)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.m.Config, err, tc.want)
+		}
+	}
+}
+
 func TestString(t *testing.T) {
 	c := runlog.Config{Nodes: 16, Steps: 8, Precision: "f32", Batch: 64, LR: 0.1, Epochs: 400, Patience: 40, Standardize: true, WeightDecay: 0.01, Select: "hard"}
 	want := "16 nodes, 8 steps; f32, batch 64, lr 0.1, 400 epochs at most (constant lr until the hard walk's validation accuracy stalls for 40 epochs, then a cosine decay), standardized inputs, weight decay 0.01, epoch chosen by the hard walk"

@@ -87,6 +87,27 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)
 		}
 	}
+	// The log too, so that one of another run fails before the data is read.
+	var recs []analysis.LogRecord
+	logPath := c.Log
+	switch {
+	case logPath != "" && c.Plots == "":
+		return usagef("--log %s: the log is read for the training curves of --plots; give --plots DIR too", logPath)
+	case logPath == "" && c.Plots != "":
+		guess := strings.TrimSuffix(c.Model, filepath.Ext(c.Model)) + ".log.jsonl"
+		if _, err := os.Stat(guess); err == nil {
+			logPath = guess
+		}
+	}
+	if logPath != "" {
+		if recs, err = readLogFor(logPath, m, c.Log == ""); err != nil {
+			return err
+		}
+		if recs == nil {
+			fmt.Fprintf(g.Stderr, "songc: warning: %s is not the log of the run that trained %s, so --plots draws no training curves\n", logPath, c.Model)
+			logPath = ""
+		}
+	}
 	if (c.SVG != "" || c.PNG != "") && !hasDot() {
 		return fmt.Errorf("--svg and --png need Graphviz's dot program, which is not installed (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz); --dot FILE writes the graph without it")
 	}
@@ -135,7 +156,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		}
 	}
 	if c.Plots != "" {
-		if err := c.writePlots(k, about, ds, y, rep); err != nil {
+		if err := c.writePlots(k, about, ds, y, rep, logPath, recs); err != nil {
 			return err
 		}
 	}
@@ -237,23 +258,12 @@ func meanDiag(m [][]float64, diag bool) float64 {
 // caption names the model (about); the curves come from the training log,
 // which covers the epochs before any refining, so structure.png marks the
 // saved model's statistics (rep) beside them.
-func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds *data.Dataset, y []int, rep analyzeReport) error {
+func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds *data.Dataset, y []int, rep analyzeReport, logPath string, recs []analysis.LogRecord) error {
 	pics := analysis.Pictures{Dir: c.Plots, About: about, Data: c.Data}
 	if err := pics.Matrices(k); err != nil {
 		return err
 	}
-	logPath := c.Log
-	if logPath == "" {
-		guess := strings.TrimSuffix(c.Model, filepath.Ext(c.Model)) + ".log.jsonl"
-		if _, err := os.Stat(guess); err == nil {
-			logPath = guess
-		}
-	}
 	if logPath != "" {
-		recs, err := analysis.ReadLog(logPath)
-		if err != nil {
-			return err
-		}
 		pics.Log = logPath
 		if err := pics.Curves(recs, &rep.Graph); err != nil {
 			return err
@@ -268,4 +278,30 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds 
 		}
 	}
 	return nil
+}
+
+// readLogFor reads the per-epoch log at path and checks that the run that
+// wrote it trained m (runlog.Metadata.MatchLog). A log of another run is
+// an error when the user named it, and when guessed (MODEL.log.jsonl
+// beside the model) it gives nil records, for a warning.
+func readLogFor(path string, m *runtime.Model, guessed bool) ([]analysis.LogRecord, error) {
+	recs, err := analysis.ReadLog(path)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := runlog.ReadMetadata(m.Training)
+	if err != nil {
+		return recs, nil // nothing to check it against
+	}
+	ep := make([]runlog.EpochRecord, len(recs))
+	for i := range recs {
+		ep[i] = recs[i].EpochRecord
+	}
+	if err := meta.MatchLog(ep); err != nil {
+		if guessed {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("--log %s is not the log of the run that trained the model: %v", path, err)
+	}
+	return recs, nil
 }

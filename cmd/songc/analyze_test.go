@@ -68,6 +68,39 @@ func TestAnalyze(t *testing.T) {
 	if code, _, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--input", "999"); code != 2 || !strings.Contains(errs, "--input 999") {
 		t.Errorf("--input out of range: exit %d %s", code, errs)
 	}
+
+	// The log of another run: refused when named, passed over with a
+	// warning when it is the one beside the model; --log needs --plots.
+	other := filepath.Join(dir, "other.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", other, "--nodes", "5", "--steps", "4", "--epochs", "3", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	otherLog := filepath.Join(dir, "other.log.jsonl")
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--plots", filepath.Join(dir, "p2"), "--log", otherLog, "--data", train); code != 1 ||
+		!strings.Contains(errs, "--log "+otherLog+" is not the log of the run that trained the model: its last epoch is 3; the model was trained for 4") {
+		t.Errorf("--log of another run: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p2")); !os.IsNotExist(err) {
+		t.Errorf("--log of another run left the plots folder: %v", err)
+	}
+	b, err := os.ReadFile(otherLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.log.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p3 := filepath.Join(dir, "p3")
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--plots", p3); code != 0 ||
+		!strings.Contains(errs, "warning: "+filepath.Join(dir, "m.log.jsonl")+" is not the log of the run that trained "+model+", so --plots draws no training curves") {
+		t.Errorf("another run's log beside the model: exit %d %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(p3, "curves.png")); !os.IsNotExist(err) {
+		t.Errorf("curves drawn from another run's log: %v", err)
+	}
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--log", otherLog); code != 2 || !strings.Contains(errs, "give --plots DIR too") {
+		t.Errorf("--log without --plots: exit %d %s", code, errs)
+	}
 }
 
 // TestAnalyzeOutputsChecked: analyze refuses two drawings at one path, and
