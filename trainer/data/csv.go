@@ -1377,7 +1377,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		if s.label >= 0 {
 			where = fmt.Sprintf("column %d here", s.cr.Column(s.label)+1)
 		}
-		return fmt.Errorf("%s:%d: --label-col %s names column %d (%q), but the label is the column named %q (%s): drop --label-col, or pass --label-col %q", s.name, line, s.opt.LabelCol, s.cr.Column(labelAt)+1, runtime.Level(rec[labelAt]), labelName, where, labelName)
+		return fmt.Errorf("%s:%d: --label-col %s names column %d (%q), but the label is the column named %q (%s): pass --label-col %q, which names it wherever it stands", s.name, line, s.opt.LabelCol, s.cr.Column(labelAt)+1, runtime.Level(rec[labelAt]), labelName, where, labelName)
 	}
 	var absent []string
 	for i, j := range s.cols {

@@ -151,7 +151,7 @@ func TestNameErrors(t *testing.T) {
 	// --label-col first or N placing the label on an input is an error;
 	// placing it where the label's name is, is not.
 	for _, tc := range []struct{ spec, want string }{
-		{"first", `t.csv:1: --label-col first names column 1 ("a"), but the label is the column named "y" (column 3 here): drop --label-col, or pass --label-col "y"`},
+		{"first", `t.csv:1: --label-col first names column 1 ("a"), but the label is the column named "y" (column 3 here): pass --label-col "y", which names it wherever it stands`},
 		{"2", `--label-col 2 names column 2 ("b")`},
 		{"3", ""},
 	} {
