@@ -255,6 +255,7 @@ type modelFile struct {
 	Label      *string         `json:"label,omitempty"`
 	Missing    []string        `json:"missing,omitempty"`
 	Ignored    []string        `json:"ignored,omitempty"`
+	LabelAt    int             `json:"label_at,omitempty"`
 	Training   json.RawMessage `json:"training,omitempty"`
 }
 
@@ -263,8 +264,8 @@ type modelFile struct {
 func (f *modelFile) decode() (*Model, error) {
 	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
 		ClassNames: f.ClassNames, Training: f.Training}
-	if f.Inputs != nil || f.Label != nil || f.Missing != nil || f.Ignored != nil {
-		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing, Ignored: f.Ignored}
+	if f.Inputs != nil || f.Label != nil || f.Missing != nil || f.Ignored != nil || f.LabelAt != 0 {
+		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing, Ignored: f.Ignored, LabelAt: f.LabelAt}
 		if f.Label != nil {
 			m.Schema.Label = *f.Label
 		}
@@ -377,6 +378,9 @@ func (m *Model) Encode(w io.Writer) error {
 		entries = append(entries, entry{"inputs", s.Inputs}, entry{"label", s.Label}, entry{"missing", missing})
 		if len(s.Ignored) > 0 {
 			entries = append(entries, entry{"ignored", s.Ignored})
+		}
+		if s.LabelAt > 0 {
+			entries = append(entries, entry{"label_at", s.LabelAt})
 		}
 	}
 	if len(m.Training) > 0 {

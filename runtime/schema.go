@@ -55,6 +55,12 @@ type Schema struct {
 	// (train --ignore): a file read for the model may hold them, and they
 	// are skipped.
 	Ignored []string
+	// LabelAt is where the label stood in the training file, counted
+	// from 1 over the columns the model read (its inputs and the label,
+	// without Ignored), when that was not the last of them; 0 otherwise.
+	// A file without a header, whose columns are read by position, holds
+	// its label there.
+	LabelAt int
 }
 
 // Input is one input column.
@@ -207,6 +213,9 @@ func (s *Schema) validate(d int) error {
 		default:
 			return fe(field+".kind", "%q; want %q or %q", in.Kind, Numeric, Categorical)
 		}
+	}
+	if s.LabelAt < 0 || s.LabelAt > len(s.Inputs) {
+		return fe("label_at", "%d is out of range [0, %d]: the label's column among the %d inputs and the label, from 1, and 0 when it is last", s.LabelAt, len(s.Inputs), len(s.Inputs))
 	}
 	if j, ok := names[s.Label]; ok && s.Label != "" {
 		return fe("label", "%q is also the name of inputs[%d]", s.Label, j)

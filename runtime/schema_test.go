@@ -49,6 +49,8 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 		{"ignored label", func(m *Model) { m.Schema.Ignored = []string{"y"} }, `field ignored[0]: "y"`},
 		{"ignored twice", func(m *Model) { m.Schema.Ignored = []string{"id", "id"} }, `field ignored[1]: "id"`},
 		{"ignored unnamed", func(m *Model) { m.Schema.Ignored = []string{""} }, `field ignored[0]: ""`},
+		{"label beyond the inputs", func(m *Model) { m.Schema.LabelAt = len(m.Schema.Inputs) + 1 }, `field label_at: 3 is out of range [0, 2]`},
+		{"label before the first", func(m *Model) { m.Schema.LabelAt = -1 }, `field label_at: -1 is out of range`},
 	} {
 		m := withInputs()
 		tc.break_(m)
@@ -64,6 +66,7 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 func TestSchemaRoundTrip(t *testing.T) {
 	m := withInputs()
 	m.Schema.Ignored = []string{"id"}
+	m.Schema.LabelAt = 1
 	var b bytes.Buffer
 	if err := m.Encode(&b); err != nil {
 		t.Fatal(err)
@@ -77,7 +80,7 @@ func TestSchemaRoundTrip(t *testing.T) {
 	}
 	b.Reset()
 	tiny().Encode(&b)
-	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`, `"ignored"`} {
+	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`, `"ignored"`, `"label_at"`} {
 		if bytes.Contains(b.Bytes(), []byte(key)) {
 			t.Errorf("a format-1 file holds %s", key)
 		}

@@ -108,3 +108,40 @@ func TestRecords(t *testing.T) {
 		t.Errorf("eval of headerless rows: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestLabelInTheMiddle: a model trained with its label between its inputs
+// reads a file without a header with the label where it was, so predict
+// on the same rows gives what it gives with the header, and eval scores
+// them alike.
+func TestLabelInTheMiddle(t *testing.T) {
+	dir := t.TempDir()
+	order := []string{"size", "kind", "colour"}
+	train := records(t, dir, "train.csv", 200, 1, order, false)
+	test := records(t, dir, "test.csv", 40, 2, order, false)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--label-col", "kind", "-o", model, "--preset", "quick", "--nodes", "4", "--steps", "4", "--epochs", "5", "-q"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := filepath.Join(dir, "bare.csv")
+	if err := os.WriteFile(bare, b[strings.IndexByte(string(b), '\n')+1:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var outs [2]string
+	for i, f := range []string{test, bare} {
+		code, out, errs := songc(t, context.Background(), "predict", model, "--data", f)
+		if code != 0 {
+			t.Fatalf("predict %s: exit %d: %s", f, code, errs)
+		}
+		outs[i] = out
+		if code, out, errs = songc(t, context.Background(), "eval", model, "--data", f); code != 0 || !strings.Contains(out, "data  "+f+": 40 rows\n") {
+			t.Errorf("eval %s: exit %d:\n%s\n%s", f, code, out, errs)
+		}
+	}
+	if outs[0] != outs[1] || len(outs[0]) == 0 {
+		t.Errorf("predict with the header:\n%s\nwithout:\n%s", outs[0], outs[1])
+	}
+}

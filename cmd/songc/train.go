@@ -480,7 +480,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
 		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
 		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
-		"--header": c.Header != "auto", "--label-col": c.LabelCol != "last", "--restarts": c.Restarts != 1,
+		"--header": c.Header != "auto", "--label-col": c.LabelCol != "", "--restarts": c.Restarts != 1,
 		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
 		"--ignore": c.Ignore != nil,
 	} {

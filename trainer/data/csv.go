@@ -30,8 +30,10 @@ const (
 // CSVOptions control how CSV files are read.
 type CSVOptions struct {
 	Header Header
-	// LabelCol is "last" (the default when empty), "first", "none", a
-	// 1-based column number, or the label column's name in the header.
+	// LabelCol is "last", "first", "none", a 1-based column number, or
+	// the label column's name in the header. Empty is "last", except for
+	// a file read by position for a Schema whose LabelAt is set: its label
+	// is then where the training file had it.
 	LabelCol string
 	// Schema, when set, is the input columns of a model: rows are encoded
 	// by it (CSVStream). Without it, ReadCSV infers one from the file.
@@ -632,6 +634,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	}
 	if label >= 0 && s.Label == "" && header {
 		s.Label = "class"
+	}
+	if label >= 0 && label < t.width-1 {
+		s.LabelAt = label + 1
 	}
 	if err := t.force(s, names, opt, name); err != nil {
 		return nil, false, 0, err
@@ -1274,7 +1279,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	switch {
 	case s.width == s.inputs:
 	case s.width == s.inputs+1:
-		if s.label, err = labelIndex(s.opt.LabelCol, s.width); err != nil {
+		if s.label, err = s.positionalLabel(); err != nil {
 			return header, fmt.Errorf("%s: %v", s.name, err)
 		}
 		if s.label < 0 {
@@ -1296,6 +1301,16 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	return header, nil
 }
 
+// positionalLabel returns the label's column in a file read by position
+// whose rows hold one column more than the inputs: where LabelCol says,
+// or by default where the training file had it (Schema.LabelAt).
+func (s *CSVStream) positionalLabel() (int, error) {
+	if at := s.opt.Schema.LabelAt; s.opt.LabelCol == "" && at > 0 {
+		return at - 1, nil
+	}
+	return labelIndex(s.opt.LabelCol, s.width)
+}
+
 // looksLikeHeader applies CSVStream's header rule to the first row.
 func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	if s.opt.Named {
@@ -1311,7 +1326,7 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	}
 	label := -1
 	if s.width == s.inputs+1 {
-		label, _ = labelIndex(s.opt.LabelCol, s.width)
+		label, _ = s.positionalLabel()
 	}
 	i := 0
 	for j, f := range rec {

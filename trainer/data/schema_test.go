@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,6 +165,46 @@ func TestNameErrors(t *testing.T) {
 	ts, err := ReadCSV(strings.NewReader("5,6,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 	if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || ts.Labels[0] != "q" {
 		t.Errorf("headerless: %v %+v", err, ts)
+	}
+}
+
+// TestLabelAt: a model whose training file did not hold its label last
+// records where it was, and a file read by position (no header) finds the
+// label there, unless --label-col says otherwise; with the label last,
+// nothing is recorded.
+func TestLabelAt(t *testing.T) {
+	for _, tc := range []struct {
+		train string
+		opt   CSVOptions
+		at    int
+	}{
+		{"a,y,b\n1,p,2\n3,q,4\n", CSVOptions{LabelCol: "y"}, 2},
+		{"y,a,b\n p,1,2\nq,3,4\n", CSVOptions{LabelCol: "first"}, 1},
+		{"p,1,2\nq,3,4\n", CSVOptions{LabelCol: "first"}, 1}, // no header
+		{"x,a,y,b\n0,1,p,2\n0,3,q,4\n", CSVOptions{LabelCol: "y", Ignore: []string{"x"}}, 2},
+		{"a,b,y\n1,2,p\n3,4,q\n", CSVOptions{}, 0},
+	} {
+		ds, err := read(t, tc.train, tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds.Schema.LabelAt != tc.at {
+			t.Errorf("%q: LabelAt %d, want %d", tc.train, ds.Schema.LabelAt, tc.at)
+			continue
+		}
+		row := []string{"5", "6"}
+		row = slices.Insert(row, max(0, tc.at-1)+2*btoi(tc.at == 0), "q")
+		ts, err := ReadCSV(strings.NewReader(strings.Join(row, ",")+"\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: ds.Header})
+		if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || ts.Labels[0] != "q" {
+			t.Errorf("%q, then %v without a header: %v %+v", tc.train, row, err, ts)
+		}
+		// An explicit --label-col wins over the recorded place.
+		if tc.at == 1 {
+			ts, err := ReadCSV(strings.NewReader("5,6,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: ds.Header, LabelCol: "last"})
+			if err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || ts.Labels[0] != "q" {
+				t.Errorf("%q, then --label-col last: %v %+v", tc.train, err, ts)
+			}
+		}
 	}
 }
 
