@@ -796,6 +796,13 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 		}
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
+	if names := ds.Thousands; len(names) > 0 {
+		what := "columns " + data.QuoteList(names, 5) + " hold"
+		if len(names) == 1 {
+			what = "column " + data.QuoteList(names, 1) + " holds"
+		}
+		out = append(out, what+` numbers written with thousands separators (like "1,208"), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`)
+	}
 	var first []data.MixedColumn
 	for _, mc := range ds.Mixed {
 		if mc.FirstOnly {

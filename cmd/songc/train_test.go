@@ -1043,3 +1043,26 @@ func TestAutoSearchAgain(t *testing.T) {
 		t.Errorf("--val 0.2: exit %d:\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestThousandsWarned: train says a column holds numbers with thousands
+// separators, and does not advise decimal commas for it.
+func TestThousandsWarned(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("qty,x,y\n")
+	for i := range 60 {
+		q := fmt.Sprint(i * 37)
+		if i*37 >= 1000 {
+			q = fmt.Sprintf("\"%d,%03d\"", i*37/1000, i*37%1000)
+		}
+		fmt.Fprintf(&b, "%s,%d,%s\n", q, i%7, []string{"lo", "hi"}[i%2])
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q")
+	if code != 0 || !strings.Contains(errs, `column "qty" holds numbers written with thousands separators (like "1,208"), read as categories`) || strings.Contains(errs, "decimal comma") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}

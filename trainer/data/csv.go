@@ -298,6 +298,8 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		n, values := len(in.Levels), t.numbers[j]+t.words[j]
 		switch {
 		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
+		case ds.Separator != ';' && thousandsGroups(in.Levels):
+			ds.Thousands = append(ds.Thousands, in.Name)
 		case ds.Separator != ';' && decimalCommas(in.Levels):
 			ds.DecimalComma = append(ds.DecimalComma, in.Name)
 		case t.numbers[j] > t.words[j]:
@@ -322,6 +324,59 @@ func decimalCommas(levels []string) bool {
 		comma = comma || c
 	}
 	return comma
+}
+
+// thousandsGroups reports whether levels are all numbers, some written
+// with commas between groups of three digits (1,208 or 12,345,678.5), and
+// none of the others 1000 or more: numbers a spreadsheet formatted with
+// thousands separators, where a decimal comma would leave some below 1000
+// with another count of digits after it (3,5), or above it without one.
+func thousandsGroups(levels []string) bool {
+	grouped := false
+	for _, l := range levels {
+		if v, err := runtime.ParseNumber(l); err == nil {
+			if math.Abs(v) >= 1000 {
+				return false
+			}
+			continue
+		}
+		if !commaGrouped(l) {
+			return false
+		}
+		grouped = true
+	}
+	return grouped
+}
+
+// commaGrouped reports whether f is a number whose whole part has commas
+// between groups of three digits, the first group 1 to 3 digits not
+// starting with 0: 1,208, -12,345.5.
+func commaGrouped(f string) bool {
+	t := strings.TrimLeft(strings.TrimSpace(f), "+-")
+	if len(strings.TrimSpace(f))-len(t) > 1 {
+		return false
+	}
+	whole, frac, _ := strings.Cut(t, ".")
+	groups := strings.Split(whole, ",")
+	if len(groups) < 2 || len(groups[0]) < 1 || len(groups[0]) > 3 || groups[0][0] == '0' {
+		return false
+	}
+	for k, g := range groups {
+		if k > 0 && len(g) != 3 || !allDigits(g) {
+			return false
+		}
+	}
+	return allDigits(frac)
+}
+
+// allDigits reports whether s holds only the digits 0 to 9.
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // readAll reads every row of st.

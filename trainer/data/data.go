@@ -65,6 +65,11 @@ type Dataset struct {
 	// separated by semicolons whose values are numbers, some written with
 	// a decimal comma ("13,74"); Mixed and Scattered leave them out.
 	DecimalComma []string
+	// Thousands names the categorical columns of a training file not
+	// separated by semicolons whose values are numbers, some written with
+	// commas between groups of three digits ("1,208"), none of the others
+	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
+	Thousands []string
 	// Scattered are the categorical columns of a training file (not forced
 	// so by CSVOptions.Categorical) with a distinct value in most rows.
 	Scattered []ScatteredColumn

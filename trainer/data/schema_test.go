@@ -714,6 +714,24 @@ func TestDecimalCommaColumns(t *testing.T) {
 	}
 }
 
+// TestThousandsColumns: a column of numbers some of which are written with
+// commas between groups of three digits, the others below 1000, is named
+// as such and not as decimal commas; commas that cannot be thousands
+// separators (3,5; 0,125; or a plain 1500 beside them) are decimal
+// commas or words.
+func TestThousandsColumns(t *testing.T) {
+	text := "a,b,c,d,y\n\"1,208\",\"1,208\",\"1,208\",\"1,208\",p\n\"12,345,678.5\",\"0,125\",1500,\"3,5\",q\n999,7,8,9,p\n-3,4,5,6,q\n"
+	ds, err := read(t, text, CSVOptions{})
+	if err != nil || !reflect.DeepEqual(ds.Thousands, []string{"a"}) || !reflect.DeepEqual(ds.DecimalComma, []string{"b", "c", "d"}) {
+		t.Errorf("%v: thousands %q, decimal commas %q; want a, and b, c, d", err, ds.Thousands, ds.DecimalComma)
+	}
+	for f, want := range map[string]bool{"1,208": true, " -12,345.5 ": true, "1,234,567": true, "0,125": false, "1,20": false, "1234,567": false, ",123": false, "1,2a4": false, "--1,234": false, "1,234.5.6": false} {
+		if commaGrouped(f) != want {
+			t.Errorf("commaGrouped(%q) = %v", f, !want)
+		}
+	}
+}
+
 // TestMixedColumn: a column read as categorical although most of its
 // values are numbers is reported with the values that are not; a column
 // of words, or one forced categorical, is not.
