@@ -252,7 +252,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
-	for _, w := range readWarnings(train, task, args.Header == "no") { // always said: the file may be misread
+	for _, w := range readWarnings(train, task, args.Header, args.LabelCol != "") { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
@@ -786,8 +786,10 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, a first row of column numbers read as data, a row index
 // read as a feature, columns with no value, and a label column that looks
-// like an identifier or a measurement. headerNo: --header no was given.
-func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string {
+// like an identifier or a measurement, or that may not be the label at
+// all. header is --header's value; labelGiven says --label-col was given.
+func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) []string {
+	headerNo := header == "no"
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
 		what := "columns " + data.QuoteList(names, 5) + " hold"
@@ -843,6 +845,23 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 	if ds.Schema != nil && ds.Schema.Label != "" {
 		label = fmt.Sprintf("label column %q", ds.Schema.Label)
 	}
+	if !labelGiven && ds.Schema != nil {
+		for _, in := range ds.Schema.Inputs {
+			if labelName(in.Name) {
+				out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, in.Name, in.Name))
+				break
+			}
+		}
+	}
+	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
+		counts := make(map[string]int)
+		for _, l := range ds.Labels {
+			counts[l]++
+		}
+		if first := ds.Labels[0]; counts[first] == 1 && len(counts) > 2 && minOther(counts, first) >= 5 {
+			out = append(out, fmt.Sprintf("the first row's label %q is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes", first))
+		}
+	}
 	switch n, rows := len(task.ClassNames), ds.Rows; {
 	case n > rows/2 && rows >= 10:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
@@ -850,6 +869,27 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, headerNo bool) []string 
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
 	}
 	return out
+}
+
+// labelName reports whether a column's name is one a label column
+// usually has (class, label, target, y, outcome, in any case).
+func labelName(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "class", "label", "target", "y", "outcome":
+		return true
+	}
+	return false
+}
+
+// minOther returns the smallest count of counts other than skip's.
+func minOther(counts map[string]int, skip string) int {
+	least := math.MaxInt
+	for c, n := range counts {
+		if c != skip {
+			least = min(least, n)
+		}
+	}
+	return least
 }
 
 // firstRowNote says that the columns cols are read as categorical only for

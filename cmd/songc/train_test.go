@@ -1066,3 +1066,39 @@ func TestThousandsWarned(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
+
+// TestLabelDoubts: train warns when a column named like a label is not
+// the label (without --label-col), and when the first row's label is a
+// class of that row alone, as a header of numbers' names makes it.
+func TestLabelDoubts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, header string, row func(i int) string) string {
+		var b strings.Builder
+		b.WriteString(header + "\n")
+		for i := range 60 {
+			b.WriteString(row(i) + "\n")
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	first := write("first.csv", "Class,age,flag", func(i int) string { return fmt.Sprintf("%s,%d,%s", []string{"up", "down"}[i%2], i, []string{"TRUE", "FALSE"}[i%3%2]) })
+	years := write("years.csv", "2019,2020,outcome", func(i int) string { return fmt.Sprintf("%d,%d,%s", i, i%7, []string{"up", "down"}[i%2]) })
+	for _, tc := range []struct {
+		args []string
+		want string // "" for neither warning
+	}{
+		{[]string{"--data", first}, `the label is the last column, "flag", but column "Class" is named like a label: if it is the label, pass --label-col "Class"`},
+		{[]string{"--data", first, "--label-col", "flag"}, ""},
+		{[]string{"--data", years}, `the first row's label "outcome" is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes`},
+		{[]string{"--data", years, "--header", "yes"}, ""},
+	} {
+		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q"}, tc.args...)
+		code, _, errs := songc(t, context.Background(), args...)
+		if code != 0 || tc.want != "" && !strings.Contains(errs, tc.want) || tc.want == "" && (strings.Contains(errs, "named like a label") || strings.Contains(errs, "a class of that row alone")) {
+			t.Errorf("%q: exit %d:\n%s", tc.args, code, errs)
+		}
+	}
+}
