@@ -1084,7 +1084,9 @@ func TestLabelDoubts(t *testing.T) {
 		}
 		return p
 	}
-	first := write("first.csv", "Class,age,flag", func(i int) string { return fmt.Sprintf("%s,%d,%s", []string{"up", "down"}[i%2], i, []string{"TRUE", "FALSE"}[i%3%2]) })
+	first := write("first.csv", "Class,age,flag", func(i int) string {
+		return fmt.Sprintf("%s,%d,%s", []string{"up", "down"}[i%2], i, []string{"TRUE", "FALSE"}[i%3%2])
+	})
 	years := write("years.csv", "2019,2020,outcome", func(i int) string { return fmt.Sprintf("%d,%d,%s", i, i%7, []string{"up", "down"}[i%2]) })
 	for _, tc := range []struct {
 		args []string
