@@ -381,11 +381,34 @@ func openCSV(path string) (io.Reader, io.Closer, error) {
 		br = bufio.NewReader(r)
 	}
 	head, _ := br.Peek(512)
+	if why := notCSV(path, head); why != "" {
+		c.Close()
+		return nil, nil, fmt.Errorf("%s: %s", path, why)
+	}
+	return br, c, nil
+}
+
+// notCSV says why a file whose first bytes are head cannot be CSV text
+// songc reads, or returns "": JSON (a model or a training log given where
+// rows go), UTF-16 text, a zip archive (an .xlsx workbook is one) or a
+// compression other than gzip.
+func notCSV(path string, head []byte) string {
+	for _, f := range []struct{ magic, why string }{
+		{"\xff\xfe", "is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + path + " > utf8.csv, or save it as CSV UTF-8"},
+		{"\xfe\xff", "is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + path + " > utf8.csv, or save it as CSV UTF-8"},
+		{"PK\x03\x04", "is a zip archive (as an .xlsx workbook is), and songc reads CSV text, plain or gzip'd: unzip it, or save the sheet as CSV UTF-8"},
+		{"BZh", "is bzip2-compressed, and songc reads CSV text, plain or gzip'd: decompress it (bunzip2) or gzip it"},
+		{"\xfd7zXZ\x00", "is xz-compressed, and songc reads CSV text, plain or gzip'd: decompress it (unxz) or gzip it"},
+		{"\x28\xb5\x2f\xfd", "is zstd-compressed, and songc reads CSV text, plain or gzip'd: decompress it (unzstd) or gzip it"},
+	} {
+		if bytes.HasPrefix(head, []byte(f.magic)) {
+			return f.why
+		}
+	}
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(t) < 2 || t[0] != '{' || !bytes.HasPrefix(bytes.TrimLeft(t[1:], " \t\r\n"), []byte{'"'}) {
-		return br, c, nil
+		return ""
 	}
-	c.Close()
 	what := "JSON"
 	switch {
 	case bytes.Contains(head, []byte(`"songc-model/`)):
@@ -393,7 +416,7 @@ func openCSV(path string) (io.Reader, io.Closer, error) {
 	case bytes.HasPrefix(t, []byte(`{"epoch"`)):
 		what = "a training log"
 	}
-	return nil, nil, fmt.Errorf("%s: holds %s, not rows of data: --data names a CSV file of rows", path, what)
+	return fmt.Sprintf("holds %s, not rows of data: --data names a CSV file of rows", what)
 }
 
 // readErr names the file in a read error, calling a cut-short gzip stream

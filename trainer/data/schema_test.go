@@ -763,14 +763,18 @@ func TestMixedColumn(t *testing.T) {
 }
 
 // TestJSONRefused: a songc model or training log given where CSV rows go
-// is refused, saying what it holds; a CSV file whose first field starts
-// with a brace is read.
+// is refused, saying what it holds, as are UTF-16 text, a zip archive and
+// compressions other than gzip; a CSV file whose first field starts with
+// a brace is read.
 func TestJSONRefused(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]struct{ body, want string }{
 		"m.json":      {"{\n  \"format\": \"songc-model/2\",\n  \"nodes\": 4\n}\n", "m.json: holds a songc model, not rows of data"},
 		"m.log.jsonl": {`{"epoch":1,"loss":0.5}` + "\n", "m.log.jsonl: holds a training log, not rows of data"},
 		"x.json":      {` { "a": 1 }`, "x.json: holds JSON, not rows of data"},
+		"u16.csv":     {"\xff\xfea\x00,\x00", "u16.csv: is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + filepath.Join(dir, "u16.csv") + " > utf8.csv"},
+		"t.zip":       {"PK\x03\x04\x14\x00", "t.zip: is a zip archive (as an .xlsx workbook is), and songc reads CSV text, plain or gzip'd"},
+		"t.csv.xz":    {"\xfd7zXZ\x00\x00", "t.csv.xz: is xz-compressed"},
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
