@@ -144,4 +144,13 @@ func TestLabelInTheMiddle(t *testing.T) {
 	if outs[0] != outs[1] || len(outs[0]) == 0 {
 		t.Errorf("predict with the header:\n%s\nwithout:\n%s", outs[0], outs[1])
 	}
+	// --label-col naming the model's label finds it in its place too;
+	// another name has no header to be found in.
+	if code, out, errs := songc(t, context.Background(), "predict", model, "--data", bare, "--label-col", "kind"); code != 0 || out != outs[0] {
+		t.Errorf("--label-col kind without a header: exit %d:\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "predict", model, "--data", bare, "--label-col", "colour"); code != 1 ||
+		!strings.Contains(errs, `--label-col "colour" names a column, but this file has no header row to find it in; give its place instead (first, last or N)`) {
+		t.Errorf("--label-col colour without a header: exit %d: %s", code, errs)
+	}
 }

@@ -1286,6 +1286,11 @@ func (s *CSVStream) Next() (ok bool, err error) {
 func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	sc := s.opt.Schema
 	named := !keyword(s.opt.LabelCol) // --label-col gives a column's name
+	if named && s.opt.Named && s.opt.LabelCol == sc.Label {
+		// The model's own label: found by its name in a header, and in a
+		// file without one, in its place (positionalLabel).
+		s.opt.LabelCol, named = "", false
+	}
 	labelName := sc.Label
 	if named {
 		labelName = s.opt.LabelCol
@@ -1328,7 +1333,14 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		return true, s.byName(rec, line, index, labelName)
 	}
 	if named {
-		return header, fmt.Errorf("%s: --label-col %q names a column, but the model's columns are positional (its training file had no header)", s.name, s.opt.LabelCol)
+		why := "the model's columns are positional (its training file had no header)"
+		if s.opt.Named {
+			why = "this file has no header row to find it in"
+			if s.opt.Header == HeaderNo {
+				why = "--header no says this file has no header row"
+			}
+		}
+		return header, fmt.Errorf("%s: --label-col %q names a column, but %s; give its place instead (first, last or N)", s.name, s.opt.LabelCol, why)
 	}
 	s.label = -1
 	switch {
@@ -1370,9 +1382,12 @@ func (s *CSVStream) positionalLabel() (int, error) {
 func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	if s.opt.Named {
 		for _, f := range rec {
-			if _, ok := index[runtime.Level(f)]; ok {
+			if _, ok := index[runtime.Level(f)]; ok || !keyword(s.opt.LabelCol) && runtime.Level(f) == s.opt.LabelCol {
 				return true
 			}
+		}
+		if !keyword(s.opt.LabelCol) {
+			return false // a label named, and no header names it: no place to put it
 		}
 	}
 	// Positional: a numeric input's field that is a word.
