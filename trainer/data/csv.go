@@ -1472,9 +1472,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	switch {
 	case len(absent) > 0 && len(unknown) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8))
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), caseHint(absent, unknown))
 	case len(absent) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s", s.name, line, QuoteList(absent, 8))
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
 		lbl, fix := "", fmt.Sprintf(": leave them out with --ignore %q", strings.Join(unknown, ","))
 		switch own := s.opt.Schema.Label; {
