@@ -186,14 +186,20 @@ func (u *UnseenTally) Columns(s *runtime.Schema) string {
 	var b strings.Builder
 	for k, i := range idx {
 		if k == 3 {
-			fmt.Fprintf(&b, " and %d more columns", len(idx)-k)
+			fmt.Fprintf(&b, " and %d more column", len(idx)-k)
+			if len(idx)-k > 1 {
+				b.WriteByte('s')
+			}
 			break
 		}
 		if k > 0 {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%q in %d", s.Inputs[i].Name, u.Column[i])
-		if k == 0 {
+		switch {
+		case k == 0 && u.Column[i] == 1:
+			b.WriteString(" row")
+		case k == 0:
 			b.WriteString(" rows")
 		}
 	}

@@ -471,4 +471,12 @@ func TestUnseenTally(t *testing.T) {
 	if got, want := u.Columns(s), `"d" in 3 rows, "b" in 2, "a" in 1 and 2 more columns`; u.Rows != 5 || got != want {
 		t.Errorf("%d rows, %s; want 5, %s", u.Rows, got, want)
 	}
+	// Counts of one are singular.
+	u = UnseenTally{}
+	for _, r := range []unseenRow{{0}, {1}, {2}, {3}} {
+		u.Add(r)
+	}
+	if got, want := u.Columns(s), `"a" in 1 row, "b" in 1, "c" in 1 and 1 more column`; got != want {
+		t.Errorf("%s; want %s", got, want)
+	}
 }
