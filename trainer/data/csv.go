@@ -697,6 +697,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		return nil, false, 0, err
 	}
 	var many, manyNames []string // the columns with too many levels
+	mostly := ""                 // of the first of them that holds numbers but for a few values, what to do
 	for i := range s.Inputs {
 		in := &s.Inputs[i]
 		if in.Kind != runtime.Categorical {
@@ -706,6 +707,20 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
+			if mostly == "" && t.numbers[j] > t.words[j] {
+				tokens := slices.Clone(opt.Missing)
+				for _, w := range t.some[j] {
+					if !strings.Contains(w, ",") { // --missing's list is comma-separated
+						tokens = append(tokens, w)
+					}
+				}
+				some := QuoteList(t.some[j], len(t.some[j]))
+				if t.more[j] {
+					some += ", ..."
+				}
+				mostly = fmt.Sprintf(". Column %q holds numbers but for %d values (%s): if they mean missing, list them (--missing %q); if they are numbers written otherwise, write them as plain numbers",
+					in.Name, t.words[j], some, strings.Join(tokens, ","))
+			}
 			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue
 		}
@@ -729,7 +744,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if !header {
 			leave = fmt.Sprintf("leave %s out of the file (--ignore needs a header)", them)
 		}
-		return nil, false, 0, fmt.Errorf("%s: %s more than %d distinct values, too many for a categorical column (one feature each): %s, or declare %s numeric if the values are numbers", name, what, MaxLevels, leave, them)
+		return nil, false, 0, fmt.Errorf("%s: %s more than %d distinct values, too many for a categorical column (one feature each): %s, or declare %s numeric if the values are numbers%s", name, what, MaxLevels, leave, them, mostly)
 	}
 	return s, header, label, nil
 }

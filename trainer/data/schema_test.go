@@ -240,6 +240,21 @@ func TestTooManyLevels(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `columns 1 ("x1"), 3 ("x3") have more than 1000`) || !strings.Contains(err.Error(), "out of the file (--ignore needs a header)") {
 		t.Errorf("no header: error %v", err)
 	}
+	// A column of numbers but for a placeholder: the error says which
+	// values are not numbers, and how to list them as missing.
+	var m strings.Builder
+	m.WriteString("income,y\n")
+	for i := range MaxLevels + 20 {
+		v := fmt.Sprint(i * 13)
+		if i%60 == 7 {
+			v = "-"
+		}
+		fmt.Fprintf(&m, "%s,%c\n", v, "pq"[i%2])
+	}
+	_, err = read(t, m.String(), CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), `. Column "income" holds numbers but for 17 values ("-"): if they mean missing, list them (--missing "NA,N/A,n/a,?,NaN,nan,-nan,NULL,null,None,<NA>,#N/A,-")`) {
+		t.Errorf("numbers and a placeholder: error %v", err)
+	}
 }
 
 // TestUnnamedColumn: a header field left empty (pandas' to_csv writes its
