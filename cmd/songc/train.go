@@ -817,7 +817,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, firstRowNote(first, headerNo))
 	}
 	for _, sc := range ds.Scattered {
-		leave := fmt.Sprintf("leave the column out (--ignore %q)", sc.Ignore)
+		leave := fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(sc.Ignore))
 		if !ds.Header {
 			leave = "leave the column out of the file (--ignore needs a header)"
 		}
@@ -832,7 +832,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, "the first column has no name and holds a distinct whole number in every row, like the row index pandas' to_csv writes; it is read as the input x1, which tells rows apart and nothing more (and leaks the label if the rows were sorted by it): leave it out with --ignore x1, or write the file with to_csv(index=False)")
 	}
 	for _, name := range ds.Identifiers {
-		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with --ignore %q", name, name))
+		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with %s", name, data.IgnoreFlag(name)))
 	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := "column %s has", "it"

@@ -1104,3 +1104,28 @@ func TestLabelDoubts(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreCommaName: a column whose name holds a comma can be left out,
+// with the --ignore that songc's own message gives.
+func TestIgnoreCommaName(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("age,\"comment, free\",y\n")
+	for i := range 1100 {
+		fmt.Fprintf(&b, "%d,text %d,%s\n", i%50, i, []string{"lo", "hi"}[i%50/25])
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q"}
+	code, _, errs := songc(t, context.Background(), args...)
+	const flag = `--ignore 'comment\, free'`
+	if code != 1 || !strings.Contains(errs, "leave it out with "+flag) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// What the shell passes for the single-quoted list.
+	if code, _, errs := songc(t, context.Background(), append(args, "--ignore", `comment\, free`)...); code != 0 {
+		t.Errorf("%s: exit %d: %s", flag, code, errs)
+	}
+}

@@ -740,7 +740,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if len(many) > 1 {
 			what, them = "columns "+strings.Join(many, ", ")+" have", "them"
 		}
-		leave := fmt.Sprintf("leave %s out with --ignore %q", them, strings.Join(append(slices.Clone(opt.Ignore), manyNames...), ","))
+		leave := fmt.Sprintf("leave %s out with %s", them, IgnoreFlag(append(slices.Clone(opt.Ignore), manyNames...)...))
 		if !header {
 			leave = fmt.Sprintf("leave %s out of the file (--ignore needs a header)", them)
 		}
@@ -854,6 +854,24 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// IgnoreFlag returns the --ignore flag that leaves out the columns names,
+// ready to paste into a shell: --ignore "a,b". The flag's list is split at
+// commas, so a comma within a name is escaped (\,), and such a list is
+// put in single quotes, where the shell keeps the backslash.
+func IgnoreFlag(names ...string) string {
+	esc := make([]string, len(names))
+	comma := false
+	for i, n := range names {
+		esc[i] = strings.ReplaceAll(n, ",", `\,`)
+		comma = comma || esc[i] != n
+	}
+	list := strings.Join(esc, ",")
+	if comma && !strings.Contains(list, "'") {
+		return "--ignore '" + list + "'"
+	}
+	return fmt.Sprintf("--ignore %q", list)
 }
 
 // QuoteList returns up to n of names, quoted and separated by commas, and
@@ -1491,7 +1509,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
-		lbl, fix := "", fmt.Sprintf(": leave them out with --ignore %q", strings.Join(unknown, ","))
+		lbl, fix := "", ": leave them out with "+IgnoreFlag(unknown...)
 		switch own := s.opt.Schema.Label; {
 		case labelName != "" && labelName != own && slices.Contains(unknown, own):
 			lbl, fix = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), ""
