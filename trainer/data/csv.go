@@ -1419,9 +1419,6 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 				return true
 			}
 		}
-		if !keyword(s.opt.LabelCol) {
-			return false // a label named, and no header names it: no place to put it
-		}
 	}
 	// Positional: a numeric input's field that is a word.
 	if s.width != s.inputs && s.width != s.inputs+1 {
@@ -1429,7 +1426,9 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	}
 	label := -1
 	if s.width == s.inputs+1 {
-		label, _ = s.positionalLabel()
+		if at, err := s.positionalLabel(); err == nil {
+			label = at // else a name, whose place only a header gives
+		}
 	}
 	i := 0
 	for j, f := range rec {
