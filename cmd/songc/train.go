@@ -834,6 +834,20 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, name := range ds.Identifiers {
 		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with %s", name, data.IgnoreFlag(name)))
 	}
+	if names := slices.DeleteFunc(ds.ConstantColumns(), func(n string) bool { return slices.Contains(ds.NoValue, n) }); len(names) > 0 {
+		what, them := "column "+data.QuoteList(names, 1)+" holds", "it"
+		if len(names) > 1 {
+			what, them = "columns "+data.QuoteList(names, 5)+" hold", "them"
+		}
+		leave := fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(names...))
+		if len(names) > 10 {
+			leave = "leave them out with --ignore"
+		}
+		if !ds.Header {
+			leave = fmt.Sprintf("leave %s out of the file", them)
+		}
+		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leave))
+	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := "column %s has", "it"
 		if len(names) > 1 {

@@ -1129,3 +1129,26 @@ func TestIgnoreCommaName(t *testing.T) {
 		t.Errorf("%s: exit %d: %s", flag, code, errs)
 	}
 }
+
+// TestConstantColumnsWarned: train names the columns that hold one value
+// in every training row, numeric or categorical, and not the others.
+func TestConstantColumnsWarned(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,k,c,m,y\n")
+	for i := range 40 {
+		m := ""
+		if i%2 == 0 {
+			m = "x"
+		}
+		fmt.Fprintf(&b, "%d,5,same,%s,%s\n", i, m, []string{"lo", "hi"}[i%2])
+	}
+	train := filepath.Join(dir, "train.csv")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q")
+	if code != 0 || !strings.Contains(errs, `columns "k", "c" hold one value in every training row, so the model learns nothing from them; leave them out with --ignore "k,c"`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}

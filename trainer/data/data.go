@@ -224,6 +224,31 @@ const MinScattered = 20
 // Row returns the features of row i.
 func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }
 
+// ConstantColumns names the input columns whose features are the same in
+// every row (a value repeated down the column, missing or not), of which
+// a model learns nothing; nil for fewer than two rows or no Schema. The
+// columns NoValue names are among them.
+func (d *Dataset) ConstantColumns() []string {
+	if d.Schema == nil || d.Rows < 2 || d.Schema.Width() != d.Features {
+		return nil
+	}
+	var out []string
+	off := 0
+	for i := range d.Schema.Inputs {
+		in := &d.Schema.Inputs[i]
+		w := in.Width()
+		same := true
+		for r := 1; r < d.Rows && same; r++ {
+			same = slices.Equal(d.X[r*d.Features+off:r*d.Features+off+w], d.X[off:off+w])
+		}
+		if same {
+			out = append(out, in.Name)
+		}
+		off += w
+	}
+	return out
+}
+
 // canonical returns the class of a numeric label s and whether s is a
 // finite number: the integer form of an integer ("07" and "7.0" are "7"),
 // and the shortest form of any other number ("1.50" is "1.5"), as pandas
