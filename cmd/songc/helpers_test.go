@@ -92,11 +92,12 @@ func csvFile(t *testing.T, header string, n int, row func(i int) string) string 
 }
 
 // trainQuick trains a tiny graph for one epoch on the CSV file train, with
-// -q, for a test of what train says about the file: its exit code and
-// stderr.
-func trainQuick(t *testing.T, train string) (code int, stderr string) {
+// -q and the flags extra, for a test of what train says about the file:
+// its exit code and stderr.
+func trainQuick(t *testing.T, train string, extra ...string) (code int, stderr string) {
 	t.Helper()
-	code, _, stderr = songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
-		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	args := []string{"train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"), "-q",
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0"}
+	code, _, stderr = songc(t, context.Background(), append(args, extra...)...)
 	return code, stderr
 }

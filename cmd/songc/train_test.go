@@ -1047,21 +1047,14 @@ func TestAutoSearchAgain(t *testing.T) {
 // TestThousandsWarned: train says a column holds numbers with thousands
 // separators, and does not advise decimal commas for it.
 func TestThousandsWarned(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("qty,x,y\n")
-	for i := range 60 {
+	train := csvFile(t, "qty,x,y", 60, func(i int) string {
 		q := fmt.Sprint(i * 37)
 		if i*37 >= 1000 {
 			q = fmt.Sprintf("\"%d,%03d\"", i*37/1000, i*37%1000)
 		}
-		fmt.Fprintf(&b, "%s,%d,%s\n", q, i%7, []string{"lo", "hi"}[i%2])
-	}
-	train := filepath.Join(dir, "train.csv")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q")
+		return fmt.Sprintf("%s,%d,%s", q, i%7, []string{"lo", "hi"}[i%2])
+	})
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `column "qty" holds numbers written with thousands separators (like "1,208"), read as categories`) || strings.Contains(errs, "decimal comma") {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
@@ -1071,36 +1064,23 @@ func TestThousandsWarned(t *testing.T) {
 // the label (without --label-col), and when the first row's label is a
 // class of that row alone, as a header of numbers' names makes it.
 func TestLabelDoubts(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, header string, row func(i int) string) string {
-		var b strings.Builder
-		b.WriteString(header + "\n")
-		for i := range 60 {
-			b.WriteString(row(i) + "\n")
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	first := write("first.csv", "Class,age,flag", func(i int) string {
+	first := csvFile(t, "Class,age,flag", 60, func(i int) string {
 		return fmt.Sprintf("%s,%d,%s", []string{"up", "down"}[i%2], i, []string{"TRUE", "FALSE"}[i%3%2])
 	})
-	years := write("years.csv", "2019,2020,outcome", func(i int) string { return fmt.Sprintf("%d,%d,%s", i, i%7, []string{"up", "down"}[i%2]) })
+	years := csvFile(t, "2019,2020,outcome", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i, i%7, []string{"up", "down"}[i%2]) })
 	for _, tc := range []struct {
-		args []string
-		want string // "" for neither warning
+		train string
+		flags []string
+		want  string // "" for neither warning
 	}{
-		{[]string{"--data", first}, `the label is the last column, "flag", but column "Class" is named like a label: if it is the label, pass --label-col "Class"`},
-		{[]string{"--data", first, "--label-col", "flag"}, ""},
-		{[]string{"--data", years}, `the first row's label "outcome" is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes`},
-		{[]string{"--data", years, "--header", "yes"}, ""},
+		{first, nil, `the label is the last column, "flag", but column "Class" is named like a label: if it is the label, pass --label-col "Class"`},
+		{first, []string{"--label-col", "flag"}, ""},
+		{years, nil, `the first row's label "outcome" is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes`},
+		{years, []string{"--header", "yes"}, ""},
 	} {
-		args := append([]string{"train", "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q"}, tc.args...)
-		code, _, errs := songc(t, context.Background(), args...)
+		code, errs := trainQuick(t, tc.train, tc.flags...)
 		if code != 0 || tc.want != "" && !strings.Contains(errs, tc.want) || tc.want == "" && (strings.Contains(errs, "named like a label") || strings.Contains(errs, "a class of that row alone")) {
-			t.Errorf("%q: exit %d:\n%s", tc.args, code, errs)
+			t.Errorf("%s %q: exit %d:\n%s", tc.train, tc.flags, code, errs)
 		}
 	}
 }
@@ -1108,24 +1088,14 @@ func TestLabelDoubts(t *testing.T) {
 // TestIgnoreCommaName: a column whose name holds a comma can be left out,
 // with the --ignore that songc's own message gives.
 func TestIgnoreCommaName(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("age,\"comment, free\",y\n")
-	for i := range 1100 {
-		fmt.Fprintf(&b, "%d,text %d,%s\n", i%50, i, []string{"lo", "hi"}[i%50/25])
-	}
-	train := filepath.Join(dir, "train.csv")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q"}
-	code, _, errs := songc(t, context.Background(), args...)
+	train := csvFile(t, `age,"comment, free",y`, 1100, func(i int) string { return fmt.Sprintf("%d,text %d,%s", i%50, i, []string{"lo", "hi"}[i%50/25]) })
+	code, errs := trainQuick(t, train)
 	const flag = `--ignore 'comment\, free'`
 	if code != 1 || !strings.Contains(errs, "leave it out with "+flag) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// What the shell passes for the single-quoted list.
-	if code, _, errs := songc(t, context.Background(), append(args, "--ignore", `comment\, free`)...); code != 0 {
+	if code, errs := trainQuick(t, train, "--ignore", `comment\, free`); code != 0 {
 		t.Errorf("%s: exit %d: %s", flag, code, errs)
 	}
 }
@@ -1133,21 +1103,10 @@ func TestIgnoreCommaName(t *testing.T) {
 // TestConstantColumnsWarned: train names the columns that hold one value
 // in every training row, numeric or categorical, and not the others.
 func TestConstantColumnsWarned(t *testing.T) {
-	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("a,k,c,m,y\n")
-	for i := range 40 {
-		m := ""
-		if i%2 == 0 {
-			m = "x"
-		}
-		fmt.Fprintf(&b, "%d,5,same,%s,%s\n", i, m, []string{"lo", "hi"}[i%2])
-	}
-	train := filepath.Join(dir, "train.csv")
-	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(dir, "m.json"), "--preset", "quick", "--epochs", "1", "--nodes", "2", "--steps", "2", "-q")
+	train := csvFile(t, "a,k,c,m,y", 40, func(i int) string {
+		return fmt.Sprintf("%d,5,same,%s,%s", i, []string{"x", ""}[i%2], []string{"lo", "hi"}[i%2])
+	})
+	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `columns "k", "c" hold one value in every training row, so the model learns nothing from them; leave them out with --ignore "k,c"`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
