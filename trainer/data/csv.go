@@ -352,8 +352,8 @@ func thousandsGroups(levels []string) bool {
 // between groups of three digits, the first group 1 to 3 digits not
 // starting with 0: 1,208, -12,345.5.
 func commaGrouped(f string) bool {
-	t := strings.TrimLeft(strings.TrimSpace(f), "+-")
-	if len(strings.TrimSpace(f))-len(t) > 1 {
+	t, ok := unsigned(strings.TrimSpace(f))
+	if !ok {
 		return false
 	}
 	whole, frac, _ := strings.Cut(t, ".")
@@ -367,6 +367,13 @@ func commaGrouped(f string) bool {
 		}
 	}
 	return allDigits(frac)
+}
+
+// unsigned returns s without its sign, + or -, and false when it has more
+// than one.
+func unsigned(s string) (string, bool) {
+	t := strings.TrimLeft(s, "+-")
+	return t, len(s)-len(t) <= 1
 }
 
 // allDigits reports whether s holds only the digits 0 to 9.
@@ -1174,26 +1181,19 @@ func decimalPoint(f string) (string, bool) {
 	if i < 0 || strings.Count(t, ",") != 1 || strings.ContainsAny(t, ".xXpP_") {
 		return f, false
 	}
-	digits := func(s string) bool {
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	whole, frac := strings.TrimLeft(t[:i], "+-"), t[i+1:]
-	if len(t[:i])-len(whole) > 1 || !digits(whole) {
+	whole, ok := unsigned(t[:i])
+	frac := t[i+1:]
+	if !ok || !allDigits(whole) {
 		return f, false
 	}
 	if e := strings.IndexAny(frac, "eE"); e >= 0 {
-		exp := strings.TrimLeft(frac[e+1:], "+-")
-		if len(frac[e+1:])-len(exp) > 1 || exp == "" || !digits(exp) {
+		exp, ok := unsigned(frac[e+1:])
+		if !ok || exp == "" || !allDigits(exp) {
 			return f, false
 		}
 		frac = frac[:e]
 	}
-	if !digits(frac) || whole == "" && frac == "" {
+	if !allDigits(frac) || whole == "" && frac == "" {
 		return f, false
 	}
 	return t[:i] + "." + t[i+1:], true
