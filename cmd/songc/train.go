@@ -936,21 +936,14 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 	if mc.More {
 		some += ", ..."
 	}
-	// --missing's list is comma-separated: a value with a comma cannot join it.
-	tokens := slices.Clone(missing)
-	for _, w := range mc.Some {
-		if !strings.Contains(w, ",") {
-			tokens = append(tokens, w)
-		}
-	}
 	// Inf and NAN are numbers to strconv, but not to a model.
 	are := "are not finite numbers"
 	if mc.Words == 1 {
 		are = "is not a finite number"
 	}
 	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
-		"if they mean missing, list them: --missing %q; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
-		mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, strings.Join(tokens, ","), mc.Name)
+		"if they mean missing, list them: %s; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
+		mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, data.MissingFlag(missing, mc.Some), mc.Name)
 }
 
 // fractions reports whether every class name is a number and some have a

@@ -369,6 +369,19 @@ func commaGrouped(f string) bool {
 	return allDigits(frac)
 }
 
+// MissingFlag returns the --missing flag that adds the values words to the
+// tokens missing: --missing "NA,?,-". Its list is split at commas, so a
+// value holding one is left out.
+func MissingFlag(missing, words []string) string {
+	tokens := slices.Clone(missing)
+	for _, w := range words {
+		if !strings.Contains(w, ",") {
+			tokens = append(tokens, w)
+		}
+	}
+	return fmt.Sprintf("--missing %q", strings.Join(tokens, ","))
+}
+
 // unsigned returns s without its sign, + or -, and false when it has more
 // than one.
 func unsigned(s string) (string, bool) {
@@ -715,18 +728,12 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
 			if mostly == "" && t.numbers[j] > t.words[j] {
-				tokens := slices.Clone(opt.Missing)
-				for _, w := range t.some[j] {
-					if !strings.Contains(w, ",") { // --missing's list is comma-separated
-						tokens = append(tokens, w)
-					}
-				}
 				some := QuoteList(t.some[j], len(t.some[j]))
 				if t.more[j] {
 					some += ", ..."
 				}
-				mostly = fmt.Sprintf(". Column %q holds numbers but for %d values (%s): if they mean missing, list them (--missing %q); if they are numbers written otherwise, write them as plain numbers",
-					in.Name, t.words[j], some, strings.Join(tokens, ","))
+				mostly = fmt.Sprintf(". Column %q holds numbers but for %d values (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
+					in.Name, t.words[j], some, MissingFlag(opt.Missing, t.some[j]))
 			}
 			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue
