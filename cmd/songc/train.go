@@ -792,17 +792,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	headerNo := header == "no"
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
-		what := "columns " + data.QuoteList(names, 5) + " hold"
-		if len(names) == 1 {
-			what = "column " + data.QuoteList(names, 1) + " holds"
-		}
+		what, _ := columns(names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
 	if names := ds.Thousands; len(names) > 0 {
-		what := "columns " + data.QuoteList(names, 5) + " hold"
-		if len(names) == 1 {
-			what = "column " + data.QuoteList(names, 1) + " holds"
-		}
+		what, _ := columns(names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with thousands separators (like "1,208"), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`)
 	}
 	var first []data.MixedColumn
@@ -835,10 +829,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with %s", name, data.IgnoreFlag(name)))
 	}
 	if names := slices.DeleteFunc(ds.ConstantColumns(), func(n string) bool { return slices.Contains(ds.NoValue, n) }); len(names) > 0 {
-		what, them := "column "+data.QuoteList(names, 1)+" holds", "it"
-		if len(names) > 1 {
-			what, them = "columns "+data.QuoteList(names, 5)+" hold", "them"
-		}
+		what, them := columns(names, 5, "holds", "hold")
 		leave := fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(names...))
 		if len(names) > 10 {
 			leave = "leave them out with --ignore"
@@ -849,11 +840,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leave))
 	}
 	if names := ds.NoValue; len(names) > 0 {
-		what, them := "column %s has", "it"
-		if len(names) > 1 {
-			what, them = "columns %s have", "them"
-		}
-		out = append(out, fmt.Sprintf(what+" no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", data.QuoteList(names, len(names)), them))
+		what, them := columns(names, len(names), "has", "have")
+		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", what, them))
 	}
 	label := "label column"
 	if ds.Schema != nil && ds.Schema.Label != "" {
@@ -883,6 +871,17 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
 	}
 	return out
+}
+
+// columns names the columns names, at most n of them, as a sentence's
+// subject with its verb in the singular or plural ("column "a" holds",
+// "columns "a", "b" hold"), and returns the pronoun that refers back to
+// them.
+func columns(names []string, n int, verb, verbs string) (subject, them string) {
+	if len(names) == 1 {
+		return "column " + data.QuoteList(names, 1) + " " + verb, "it"
+	}
+	return "columns " + data.QuoteList(names, n) + " " + verbs, "them"
 }
 
 // labelName reports whether a column's name is one a label column
