@@ -65,6 +65,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		return err
 	}
 	m := k.Model
+	meta, _ := runlog.ReadMetadata(m.Training) // none: nothing to say or check
 	if !(c.PathThreshold > 0 && c.PathThreshold < 1) {
 		return usagef("--path-threshold must be in (0, 1), got %v", c.PathThreshold)
 	}
@@ -100,7 +101,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		}
 	}
 	if logPath != "" {
-		if recs, err = readLogFor(logPath, m, c.Log == ""); err != nil {
+		if recs, err = readLogFor(logPath, meta, c.Log == ""); err != nil {
 			return err
 		}
 		if recs == nil {
@@ -113,7 +114,6 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	}
 	bin := analysis.NewBinary(k)
 	rep := analyzeReport{Model: c.Model, Graph: bin.Stats()}
-	meta, _ := runlog.ReadMetadata(m.Training)
 	mc := meta.Constant()
 	if mc != nil {
 		rep.Constant = mc.Class
@@ -281,17 +281,14 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds 
 }
 
 // readLogFor reads the per-epoch log at path and checks that the run that
-// wrote it trained m (runlog.Metadata.MatchLog). A log of another run is
+// wrote it trained the model of training metadata meta
+// (runlog.Metadata.MatchLog; a model without metadata checks nothing). A log of another run is
 // an error when the user named it, and when guessed (MODEL.log.jsonl
 // beside the model) it gives nil records, for a warning.
-func readLogFor(path string, m *runtime.Model, guessed bool) ([]analysis.LogRecord, error) {
+func readLogFor(path string, meta runlog.Metadata, guessed bool) ([]analysis.LogRecord, error) {
 	recs, err := analysis.ReadLog(path)
 	if err != nil {
 		return nil, err
-	}
-	meta, err := runlog.ReadMetadata(m.Training)
-	if err != nil {
-		return recs, nil // nothing to check it against
 	}
 	ep := make([]runlog.EpochRecord, len(recs))
 	for i := range recs {

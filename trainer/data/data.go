@@ -424,13 +424,14 @@ func openCSV(path string) (io.Reader, io.Closer, error) {
 // rows go), UTF-16 text, a zip archive (an .xlsx workbook is one) or a
 // compression other than gzip.
 func notCSV(path string, head []byte) string {
+	utf16 := "is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + path + " > utf8.csv, or save it as CSV UTF-8"
 	for _, f := range []struct{ magic, why string }{
-		{"\xff\xfe", "is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + path + " > utf8.csv, or save it as CSV UTF-8"},
-		{"\xfe\xff", "is UTF-16 text (its first two bytes say so), and songc reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8 " + path + " > utf8.csv, or save it as CSV UTF-8"},
+		{"\xff\xfe", utf16},
+		{"\xfe\xff", utf16},
 		{"PK\x03\x04", "is a zip archive (as an .xlsx workbook is), and songc reads CSV text, plain or gzip'd: unzip it, or save the sheet as CSV UTF-8"},
-		{"BZh", "is bzip2-compressed, and songc reads CSV text, plain or gzip'd: decompress it (bunzip2) or gzip it"},
-		{"\xfd7zXZ\x00", "is xz-compressed, and songc reads CSV text, plain or gzip'd: decompress it (unxz) or gzip it"},
-		{"\x28\xb5\x2f\xfd", "is zstd-compressed, and songc reads CSV text, plain or gzip'd: decompress it (unzstd) or gzip it"},
+		{"BZh", compressed("bzip2", "bunzip2")},
+		{"\xfd7zXZ\x00", compressed("xz", "unxz")},
+		{"\x28\xb5\x2f\xfd", compressed("zstd", "unzstd")},
 	} {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
 			return f.why
@@ -448,6 +449,12 @@ func notCSV(path string, head []byte) string {
 		what = "a training log"
 	}
 	return fmt.Sprintf("holds %s, not rows of data: --data names a CSV file of rows", what)
+}
+
+// compressed says that a file is compressed by a tool songc does not read,
+// and which tool decompresses it.
+func compressed(name, tool string) string {
+	return fmt.Sprintf("is %s-compressed, and songc reads CSV text, plain or gzip'd: decompress it (%s) or gzip it", name, tool)
 }
 
 // readErr names the file in a read error, calling a cut-short gzip stream
