@@ -1421,8 +1421,10 @@ func (s *CSVStream) positionalLabel() (int, error) {
 // looksLikeHeader applies CSVStream's header rule to the first row.
 func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	if s.opt.Named {
+		named := !keyword(s.opt.LabelCol) // a label given by its name
 		for _, f := range rec {
-			if _, ok := index[runtime.Level(f)]; ok || !keyword(s.opt.LabelCol) && runtime.Level(f) == s.opt.LabelCol {
+			l := runtime.Level(f)
+			if _, ok := index[l]; ok || named && l == s.opt.LabelCol {
 				return true
 			}
 		}
