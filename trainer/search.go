@@ -216,7 +216,7 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 	}
 	cfgs := s.Candidates()
 	if task.ValRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
-		if slices.Max(task.classCounts()) < 2 {
+		if slices.Max(task.ClassCounts()) < 2 {
 			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+
 				"a label with a distinct value in every row is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)", task.Train.Name, len(task.ClassNames))
 		}

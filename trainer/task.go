@@ -185,8 +185,8 @@ func valCount(n int, val float64) int {
 	return max(0, min(int(math.Round(val*float64(n))), n-1))
 }
 
-// classCounts returns the number of training rows of each class.
-func (t *Task) classCounts() []int {
+// ClassCounts returns the number of training rows of each class.
+func (t *Task) ClassCounts() []int {
 	counts := make([]int, len(t.ClassNames))
 	for _, k := range t.yTrain {
 		counts[k]++
@@ -198,7 +198,7 @@ func (t *Task) classCounts() []int {
 // task's training rows (splitVal), without splitting them.
 func (t *Task) ValRows(val float64) int {
 	n := 0
-	for _, c := range t.classCounts() {
+	for _, c := range t.ClassCounts() {
 		n += valCount(c, val)
 	}
 	return n

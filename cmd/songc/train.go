@@ -856,12 +856,9 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		}
 	}
 	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
-		counts := make(map[string]int)
-		for _, l := range ds.Labels {
-			counts[l]++
-		}
-		if first := ds.Labels[0]; counts[first] == 1 && len(counts) > 2 && minOther(counts, first) >= 5 {
-			out = append(out, fmt.Sprintf("the first row's label %q is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes", first))
+		counts := task.ClassCounts()
+		if k, err := data.ClassIndex(task.ClassNames)(ds.Labels[0]); err == nil && counts[k] == 1 && len(counts) > 2 && minOther(counts, k) >= 5 {
+			out = append(out, fmt.Sprintf("the first row's label %q is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes", ds.Labels[0]))
 		}
 	}
 	switch n, rows := len(task.ClassNames), ds.Rows; {
@@ -894,11 +891,11 @@ func labelName(name string) bool {
 	return false
 }
 
-// minOther returns the smallest count of counts other than skip's.
-func minOther(counts map[string]int, skip string) int {
+// minOther returns the smallest of counts but counts[skip].
+func minOther(counts []int, skip int) int {
 	least := math.MaxInt
-	for c, n := range counts {
-		if c != skip {
+	for k, n := range counts {
+		if k != skip {
 			least = min(least, n)
 		}
 	}
