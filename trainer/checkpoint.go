@@ -211,13 +211,14 @@ type searchPlan struct {
 	WeightDecays []float64
 	Eta          int
 	FirstRung    int
+	Derived      Derived
 	Budget       time.Duration
 	AimSE        float64
 	Pilot        *runlog.Pilot
 }
 
 func (s *Search) saveCheckpoint(path string, st *searchState) error {
-	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Budget, s.AimSE, s.Pilot}, Args: s.Args, State: *st}
+	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Derived, s.Budget, s.AimSE, s.Pilot}, Args: s.Args, State: *st}
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, searchMagic, f) })
 }
 
@@ -254,7 +255,7 @@ func LoadSearchCheckpoint(path string) (*SearchCheckpoint, error) {
 	}
 	p := sf.Plan
 	c := &SearchCheckpoint{Path: path, Args: sf.Args, state: sf.State,
-		Search: Search{Base: p.Base, Sizes: p.Sizes, LRs: p.LRs, WeightDecays: p.WeightDecays, Eta: p.Eta, FirstRung: p.FirstRung, Budget: p.Budget, AimSE: p.AimSE, Pilot: p.Pilot}}
+		Search: Search{Base: p.Base, Sizes: p.Sizes, LRs: p.LRs, WeightDecays: p.WeightDecays, Eta: p.Eta, FirstRung: p.FirstRung, Derived: p.Derived, Budget: p.Budget, AimSE: p.AimSE, Pilot: p.Pilot}}
 	if err := c.Search.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: checkpoint holds an invalid search: %v", path, err)
 	}

@@ -35,6 +35,11 @@ type Search struct {
 	WeightDecays []float64
 	Eta          int // 1/Eta of the candidates survive each cut
 	FirstRung    int // epochs before the first cut
+	// Derived says which of FirstRung and Base's Patience and Epochs
+	// DefaultSearch derived from the training rows the validation share
+	// leaves, rather than a caller giving them: a second pass on another
+	// share (AimSE) derives those again, and keeps the others.
+	Derived Derived
 	// Budget bounds the search's wall time: once it is spent, the
 	// candidates are cut to the best one so far, and that one ends its
 	// constant-rate phase at once; its decay runs until a quarter more
@@ -116,8 +121,12 @@ func DefaultSearch(task *Task, base Config) Search {
 		WeightDecays: []float64{0, 0.01},
 		Eta:          3,
 		FirstRung:    perEpoch(500, 3, 30),
+		Derived:      Derived{FirstRung: true, Patience: true, Epochs: true},
 	}
 }
+
+// Derived marks the counts of a Search that DefaultSearch derived.
+type Derived struct{ FirstRung, Patience, Epochs bool }
 
 // DefaultSizes are the graph sizes (nodes, steps) the default recipe
 // searches, smallest first.
@@ -349,25 +358,22 @@ func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Sea
 }
 
 // withVal returns the search s on validation share val. Its first rung,
-// patience and epochs, where they are DefaultSearch's for s's share,
-// become DefaultSearch's for val, since they count batches of the
-// training rows that remain.
+// patience and epochs, where DefaultSearch derived them (Derived), are
+// derived again for val, since they count batches of the training rows
+// that remain.
 func (s *Search) withVal(task *Task, val float64) Search {
 	t := *s
-	was := DefaultSearch(task, s.Base)
-	b := s.Base
-	b.Val = val
-	now := DefaultSearch(task, b)
-	if t.FirstRung == was.FirstRung {
+	t.Base.Val = val
+	now := DefaultSearch(task, t.Base)
+	if t.Derived.FirstRung {
 		t.FirstRung = now.FirstRung
 	}
-	if b.Patience == was.Base.Patience {
-		b.Patience = now.Base.Patience
+	if t.Derived.Patience {
+		t.Base.Patience = now.Base.Patience
 	}
-	if b.Epochs == was.Base.Epochs {
-		b.Epochs = now.Base.Epochs
+	if t.Derived.Epochs {
+		t.Base.Epochs = now.Base.Epochs
 	}
-	t.Base = b
 	return t
 }
 

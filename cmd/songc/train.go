@@ -446,6 +446,7 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 	if c.Patience == nil {
 		cfg.Patience = s.Base.Patience
 	}
+	s.Derived.Epochs, s.Derived.Patience = c.Epochs == nil, c.Patience == nil
 	s.Base = cfg
 	s.Sizes = fixSize(s.Sizes, c.Nodes, c.Steps)
 	if c.LR != nil {
