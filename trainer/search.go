@@ -149,6 +149,12 @@ func DefaultValShare(rows int) float64 {
 // and fewer than the default 60 above 95%.
 const DefaultAimSE = 0.035
 
+// StdErr is the standard error of an accuracy p measured on n rows,
+// sqrt(p(1-p)/n).
+func StdErr(p float64, n int) float64 {
+	return math.Sqrt(max(0, p*(1-p)) / float64(max(1, n)))
+}
+
 // AimedValShare is the validation share that measures an accuracy near p
 // on a training file of rows rows with a standard error of at most se:
 // p(1-p)/se² rows, within DefaultValShare(rows) and 0.3.
@@ -344,9 +350,9 @@ func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Sea
 	for _, c := range rec.Candidates {
 		best = max(best, c.Score)
 	}
+	n0 := task.ValRows(s.Base.Val)
 	val := AimedValShare(task.Train.Rows, best, s.AimSE)
-	n0, n1 := task.ValRows(s.Base.Val), task.ValRows(val)
-	if n1 <= n0 {
+	if n1 := task.ValRows(val); StdErr(best, n0) <= s.AimSE || n1 <= n0 {
 		return nil
 	}
 	t := s.withVal(task, val)
@@ -526,7 +532,7 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 	}
 	best := cands[ranked[0]].Score
 	n := float64(max(1, runs[ranked[0]].ValRows()))
-	se := math.Sqrt(max(0, best*(1-best)) / n)
+	se := StdErr(best, int(n))
 	if best >= 1 {
 		q := (n + 2) / (n + 4)
 		se = math.Sqrt(q * (1 - q) / (n + 4))

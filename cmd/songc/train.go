@@ -599,7 +599,7 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		s.Again = func(t *trainer.Search) {
 			p, n := t.Pilot.Best, t.Pilot.ValRows
 			fmt.Fprintf(g.Stderr, "songc: the best finalist's %.2f%% on %d validation rows has a standard error of %.1f points, above %.1f: searching again on %d validation rows (%.0f%% of the training rows), cut to %s at epochs %s\n",
-				100*p, n, 100*math.Sqrt(p*(1-p)/float64(n)), 100*t.AimSE, task.ValRows(t.Base.Val), 100*t.Base.Val, fraction(t.Eta), list(t.Rungs()))
+				100*p, n, 100*trainer.StdErr(p, n), 100*t.AimSE, task.ValRows(t.Base.Val), 100*t.Base.Val, fraction(t.Eta), list(t.Rungs()))
 		}
 	}
 	r, _, err := s.Resume(g.Ctx, task, ck)
