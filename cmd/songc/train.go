@@ -848,7 +848,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	if ds.Schema != nil && ds.Schema.Label != "" {
 		label = fmt.Sprintf("label column %q", ds.Schema.Label)
 	}
-	if !labelGiven && ds.Schema != nil {
+	if !labelGiven && ds.Schema != nil && !labelName(ds.Schema.Label) {
 		for _, in := range ds.Schema.Inputs {
 			if labelName(in.Name) {
 				out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, in.Name, in.Name))

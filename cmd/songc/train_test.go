@@ -1077,6 +1077,7 @@ func TestLabelDoubts(t *testing.T) {
 		{first, []string{"--label-col", "flag"}, ""},
 		{years, nil, `the first row's label "outcome" is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes`},
 		{years, []string{"--header", "yes"}, ""},
+		{csvFile(t, "y,age,class", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i, []string{"up", "down"}[i%2]) }), nil, ""}, // the label is named like one too
 	} {
 		code, errs := trainQuick(t, tc.train, tc.flags...)
 		if code != 0 || tc.want != "" && !strings.Contains(errs, tc.want) || tc.want == "" && (strings.Contains(errs, "named like a label") || strings.Contains(errs, "a class of that row alone")) {
