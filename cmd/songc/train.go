@@ -783,9 +783,20 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
+// asPoint writes the number f, whose decimal mark is a comma, as songc
+// reads it: 1,500 as 1.5.
+func asPoint(f string) string {
+	v, err := strconv.ParseFloat(strings.Replace(f, ",", ".", 1), 64)
+	if err != nil {
+		return f
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
-// not numbers, a first row of column numbers read as data, a row index
+// not numbers or for numbers written with thousands separators or a unit,
+// numbers written with both decimal marks, a first row of column numbers read as data, a row index
 // read as a feature, columns with no value, and a label column that looks
 // like an identifier or a measurement, or that may not be the label at
 // all. header is --header's value; labelGiven says --label-col was given.
@@ -798,7 +809,17 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	}
 	if names := ds.Thousands; len(names) > 0 {
 		what, _ := columns(names, 5, "holds", "hold")
-		out = append(out, what+` numbers written with thousands separators (like "1,208"), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`)
+		like := `"1,208"`
+		if ds.Separator == ';' {
+			like = `"1.208,5"`
+		}
+		out = append(out, what+` numbers written with thousands separators (like `+like+`), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`)
+	}
+	for _, u := range ds.Units {
+		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
+	}
+	for _, m := range ds.Marks {
+		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, asPoint(m.Comma)))
 	}
 	var first []data.MixedColumn
 	for _, mc := range ds.Mixed {

@@ -1060,6 +1060,33 @@ func TestThousandsWarned(t *testing.T) {
 	}
 }
 
+// TestNumberFormatsWarned: train names a semicolon file's columns of
+// numbers with thousands points, or with both decimal marks, and a
+// column of numbers with a unit.
+func TestNumberFormatsWarned(t *testing.T) {
+	train := csvFile(t, "qty;mix;pct;y", 60, func(i int) string {
+		q := fmt.Sprintf("%d,5", i*37)
+		if i*37 >= 1000 {
+			q = fmt.Sprintf("%d.%03d,5", i*37/1000, i*37%1000)
+		}
+		mix := fmt.Sprintf("%d.25", i)
+		if i == 7 {
+			mix = "1,500"
+		}
+		return fmt.Sprintf("%s;%s;%d%%;%s", q, mix, i%9, []string{"lo", "hi"}[i%2])
+	})
+	code, errs := trainQuick(t, train)
+	for _, want := range []string{
+		`column "qty" holds numbers written with thousands separators (like "1.208,5"), read as categories`,
+		`column "mix" holds numbers written with a decimal point ("0.25") and others with a comma ("1,500", read as 1.5)`,
+		`column "pct" holds numbers written with "%" (like "0%"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
+	} {
+		if code != 0 || !strings.Contains(errs, want) {
+			t.Errorf("exit %d, want %s:\n%s", code, want, errs)
+		}
+	}
+}
+
 // TestLabelDoubts: train warns when a column named like a label is not
 // the label (without --label-col), and when the first row's label is a
 // class of that row alone, as a header of numbers' names makes it.

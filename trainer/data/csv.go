@@ -295,13 +295,18 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 				ds.IndexColumn = true
 			}
 		}
+		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
+			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
+		}
 		n, values := len(in.Levels), t.numbers[j]+t.words[j]
 		switch {
 		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
-		case ds.Separator != ';' && thousandsGroups(in.Levels):
+		case thousandsGroups(in.Levels, ds.Separator == ';'):
 			ds.Thousands = append(ds.Thousands, in.Name)
 		case ds.Separator != ';' && decimalCommas(in.Levels):
 			ds.DecimalComma = append(ds.DecimalComma, in.Name)
+		case withUnit(in.Levels) != "":
+			ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: withUnit(in.Levels), Like: in.Levels[0]})
 		case t.numbers[j] > t.words[j]:
 			ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 				FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
@@ -327,11 +332,19 @@ func decimalCommas(levels []string) bool {
 }
 
 // thousandsGroups reports whether levels are all numbers, some written
-// with commas between groups of three digits (1,208 or 12,345,678.5), and
-// none of the others 1000 or more: numbers a spreadsheet formatted with
-// thousands separators, where a decimal comma would leave some below 1000
-// with another count of digits after it (3,5), or above it without one.
-func thousandsGroups(levels []string) bool {
+// with thousands separators between groups of three digits, and none of
+// the others 1000 or more: numbers a spreadsheet formatted so, where a
+// decimal comma would leave some below 1000 with another count of digits
+// after it (3,5), or above it without one. In a file separated by
+// semicolons the groups are separated by points and the decimal mark is a
+// comma (1.208, 12.345.678,5: decimal commas alone are read as numbers
+// there, and a single group, 1.208, as 1.208); elsewhere by commas, with a
+// decimal point (1,208, 12,345,678.5).
+func thousandsGroups(levels []string, semicolons bool) bool {
+	mark, point := byte(','), byte('.')
+	if semicolons {
+		mark, point = point, mark
+	}
 	grouped := false
 	for _, l := range levels {
 		if v, err := runtime.ParseNumber(l); err == nil {
@@ -340,7 +353,7 @@ func thousandsGroups(levels []string) bool {
 			}
 			continue
 		}
-		if !commaGrouped(l) {
+		if !inGroups(l, mark, point) {
 			return false
 		}
 		grouped = true
@@ -348,16 +361,17 @@ func thousandsGroups(levels []string) bool {
 	return grouped
 }
 
-// commaGrouped reports whether f is a number whose whole part has commas
+// inGroups reports whether f is a number whose whole part has the mark
 // between groups of three digits, the first group 1 to 3 digits not
-// starting with 0: 1,208, -12,345.5.
-func commaGrouped(f string) bool {
+// starting with 0, and whose decimal mark is point: with a comma between
+// groups, 1,208 and -12,345.5.
+func inGroups(f string, mark, point byte) bool {
 	t, ok := unsigned(strings.TrimSpace(f))
 	if !ok {
 		return false
 	}
-	whole, frac, _ := strings.Cut(t, ".")
-	groups := strings.Split(whole, ",")
+	whole, frac, _ := strings.Cut(t, string(point))
+	groups := strings.Split(whole, string(mark))
 	if len(groups) < 2 || len(groups[0]) < 1 || len(groups[0]) > 3 || groups[0][0] == '0' {
 		return false
 	}
@@ -367,6 +381,47 @@ func commaGrouped(f string) bool {
 		}
 	}
 	return allDigits(frac)
+}
+
+// withUnit returns the unit that every one of two or more levels writes
+// with a number: a suffix (12%, 3.5 kg) or a prefix of symbols ($12,
+// € 3.50), which taken away leaves a number. It returns "" when there is
+// none: a prefix holding a letter (Q1, Q2) is a code, not a unit, and
+// a sign alone (5+) is not one either.
+func withUnit(levels []string) string {
+	if len(levels) < 2 {
+		return ""
+	}
+	pre, suf := levels[0], levels[0]
+	for _, l := range levels[1:] {
+		n := 0
+		for n < len(pre) && n < len(l) && pre[n] == l[n] {
+			n++
+		}
+		pre = pre[:n]
+		n = 0
+		for n < len(suf) && n < len(l) && suf[len(suf)-1-n] == l[len(l)-1-n] {
+			n++
+		}
+		suf = suf[len(suf)-n:]
+	}
+	// The number's own digits, sign, point or exponent may end the prefix
+	// or start the suffix that all share (15%, 25%: "5%").
+	if i := strings.IndexAny(pre, "0123456789+-."); i >= 0 {
+		pre = pre[:i]
+	}
+	if i := strings.LastIndexAny(suf, "0123456789."); i >= 0 {
+		suf = suf[i+1:]
+	}
+	if strings.Trim(pre+suf, " +-") == "" || strings.IndexFunc(pre, unicode.IsLetter) >= 0 {
+		return "" // no unit, a code, or a sign alone (1+, 2+)
+	}
+	for _, l := range levels {
+		if len(l) < len(pre)+len(suf) || !runtime.IsNumber(strings.TrimSpace(l[len(pre):len(l)-len(suf)])) {
+			return ""
+		}
+	}
+	return strings.TrimSpace(pre + suf)
 }
 
 // MissingFlag returns the --missing flag that adds the values words to the
@@ -518,7 +573,11 @@ type table struct {
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
-	cr     *csvReader // the columns' places in the file (--ignore)
+	// point and comma are, in a file separated by semicolons, the first
+	// number below the first row written with a decimal point, and the
+	// first written with a comma before three digits (1,500, read as 1.5).
+	point, comma []string
+	cr           *csvReader // the columns' places in the file (--ignore)
 }
 
 // scanTable reads a training table once, learning its columns.
@@ -563,6 +622,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.missing = make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
+			t.point, t.comma = make([]string, t.width), make([]string, t.width)
 			t.numbers, t.words, t.some, t.more = make([]int, t.width), make([]int, t.width), make([][]string, t.width), make([]bool, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
@@ -578,6 +638,9 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			if runtime.IsMissing(f, opt.Missing) {
 				t.missing[j] = true
 				continue
+			}
+			if cr.Comma == ';' {
+				t.marks(j, f, cr.comma[j])
 			}
 			l := runtime.Level(f)
 			t.count(j, f, l, false)
@@ -617,6 +680,20 @@ func (t *table) count(j int, f, l string, first bool) {
 	}
 	if len(t.some[j]) > 3 {
 		t.some[j], t.more[j] = t.some[j][:3], true
+	}
+}
+
+// marks keeps field f of column j as the column's example of a number
+// written with a decimal point, or (comma: Read made its comma a point) of
+// one written with a comma before three digits, if it is the first.
+func (t *table) marks(j int, f string, comma bool) {
+	switch {
+	case comma && t.comma[j] == "":
+		if orig := strings.Replace(f, ".", ",", 1); inGroups(orig, ',', '.') {
+			t.comma[j] = strings.Clone(orig)
+		}
+	case !comma && t.point[j] == "" && strings.Contains(f, ".") && runtime.IsNumber(f):
+		t.point[j] = strings.Clone(strings.TrimSpace(f))
 	}
 }
 
@@ -916,6 +993,9 @@ type csvReader struct {
 	*csv.Reader
 	header []string // the header given to ignore
 	keep   []int    // the file's columns records hold; nil: all
+	// comma says which fields of the last record Read held a decimal
+	// comma that it made a point (in a file separated by semicolons).
+	comma []bool
 }
 
 // Read returns the next record, as csv.Reader.Read does.
@@ -925,8 +1005,10 @@ func (r *csvReader) Read() ([]string, error) {
 		rec, err = r.leaveOut(rec)
 	}
 	if r.Comma == ';' {
+		r.comma = slices.Grow(r.comma[:0], len(rec))[:len(rec)]
 		for i, f := range rec {
-			if p, ok := decimalPoint(f); ok {
+			p, ok := decimalPoint(f)
+			if r.comma[i] = ok; ok {
 				rec[i] = p
 			}
 		}

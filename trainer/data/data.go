@@ -65,11 +65,20 @@ type Dataset struct {
 	// separated by semicolons whose values are numbers, some written with
 	// a decimal comma ("13,74"); Mixed and Scattered leave them out.
 	DecimalComma []string
-	// Thousands names the categorical columns of a training file not
-	// separated by semicolons whose values are numbers, some written with
-	// commas between groups of three digits ("1,208"), none of the others
+	// Thousands names the categorical columns of a training file whose
+	// values are numbers, some written with thousands separators ("1,208";
+	// "1.208,5" in a file separated by semicolons), none of the others
 	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
 	Thousands []string
+	// Units are the categorical columns of a training file whose values
+	// are all numbers written with a unit (12%, $3.50); Mixed and
+	// Scattered leave them out.
+	Units []UnitColumn
+	// Marks are the numeric columns of a training file separated by
+	// semicolons that hold numbers written with a decimal point and others
+	// with a comma before three digits, which it reads as a decimal comma
+	// (1,500 as 1.5): one of the two marks may separate thousands.
+	Marks []MixedMarks
 	// Scattered are the categorical columns of a training file (not forced
 	// so by CSVOptions.Categorical) with a distinct value in most rows.
 	Scattered []ScatteredColumn
@@ -135,6 +144,16 @@ type MixedColumn struct {
 	More           bool     // there are other distinct ones
 	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
 }
+
+// A UnitColumn is a categorical column whose values are numbers written
+// with the same unit: a suffix, or a prefix of symbols. Like is one of its
+// values.
+type UnitColumn struct{ Name, Unit, Like string }
+
+// MixedMarks is a numeric column of a file separated by semicolons whose
+// numbers are written with both decimal marks: Point ("2.75") and Comma
+// ("1,500"), the first of each.
+type MixedMarks struct{ Name, Point, Comma string }
 
 // An UnseenTally counts the rows of a file read for a model that hold a
 // categorical value seen in no training row, in all and per input column.

@@ -742,8 +742,60 @@ func TestThousandsColumns(t *testing.T) {
 		t.Errorf("%v: thousands %q, decimal commas %q; want a, and b, c, d", err, ds.Thousands, ds.DecimalComma)
 	}
 	for f, want := range map[string]bool{"1,208": true, " -12,345.5 ": true, "1,234,567": true, "0,125": false, "1,20": false, "1234,567": false, ",123": false, "1,2a4": false, "--1,234": false, "1,234.5.6": false} {
-		if commaGrouped(f) != want {
-			t.Errorf("commaGrouped(%q) = %v", f, !want)
+		if inGroups(f, ',', '.') != want {
+			t.Errorf("inGroups(%q, ',', '.') = %v", f, !want)
+		}
+	}
+}
+
+// TestThousandsSemicolons: in a file separated by semicolons, thousands
+// separators are points and the decimal mark a comma (1.208,5); a column
+// with them is named, one of decimal commas alone is read as numbers.
+func TestThousandsSemicolons(t *testing.T) {
+	text := "a;b;y\n1.208,5;1,5;p\n12.345.678;2,25;q\n999;7;p\n1.5;3;q\n"
+	ds, err := read(t, text, CSVOptions{})
+	if err != nil || !reflect.DeepEqual(ds.Thousands, []string{"a"}) || ds.Schema.Inputs[1].Kind != runtime.Numeric {
+		t.Errorf("%v: thousands %q, b %+v; want a, and b numeric", err, ds.Thousands, ds.Schema.Inputs[1])
+	}
+	ds, err = read(t, strings.Replace(text, "999", "1000", 1), CSVOptions{})
+	if err != nil || ds.Thousands != nil {
+		t.Errorf("with 1000 unseparated: %v, thousands %q", err, ds.Thousands)
+	}
+	for f, want := range map[string]bool{"1.208": true, "-12.345,5": true, "1.234.567": true, "0.125": false, "1.20": false, "1,208": false, "1.2a4": false} {
+		if inGroups(f, '.', ',') != want {
+			t.Errorf("inGroups(%q, '.', ',') = %v", f, !want)
+		}
+	}
+}
+
+// TestMixedMarks: a numeric column of a file separated by semicolons that
+// holds a number with a decimal point and one with a comma before three
+// digits (read as a decimal comma) is named with the first of each; a
+// comma before other counts of digits, or commas alone, are not.
+func TestMixedMarks(t *testing.T) {
+	text := "a;b;c;y\n2.75;2.75;1,500;p\n1,500;1,5;2,250;q\n3,125;3;3;p\n"
+	ds, err := read(t, text, CSVOptions{})
+	if want := []MixedMarks{{Name: "a", Point: "2.75", Comma: "1,500"}}; err != nil || !reflect.DeepEqual(ds.Marks, want) {
+		t.Errorf("%v: marks %+v, want %+v", err, ds.Marks, want)
+	}
+	if ds, err = read(t, strings.ReplaceAll(text, ";", "\t"), CSVOptions{}); err != nil || ds.Marks != nil {
+		t.Errorf("tabs: %v, marks %+v", err, ds.Marks)
+	}
+}
+
+// TestUnitColumns: a categorical column whose values are numbers with one
+// unit, a suffix or a prefix of symbols, is named with it; codes (Q1),
+// a sign alone (5+) and numbers without the unit are not.
+func TestUnitColumns(t *testing.T) {
+	text := "pct,price,kg,q,plus,some,y\n12%,$3.50,12 kg,Q1,5+,12%,p\n-3.5%,$12,7 kg,Q2,10+,3,q\n100%,$1e3,7 kg,Q3,5+,4%,p\n"
+	ds, err := read(t, text, CSVOptions{})
+	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}}
+	if err != nil || !reflect.DeepEqual(ds.Units, want) {
+		t.Errorf("%v: units %+v, want %+v", err, ds.Units, want)
+	}
+	for _, c := range ds.Mixed {
+		if c.Name != "some" {
+			t.Errorf("mixed: %+v", c)
 		}
 	}
 }
