@@ -1087,6 +1087,18 @@ func TestNumberFormatsWarned(t *testing.T) {
 	}
 }
 
+// TestSeparatingWarned: train names a column that alone tells the
+// training rows' classes apart, as a leak would.
+func TestSeparatingWarned(t *testing.T) {
+	train := csvFile(t, "x,step,y", 60, func(i int) string {
+		return fmt.Sprintf("%d,%d,%s", i%7, i, []string{"lo", "hi"}[i/30])
+	})
+	code, errs := trainQuick(t, train)
+	if want := `column "step" alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, leave it out with --ignore "step"`; code != 0 || !strings.Contains(errs, want) || strings.Contains(errs, `column "x" alone`) {
+		t.Errorf("exit %d, want %s:\n%s", code, want, errs)
+	}
+}
+
 // TestLabelDoubts: train warns when a column named like a label is not
 // the label (without --label-col), and when the first row's label is a
 // class of that row alone, as a header of numbers' names makes it.

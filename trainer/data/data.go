@@ -17,6 +17,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"embed"
 	"fmt"
@@ -266,6 +267,91 @@ func (d *Dataset) ConstantColumns() []string {
 		off += w
 	}
 	return out
+}
+
+// MinSeparating is the fewest labelled rows for which Separating looks
+// for a column that tells the classes apart alone: on fewer, a column may
+// do so by chance.
+const MinSeparating = 30
+
+// Separating names the input columns that alone tell apart the classes of
+// every row: a numeric column with a value in every row whose classes each
+// hold an interval of values of their own, or a categorical one with at
+// most a tenth as many values as rows (not an identifier) whose values
+// each belong to one class. On real data a column like that is most often
+// a leak: recorded after the outcome, derived from the label, or a row
+// number of a file sorted by it. nil for fewer than MinSeparating rows, a
+// single class, or no Schema.
+func (d *Dataset) Separating() []string {
+	if d.Schema == nil || d.Labels == nil || d.Rows < MinSeparating || d.Schema.Width() != d.Features {
+		return nil
+	}
+	classes := map[string]bool{}
+	for _, l := range d.Labels {
+		classes[l] = true
+	}
+	if len(classes) < 2 {
+		return nil
+	}
+	var out []string
+	order := make([]int, d.Rows)
+	off := 0
+	for i := range d.Schema.Inputs {
+		in := &d.Schema.Inputs[i]
+		if d.separates(in, off, order, len(classes)) {
+			out = append(out, in.Name)
+		}
+		off += in.Width()
+	}
+	return out
+}
+
+// separates reports whether input in, whose features start at off, alone
+// tells apart the classes of d's rows (Separating), of which there are
+// classes; order is scratch space of d.Rows.
+func (d *Dataset) separates(in *runtime.Input, off int, order []int, classes int) bool {
+	f := func(r, k int) float64 { return d.X[r*d.Features+off+k] }
+	if in.Kind == runtime.Categorical {
+		if len(in.Levels)*10 > d.Rows {
+			return false
+		}
+		class := make([]string, len(in.Levels)+1) // per level, and missing
+		for r := range d.Rows {
+			v := len(in.Levels)
+			for k := range in.Levels {
+				if f(r, k) != 0 {
+					v = k
+				}
+			}
+			if class[v] == "" {
+				class[v] = d.Labels[r]
+			} else if class[v] != d.Labels[r] {
+				return false
+			}
+		}
+		return true
+	}
+	for r := range d.Rows {
+		if in.MissingFeature && f(r, 1) != 0 {
+			return false
+		}
+		order[r] = r
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(f(a, 0), f(b, 0)) })
+	runs := 1 // of one class, in the order of the values
+	for k := 1; k < d.Rows; k++ {
+		a, b := order[k-1], order[k]
+		if d.Labels[a] == d.Labels[b] {
+			continue
+		}
+		if f(a, 0) == f(b, 0) {
+			return false // one value, two classes
+		}
+		if runs++; runs > classes {
+			return false
+		}
+	}
+	return true
 }
 
 // canonical returns the class of a numeric label s and whether s is a

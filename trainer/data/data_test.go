@@ -480,3 +480,34 @@ func TestUnseenTally(t *testing.T) {
 		t.Errorf("%s; want %s", got, want)
 	}
 }
+
+// TestSeparating: a numeric column whose classes each hold an interval of
+// their own, or a categorical one whose few values each belong to one
+// class, is named; one with a tie across classes, a missing value, too
+// many values, or a class in two intervals is not, and neither is any on
+// fewer than MinSeparating rows.
+func TestSeparating(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("row,tie,gap,code,many,noise,y\n")
+	n := MinSeparating + 3
+	for i := range n {
+		class := []string{"a", "b", "c"}[3*i/n]
+		tie, gap := fmt.Sprint(i), fmt.Sprint(i)
+		if i == n/3 {
+			tie = fmt.Sprint(i - 1) // the same value as the row before, of the other class
+		}
+		if i == n-1 {
+			gap = "NA"
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,k%s,v%d,%d,%s\n", n-i, tie, gap, class, i, (i*7)%5, class)
+	}
+	ds, err := read(t, b.String(), CSVOptions{})
+	if got, want := ds.Separating(), []string{"row", "code"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("%v: separating %q, want %q", err, got, want)
+	}
+	lines := strings.SplitAfter(b.String(), "\n")
+	few := strings.Join(lines[:MinSeparating], "")
+	if ds, err = read(t, few, CSVOptions{}); err != nil || ds.Separating() != nil {
+		t.Errorf("%d rows: %v, separating %q", MinSeparating-1, err, ds.Separating())
+	}
+}
