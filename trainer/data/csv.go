@@ -606,7 +606,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			var absent []string
 			rec, absent = cr.ignore(rec, opt.Ignore)
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return slices.Contains(opt.MayLack, n) }); len(absent) > 0 {
-				return nil, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(cr.header, 8), caseHint(absent, cr.header))
+				return nil, cr.absent(name, line, absent)
 			}
 		}
 		// A row of empty fields (a blank row of a spreadsheet, ";;") has no
@@ -1049,6 +1049,12 @@ func checkUTF8(name string, line int, cr *csvReader, rec []string) error {
 // blankRecord reports whether rec is a blank line.
 func blankRecord(rec []string) bool { return len(rec) == 1 && strings.TrimSpace(rec[0]) == "" }
 
+// absent is the error for the columns absent that --ignore names and the
+// header of file name, on its line, lacks.
+func (r *csvReader) absent(name string, line int, absent []string) error {
+	return fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(r.header, 8), caseHint(absent, r.header))
+}
+
 // ignore makes the records from header, the file's first, on leave out the
 // columns named one of names (a column the header leaves unnamed is named
 // x1, x2, ... by its place in the file), and returns header so; absent are
@@ -1448,7 +1454,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			var absent []string
 			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {
-				return true, fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", s.name, line, QuoteList(absent, len(absent)), QuoteList(s.cr.header, 8), caseHint(absent, s.cr.header))
+				return true, s.cr.absent(s.name, line, absent)
 			}
 			s.width = len(rec)
 		}
