@@ -80,7 +80,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		return err
 	}
 	defer removeOnError(&err, &made) // on the data, say: the folders made go again
-	if err = checkNotInputs(flags, outputs, [2]string{"model", c.Model}, [2]string{"--data", c.Data}); err != nil {
+	if err = checkNotInputs(flags, outputs, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
 		return err
 	}
 	if c.Plots != "" {

@@ -50,7 +50,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, [2]string{"--data", c.Data}, [2]string{"--test", c.Test}); err != nil {
+	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, dataFiles(c.Data, c.Test)...); err != nil {
 		return err
 	}
 	if c.Majority {

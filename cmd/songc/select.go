@@ -74,10 +74,14 @@ func (c *SelectCmd) Run(g *Globals) error {
 	if err := checkWritable(c.Output); err != nil {
 		return err
 	}
-	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, [2]string{"--data", c.Data}, [2]string{"--test", c.Test}); err != nil {
+	if err := c.checkModelFiles(); err != nil {
 		return err
 	}
-	if err := c.checkModelFiles(); err != nil {
+	inputs := dataFiles(c.Data, c.Test)
+	for _, path := range c.Models {
+		inputs = append(inputs, input{"model", path})
+	}
+	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, inputs...); err != nil {
 		return err
 	}
 	for i, m := range models[1:] {
@@ -146,18 +150,13 @@ func sameInputs(a, b *runtime.Model) bool {
 	return bytes.Equal(ja, jb)
 }
 
-// checkModelFiles refuses a model listed twice, by any path to it, and an
-// output that is one of the models: the copy would replace a model that
-// may not be the one chosen.
+// checkModelFiles refuses a model listed twice, by any path to it.
 func (c *SelectCmd) checkModelFiles() error {
 	for i, path := range c.Models {
 		for _, earlier := range c.Models[:i] {
 			if sameFile(path, earlier) {
 				return usagef("%s and %s are the same model file; list each model once", earlier, path)
 			}
-		}
-		if sameFile(c.Output, path) {
-			return usagef("-o %s is the model %s: writing the chosen copy there would replace it; name another file", c.Output, path)
 		}
 	}
 	return nil

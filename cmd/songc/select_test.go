@@ -114,7 +114,7 @@ func TestSelectModelFiles(t *testing.T) {
 		want string
 	}{
 		{[]string{model, filepath.Join(dir, ".", "tiny.json"), "-o", filepath.Join(dir, "s.json")}, "are the same model file; list each model once"},
-		{[]string{model, other, "-o", other}, "-o " + other + " is the model " + other + ": writing the chosen copy there would replace it"},
+		{[]string{model, other, "-o", other}, "-o " + other + " is the model file: writing it would replace the model; name another file"},
 	} {
 		code, _, errs := songc(t, context.Background(), append(append([]string{"select"}, tc.args...), "--data", data)...)
 		if code != 2 || !strings.Contains(errs, tc.want) {

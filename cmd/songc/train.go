@@ -237,7 +237,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if _, err := checkOutputs(flags, outputs, false); err != nil {
 		return err
 	}
-	if err := checkNotInputs(flags, outputs, [2]string{"--data", args.Data}, [2]string{"--test", args.Test}); err != nil {
+	if err := checkNotInputs(flags, outputs, dataFiles(args.Data, args.Test)...); err != nil {
 		return err
 	}
 
@@ -719,18 +719,27 @@ func writeFile(path string, b []byte) error {
 	})
 }
 
+// An input is a file a command reads: its flag ("--data"), or "model"
+// for a model named by its place, and its path.
+type input struct{ flag, path string }
+
+// dataFiles are the inputs --data and --test.
+func dataFiles(data, test string) []input {
+	return []input{{"--data", data}, {"--test", test}}
+}
+
 // checkNotInputs refuses an output of outputs (by flag, in the order of
 // flags) that is the same file as one of inputs, the command's data files
-// or model (flag, path pairs): writing it would replace them.
-func checkNotInputs(flags []string, outputs map[string]string, inputs ...[2]string) error {
+// or models: writing it would replace them.
+func checkNotInputs(flags []string, outputs map[string]string, inputs ...input) error {
 	for _, flag := range flags {
 		for _, in := range inputs {
-			if sameFile(outputs[flag], in[1]) {
+			if sameFile(outputs[flag], in.path) {
 				what := "the data"
-				if in[0] == "model" {
+				if in.flag == "model" {
 					what = "the model"
 				}
-				return usagef("%s %s is the %s file: writing it would replace %s; name another file", flag, outputs[flag], in[0], what)
+				return usagef("%s %s is the %s file: writing it would replace %s; name another file", flag, outputs[flag], in.flag, what)
 			}
 		}
 	}
