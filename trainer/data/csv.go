@@ -298,15 +298,15 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
-		n, values := len(in.Levels), t.numbers[j]+t.words[j]
+		n, values, unit := len(in.Levels), t.numbers[j]+t.words[j], withUnit(in.Levels)
 		switch {
 		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
 		case thousandsGroups(in.Levels, ds.Separator == ';'):
 			ds.Thousands = append(ds.Thousands, in.Name)
 		case ds.Separator != ';' && decimalCommas(in.Levels):
 			ds.DecimalComma = append(ds.DecimalComma, in.Name)
-		case withUnit(in.Levels) != "":
-			ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: withUnit(in.Levels), Like: in.Levels[0]})
+		case unit != "":
+			ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: unit, Like: in.Levels[0]})
 		case t.numbers[j] > t.words[j]:
 			ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 				FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
