@@ -286,19 +286,25 @@ func (d *Dataset) Separating() []string {
 	if d.Schema == nil || d.Labels == nil || d.Rows < MinSeparating || d.Schema.Width() != d.Features {
 		return nil
 	}
-	classes := map[string]bool{}
-	for _, l := range d.Labels {
-		classes[l] = true
+	class := make([]int, d.Rows) // each row's class, numbered in order of appearance
+	index := map[string]int{}
+	for r, l := range d.Labels {
+		k, ok := index[l]
+		if !ok {
+			k = len(index)
+			index[l] = k
+		}
+		class[r] = k
 	}
-	if len(classes) < 2 {
+	if len(index) < 2 {
 		return nil
 	}
 	var out []string
-	order := make([]int, d.Rows)
+	lo, hi := make([]float64, len(index)), make([]float64, len(index))
 	off := 0
 	for i := range d.Schema.Inputs {
 		in := &d.Schema.Inputs[i]
-		if d.separates(in, off, order, len(classes)) {
+		if d.separates(in, off, class, lo, hi) {
 			out = append(out, in.Name)
 		}
 		off += in.Width()
@@ -307,15 +313,15 @@ func (d *Dataset) Separating() []string {
 }
 
 // separates reports whether input in, whose features start at off, alone
-// tells apart the classes of d's rows (Separating), of which there are
-// classes; order is scratch space of d.Rows.
-func (d *Dataset) separates(in *runtime.Input, off int, order []int, classes int) bool {
+// tells apart the classes of d's rows (Separating), where class numbers
+// each row's class; lo and hi are scratch space of one per class.
+func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []float64) bool {
 	f := func(r, k int) float64 { return d.X[r*d.Features+off+k] }
 	if in.Kind == runtime.Categorical {
 		if len(in.Levels)*10 > d.Rows {
 			return false
 		}
-		class := make([]string, len(in.Levels)+1) // per level, and missing
+		of := make([]int, len(in.Levels)+1) // each level's class plus 1, and missing's; 0: none yet
 		for r := range d.Rows {
 			v := len(in.Levels)
 			for k := range in.Levels {
@@ -323,31 +329,33 @@ func (d *Dataset) separates(in *runtime.Input, off int, order []int, classes int
 					v = k
 				}
 			}
-			if class[v] == "" {
-				class[v] = d.Labels[r]
-			} else if class[v] != d.Labels[r] {
+			if of[v] == 0 {
+				of[v] = class[r] + 1
+			} else if of[v] != class[r]+1 {
 				return false
 			}
 		}
 		return true
 	}
+	// Each class's values lie in an interval of their own when the
+	// classes' ranges do not meet.
+	for k := range lo {
+		lo[k], hi[k] = math.Inf(1), math.Inf(-1)
+	}
 	for r := range d.Rows {
 		if in.MissingFeature && f(r, 1) != 0 {
 			return false
 		}
-		order[r] = r
+		v, k := f(r, 0), class[r]
+		lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(f(a, 0), f(b, 0)) })
-	runs := 1 // of one class, in the order of the values
-	for k := 1; k < d.Rows; k++ {
-		a, b := order[k-1], order[k]
-		if d.Labels[a] == d.Labels[b] {
-			continue
-		}
-		if f(a, 0) == f(b, 0) {
-			return false // one value, two classes
-		}
-		if runs++; runs > classes {
+	order := make([]int, len(lo))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(lo[a], lo[b]) })
+	for k := 1; k < len(order); k++ {
+		if lo[order[k]] <= hi[order[k-1]] {
 			return false
 		}
 	}
