@@ -870,12 +870,12 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		}
 		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leave))
 	}
-	for _, name := range ds.Separating() {
-		leave := "if so, leave it out with " + data.IgnoreFlag(name)
+	for _, c := range ds.Separating {
+		leave := "if so, leave it out with " + data.IgnoreFlag(c.Ignore)
 		if !ds.Header {
 			leave = "if so, leave it out of the file"
 		}
-		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; %s", name, leave))
+		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; %s", c.Name, leave))
 	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := columns(names, len(names), "has", "have")

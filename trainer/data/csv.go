@@ -277,14 +277,17 @@ func (t *table) ignoreName(j int, name string) string {
 // Scattered, each in the first that takes it, and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
-// Identifiers. label is the label's column of t; schema has counted the
+// Identifiers, and the columns that alone tell the classes apart as
+// Separating. label is the label's column of t; schema has counted the
 // first row's fields when it is data.
 func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []bool) {
-	j := 0 // the column of t of input i
+	column := make([]int, len(ds.Schema.Inputs)) // the column of t of each input
+	j := 0
 	for i, in := range ds.Schema.Inputs {
 		if j == label {
 			j++
 		}
+		column[i] = j
 		if distinct[i] && ds.Header {
 			switch {
 			case t.firstLevel[j] != "":
@@ -314,6 +317,13 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
+	}
+	for _, i := range ds.separating() {
+		name := ds.Schema.Inputs[i].Name
+		if slices.Contains(ds.Identifiers, name) || ds.IndexColumn && i == 0 {
+			continue
+		}
+		ds.Separating = append(ds.Separating, NamedColumn{Name: name, Ignore: t.ignoreName(column[i], name)})
 	}
 }
 
@@ -370,7 +380,10 @@ func inGroups(f string, mark, point byte) bool {
 	if !ok {
 		return false
 	}
-	whole, frac, _ := strings.Cut(t, string(point))
+	whole, frac, cut := strings.Cut(t, string(point))
+	if cut && frac == "" {
+		return false // 1,208. ends in its decimal mark
+	}
 	groups := strings.Split(whole, string(mark))
 	if len(groups) < 2 || len(groups[0]) < 1 || len(groups[0]) > 3 || groups[0][0] == '0' {
 		return false
@@ -383,13 +396,14 @@ func inGroups(f string, mark, point byte) bool {
 	return allDigits(frac)
 }
 
-// withUnit returns the unit that every one of two or more levels writes
-// with a number: a suffix (12%, 3.5 kg) or a prefix of symbols ($12,
-// € 3.50), which taken away leaves a number. It returns "" when there is
-// none: a prefix holding a letter (Q1, Q2) is a code, not a unit, and
-// a sign alone (5+) is not one either.
+// withUnit returns the unit that every one of three or more levels writes
+// with a number (with a decimal point or comma): a suffix after a space
+// (3.5 kg, 12 years), a suffix of a symbol (12%, 20°C, 3€), or a prefix
+// of currency symbols ($12, € 3,50). It returns "" when there is none.
+// Letters straight after the digits (4WD, 3G, 9th, 1990s) and other
+// marks (#1, (2)) write codes more often than units.
 func withUnit(levels []string) string {
-	if len(levels) < 2 {
+	if len(levels) < 3 {
 		return ""
 	}
 	pre, suf := levels[0], levels[0]
@@ -405,19 +419,34 @@ func withUnit(levels []string) string {
 		}
 		suf = suf[len(suf)-n:]
 	}
-	// The number's own digits, sign, point or exponent may end the prefix
-	// or start the suffix that all share (15%, 25%: "5%").
-	if i := strings.IndexAny(pre, "0123456789+-."); i >= 0 {
+	// The number's own digits, sign or marks may end the prefix or start
+	// the suffix that all share (15%, 25%: "5%").
+	if i := strings.IndexAny(pre, "0123456789+-.,"); i >= 0 {
 		pre = pre[:i]
 	}
-	if i := strings.LastIndexAny(suf, "0123456789."); i >= 0 {
+	if i := strings.LastIndexAny(suf, "0123456789.,"); i >= 0 {
 		suf = suf[i+1:]
 	}
-	if strings.Trim(pre+suf, " +-") == "" || strings.IndexFunc(pre, unicode.IsLetter) >= 0 {
-		return "" // no unit, a code, or a sign alone (1+, 2+)
+	currency := func(r rune) bool { return unicode.Is(unicode.Sc, r) }
+	symbol := func(r rune) bool { return r == '%' || r == '‰' || r == '°' || currency(r) }
+	first, _ := utf8.DecodeRuneInString(suf)
+	switch {
+	case strings.TrimSpace(pre+suf) == "":
+		return ""
+	case strings.IndexFunc(pre, func(r rune) bool { return r != ' ' && !currency(r) }) >= 0:
+		return ""
+	case suf != "" && first != ' ' && !symbol(first):
+		return ""
 	}
 	for _, l := range levels {
-		if len(l) < len(pre)+len(suf) || !runtime.IsNumber(strings.TrimSpace(l[len(pre):len(l)-len(suf)])) {
+		if len(l) < len(pre)+len(suf) {
+			return ""
+		}
+		f := strings.TrimSpace(l[len(pre) : len(l)-len(suf)])
+		if p, ok := decimalPoint(f); ok {
+			f = p
+		}
+		if !runtime.IsNumber(f) {
 			return ""
 		}
 	}
@@ -574,9 +603,12 @@ type table struct {
 	// are more than MaxLevels.
 	levels []map[string]bool
 	// point and comma are, in a file separated by semicolons, the first
-	// number below the first row written with a decimal point, and the
-	// first written with a comma before three digits (1,500, read as 1.5).
+	// number written with a decimal point, and the first written with a
+	// comma before three digits (1,500, read as 1.5); the first row's
+	// count once schema reads it as data. firstComma says which of the
+	// first row's fields had a decimal comma (csvReader.comma).
 	point, comma []string
+	firstComma   []bool
 	cr           *csvReader // the columns' places in the file (--ignore)
 }
 
@@ -623,6 +655,9 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
 			t.point, t.comma = make([]string, t.width), make([]string, t.width)
+			if cr.Comma == ';' {
+				t.firstComma = slices.Clone(cr.comma)
+			}
 			t.numbers, t.words, t.some, t.more = make([]int, t.width), make([]int, t.width), make([][]string, t.width), make([]bool, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
@@ -640,7 +675,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				continue
 			}
 			if cr.Comma == ';' {
-				t.marks(j, f, cr.comma[j])
+				t.marks(j, f, cr.comma[j], false)
 			}
 			l := runtime.Level(f)
 			t.count(j, f, l, false)
@@ -685,14 +720,15 @@ func (t *table) count(j int, f, l string, first bool) {
 
 // marks keeps field f of column j as the column's example of a number
 // written with a decimal point, or (comma: Read made its comma a point) of
-// one written with a comma before three digits, if it is the first.
-func (t *table) marks(j int, f string, comma bool) {
+// one written with a comma before three digits, if it is the first; first
+// says f is the first row's, counted after the rows below it.
+func (t *table) marks(j int, f string, comma, first bool) {
 	switch {
-	case comma && t.comma[j] == "":
+	case comma && (first || t.comma[j] == ""):
 		if orig := strings.Replace(f, ".", ",", 1); inGroups(orig, ',', '.') {
 			t.comma[j] = strings.Clone(orig)
 		}
-	case !comma && t.point[j] == "" && strings.Contains(f, ".") && runtime.IsNumber(f):
+	case !comma && (first || t.point[j] == "") && strings.Contains(f, ".") && runtime.IsNumber(f):
 		t.point[j] = strings.Clone(strings.TrimSpace(f))
 	}
 }
@@ -774,6 +810,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 				in.MissingFeature = true
 			} else {
 				t.count(j, t.first[j], t.firstLevel[j], true)
+				if t.firstComma != nil {
+					t.marks(j, t.first[j], t.firstComma[j], true)
+				}
 				if t.levels[j] != nil {
 					t.levels[j][t.firstLevel[j]] = true // more than MaxLevels is refused below
 				}

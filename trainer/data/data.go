@@ -71,6 +71,10 @@ type Dataset struct {
 	// "1.208,5" in a file separated by semicolons), none of the others
 	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
 	Thousands []string
+	// Separating are the input columns of a training file that alone tell
+	// apart the classes of every row, the mark of a leak (see separating);
+	// not the index column or Identifiers, which are warned of already.
+	Separating []NamedColumn
 	// Units are the categorical columns of a training file whose values
 	// are all numbers written with a unit (12%, $3.50); Mixed and
 	// Scattered leave them out.
@@ -145,6 +149,10 @@ type MixedColumn struct {
 	More           bool     // there are other distinct ones
 	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
 }
+
+// A NamedColumn is an input column: its Name, and the name --ignore
+// knows it by (they differ where the header leaves the column unnamed).
+type NamedColumn struct{ Name, Ignore string }
 
 // A UnitColumn is a categorical column whose values are numbers written
 // with the same unit: a suffix, or a prefix of symbols. Like is one of its
@@ -269,43 +277,48 @@ func (d *Dataset) ConstantColumns() []string {
 	return out
 }
 
-// MinSeparating is the fewest labelled rows for which Separating looks
-// for a column that tells the classes apart alone: on fewer, a column may
-// do so by chance.
-const MinSeparating = 30
+// MinSeparatingClass is the fewest rows each class must have for
+// separating to look for a column that tells the classes apart alone: a
+// column sets apart a class of one or two rows by chance (its lowest or
+// highest value) far too often to say anything.
+const MinSeparatingClass = 5
 
-// Separating names the input columns that alone tell apart the classes of
-// every row: a numeric column with a value in every row whose classes each
-// hold an interval of values of their own, or a categorical one with at
-// most a tenth as many values as rows (not an identifier) whose values
-// each belong to one class. On real data a column like that is most often
-// a leak: recorded after the outcome, derived from the label, or a row
-// number of a file sorted by it. nil for fewer than MinSeparating rows, a
-// single class, or no Schema.
-func (d *Dataset) Separating() []string {
-	if d.Schema == nil || d.Labels == nil || d.Rows < MinSeparating || d.Schema.Width() != d.Features {
+// separating returns the inputs (their places in the Schema) that alone
+// tell apart the classes of every row: a numeric column with a value in
+// every row whose classes each hold an interval of values of their own,
+// or a categorical one with at most a tenth as many values as rows (not
+// an identifier) whose values each belong to one class. On real data a
+// column like that is most often a leak: recorded after the outcome,
+// derived from the label, or a row number of a file sorted by it. nil
+// when a class has fewer than MinSeparatingClass rows, for a single
+// class, or with no Schema.
+func (d *Dataset) separating() []int {
+	if d.Schema == nil || d.Labels == nil || d.Schema.Width() != d.Features {
 		return nil
 	}
 	class := make([]int, d.Rows) // each row's class, numbered in order of appearance
 	index := map[string]int{}
+	var size []int
 	for r, l := range d.Labels {
 		k, ok := index[l]
 		if !ok {
 			k = len(index)
 			index[l] = k
+			size = append(size, 0)
 		}
 		class[r] = k
+		size[k]++
 	}
-	if len(index) < 2 {
+	if len(index) < 2 || slices.Min(size) < MinSeparatingClass {
 		return nil
 	}
-	var out []string
+	var out []int
 	lo, hi := make([]float64, len(index)), make([]float64, len(index))
 	off := 0
 	for i := range d.Schema.Inputs {
 		in := &d.Schema.Inputs[i]
 		if d.separates(in, off, class, lo, hi) {
-			out = append(out, in.Name)
+			out = append(out, i)
 		}
 		off += in.Width()
 	}
@@ -313,7 +326,7 @@ func (d *Dataset) Separating() []string {
 }
 
 // separates reports whether input in, whose features start at off, alone
-// tells apart the classes of d's rows (Separating), where class numbers
+// tells apart the classes of d's rows (separating), where class numbers
 // each row's class; lo and hi are scratch space of one per class.
 func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []float64) bool {
 	f := func(r, k int) float64 { return d.X[r*d.Features+off+k] }

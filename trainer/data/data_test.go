@@ -484,12 +484,14 @@ func TestUnseenTally(t *testing.T) {
 // TestSeparating: a numeric column whose classes each hold an interval of
 // their own, or a categorical one whose few values each belong to one
 // class, is named; one with a tie across classes, a missing value, too
-// many values, or a class in two intervals is not, and neither is any on
-// fewer than MinSeparating rows.
+// many values, or a class in two intervals is not, nor an identifier
+// (warned of already), nor any when a class has fewer than
+// MinSeparatingClass rows. A column the header leaves unnamed is named
+// for --ignore by its place in the file.
 func TestSeparating(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("row,tie,gap,code,many,noise,y\n")
-	n := MinSeparating + 3
+	b.WriteString("y,step,tie,gap,code,many,noise,row_id,\n")
+	n := 33
 	for i := range n {
 		class := []string{"a", "b", "c"}[3*i/n]
 		tie, gap := fmt.Sprint(i), fmt.Sprint(i)
@@ -499,15 +501,17 @@ func TestSeparating(t *testing.T) {
 		if i == n-1 {
 			gap = "NA"
 		}
-		fmt.Fprintf(&b, "%d,%s,%s,k%s,v%d,%d,%s\n", n-i, tie, gap, class, i, (i*7)%5, class)
+		fmt.Fprintf(&b, "%s,%d,%s,%s,k%s,v%d,%d,%d,%d\n", class, n-i, tie, gap, class, i, (i*7)%5, i, 2*i)
 	}
-	ds, err := read(t, b.String(), CSVOptions{})
-	if got, want := ds.Separating(), []string{"row", "code"}; err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("%v: separating %q, want %q", err, got, want)
+	ds, err := read(t, b.String(), CSVOptions{LabelCol: "y"})
+	if want := []NamedColumn{{"step", "step"}, {"code", "code"}, {"x8", "x9"}}; err != nil || !reflect.DeepEqual(ds.Separating, want) {
+		t.Errorf("%v: separating %+v, want %+v", err, ds.Separating, want)
 	}
-	lines := strings.SplitAfter(b.String(), "\n")
-	few := strings.Join(lines[:MinSeparating], "")
-	if ds, err = read(t, few, CSVOptions{}); err != nil || ds.Separating() != nil {
-		t.Errorf("%d rows: %v, separating %q", MinSeparating-1, err, ds.Separating())
+	if ds, err = read(t, b.String(), CSVOptions{LabelCol: "y", Ignore: []string{"x9"}}); err != nil || len(ds.Separating) != 2 {
+		t.Errorf("--ignore x9: %v, separating %+v", err, ds.Separating)
+	}
+	few := strings.Replace(b.String(), "\nc,", "\nd,", MinSeparatingClass-1) // a class d of 4 rows
+	if ds, err = read(t, few, CSVOptions{LabelCol: "y"}); err != nil || ds.Separating != nil {
+		t.Errorf("a class of %d rows: %v, separating %+v", MinSeparatingClass-1, err, ds.Separating)
 	}
 }

@@ -741,7 +741,7 @@ func TestThousandsColumns(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ds.Thousands, []string{"a"}) || !reflect.DeepEqual(ds.DecimalComma, []string{"b", "c", "d"}) {
 		t.Errorf("%v: thousands %q, decimal commas %q; want a, and b, c, d", err, ds.Thousands, ds.DecimalComma)
 	}
-	for f, want := range map[string]bool{"1,208": true, " -12,345.5 ": true, "1,234,567": true, "0,125": false, "1,20": false, "1234,567": false, ",123": false, "1,2a4": false, "--1,234": false, "1,234.5.6": false} {
+	for f, want := range map[string]bool{"1,208": true, " -12,345.5 ": true, "1,234,567": true, "0,125": false, "1,20": false, "1234,567": false, ",123": false, "1,2a4": false, "--1,234": false, "1,234.5.6": false, "1,208.": false} {
 		if inGroups(f, ',', '.') != want {
 			t.Errorf("inGroups(%q, ',', '.') = %v", f, !want)
 		}
@@ -770,13 +770,18 @@ func TestThousandsSemicolons(t *testing.T) {
 
 // TestMixedMarks: a numeric column of a file separated by semicolons that
 // holds a number with a decimal point and one with a comma before three
-// digits (read as a decimal comma) is named with the first of each; a
-// comma before other counts of digits, or commas alone, are not.
+// digits (read as a decimal comma) is named with the first of each, the
+// first row's counted when it is data; a comma before other counts of
+// digits, or commas alone, are not.
 func TestMixedMarks(t *testing.T) {
 	text := "a;b;c;y\n2.75;2.75;1,500;p\n1,500;1,5;2,250;q\n3,125;3;3;p\n"
 	ds, err := read(t, text, CSVOptions{})
 	if want := []MixedMarks{{Name: "a", Point: "2.75", Comma: "1,500"}}; err != nil || !reflect.DeepEqual(ds.Marks, want) {
 		t.Errorf("%v: marks %+v, want %+v", err, ds.Marks, want)
+	}
+	headless := "1,500;q\n2.75;p\n3,125;p\n"
+	if ds, err := read(t, headless, CSVOptions{Header: HeaderNo}); err != nil || len(ds.Marks) != 1 || ds.Marks[0].Comma != "1,500" {
+		t.Errorf("no header: %v, marks %+v; want the first row's 1,500", err, ds.Marks)
 	}
 	if ds, err = read(t, strings.ReplaceAll(text, ";", "\t"), CSVOptions{}); err != nil || ds.Marks != nil {
 		t.Errorf("tabs: %v, marks %+v", err, ds.Marks)
@@ -784,19 +789,18 @@ func TestMixedMarks(t *testing.T) {
 }
 
 // TestUnitColumns: a categorical column whose values are numbers with one
-// unit, a suffix or a prefix of symbols, is named with it; codes (Q1),
-// a sign alone (5+) and numbers without the unit are not.
+// unit, a suffix after a space or of a symbol, or a prefix of currency
+// symbols, is named with it; codes (Q1, 4WD, 9th, #1, (2)), a sign alone
+// (5+), two values only, and numbers without the unit are not.
 func TestUnitColumns(t *testing.T) {
-	text := "pct,price,kg,q,plus,some,y\n12%,$3.50,12 kg,Q1,5+,12%,p\n-3.5%,$12,7 kg,Q2,10+,3,q\n100%,$1e3,7 kg,Q3,5+,4%,p\n"
+	text := "pct,price,kg,eur,q,wd,th,hash,par,plus,two,some,y\n" +
+		"12%,$3.50,12 kg,\"3,50 €\",Q1,4WD,9th,#1,(1),5+,1%,12%,p\n" +
+		"-3.5%,$12,7 kg,\"12,25 €\",Q2,2WD,10th,#2,(2),10+,2%,3,q\n" +
+		"100%,$1e3,8 kg,7 €,Q3,6WD,11th,#3,(3),15+,1%,4%,p\n"
 	ds, err := read(t, text, CSVOptions{})
-	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}}
+	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}, {Name: "eur", Unit: "€", Like: "12,25 €"}}
 	if err != nil || !reflect.DeepEqual(ds.Units, want) {
 		t.Errorf("%v: units %+v, want %+v", err, ds.Units, want)
-	}
-	for _, c := range ds.Mixed {
-		if c.Name != "some" {
-			t.Errorf("mixed: %+v", c)
-		}
 	}
 }
 
