@@ -859,9 +859,13 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, name := range ds.Identifiers {
 		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with %s", name, data.IgnoreFlag(name)))
 	}
-	if names := slices.DeleteFunc(ds.ConstantColumns(), func(n string) bool { return slices.Contains(ds.NoValue, n) }); len(names) > 0 {
+	if len(ds.Constant) > 0 {
+		var names, ignore []string
+		for _, c := range ds.Constant {
+			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
+		}
 		what, them := columns(names, 5, "holds", "hold")
-		leave := fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(names...))
+		leave := fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
 		if len(names) > 10 {
 			leave = "leave them out with --ignore"
 		}

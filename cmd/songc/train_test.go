@@ -1141,7 +1141,8 @@ func TestIgnoreCommaName(t *testing.T) {
 }
 
 // TestConstantColumnsWarned: train names the columns that hold one value
-// in every training row, numeric or categorical, and not the others.
+// in every training row, numeric or categorical, and not the others, each
+// by the name --ignore knows it by.
 func TestConstantColumnsWarned(t *testing.T) {
 	train := csvFile(t, "a,k,c,m,y", 40, func(i int) string {
 		return fmt.Sprintf("%d,5,same,%s,%s", i, []string{"x", ""}[i%2], []string{"lo", "hi"}[i%2])
@@ -1149,5 +1150,14 @@ func TestConstantColumnsWarned(t *testing.T) {
 	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `columns "k", "c" hold one value in every training row, so the model learns nothing from them; leave them out with --ignore "k,c"`) {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	// An unnamed column is left out by its place in the file, which, with
+	// the label first, is not its place among the inputs.
+	train = csvFile(t, "y,a,", 40, func(i int) string {
+		return fmt.Sprintf("%s,%d,5", []string{"lo", "hi"}[i%2], i)
+	})
+	code, errs = trainQuick(t, train, "--label-col", "y")
+	if code != 0 || !strings.Contains(errs, `column "x2" holds one value in every training row, so the model learns nothing from it; leave it out with --ignore "x3"`) {
+		t.Errorf("unnamed: exit %d:\n%s", code, errs)
 	}
 }

@@ -277,8 +277,8 @@ func (t *table) ignoreName(j int, name string) string {
 // Scattered, each in the first that takes it, and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
-// Identifiers, and the columns that alone tell the classes apart as
-// Separating. label is the label's column of t; schema has counted the
+// Identifiers, those with one value in every row as Constant, and those
+// that alone tell the classes apart as Separating. label is the label's column of t; schema has counted the
 // first row's fields when it is data.
 func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []bool) {
 	column := make([]int, len(ds.Schema.Inputs)) // the column of t of each input
@@ -317,6 +317,11 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
 		}
 		j++
+	}
+	for _, i := range ds.constant() {
+		if name := ds.Schema.Inputs[i].Name; !slices.Contains(ds.NoValue, name) {
+			ds.Constant = append(ds.Constant, NamedColumn{Name: name, Ignore: t.ignoreName(column[i], name)})
+		}
 	}
 	for _, i := range ds.separating() {
 		name := ds.Schema.Inputs[i].Name

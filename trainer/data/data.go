@@ -71,6 +71,9 @@ type Dataset struct {
 	// "1.208,5" in a file separated by semicolons), none of the others
 	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
 	Thousands []string
+	// Constant are the input columns of a training file that hold one
+	// value in every row, NoValue's left out.
+	Constant []NamedColumn
 	// Separating are the input columns of a training file that alone tell
 	// apart the classes of every row, the mark of a leak (see separating);
 	// not the index column or Identifiers, which are warned of already.
@@ -252,15 +255,15 @@ const MinScattered = 20
 // Row returns the features of row i.
 func (d *Dataset) Row(i int) []float64 { return d.X[i*d.Features : (i+1)*d.Features] }
 
-// ConstantColumns names the input columns whose features are the same in
-// every row (a value repeated down the column, missing or not), of which
-// a model learns nothing; nil for fewer than two rows or no Schema. The
-// columns NoValue names are among them.
-func (d *Dataset) ConstantColumns() []string {
+// constant returns the inputs (their places in the Schema) whose features
+// are the same in every row (a value repeated down the column, missing or
+// not), of which a model learns nothing; nil for fewer than two rows or no
+// Schema. The columns NoValue names are among them.
+func (d *Dataset) constant() []int {
 	if d.Schema == nil || d.Rows < 2 || d.Schema.Width() != d.Features {
 		return nil
 	}
-	var out []string
+	var out []int
 	off := 0
 	for i := range d.Schema.Inputs {
 		in := &d.Schema.Inputs[i]
@@ -270,7 +273,7 @@ func (d *Dataset) ConstantColumns() []string {
 			same = slices.Equal(d.X[r*d.Features+off:r*d.Features+off+w], d.X[off:off+w])
 		}
 		if same {
-			out = append(out, in.Name)
+			out = append(out, i)
 		}
 		off += w
 	}
