@@ -278,8 +278,8 @@ func (t *table) ignoreName(j int, name string) string {
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
 // Identifiers, those with one value in every row as Constant, and those
-// that alone tell the classes apart as Separating. label is the label's column of t; schema has counted the
-// first row's fields when it is data.
+// that alone tell the classes apart as Separating. label is the label's
+// column of t; schema has counted the first row's fields when it is data.
 func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []bool) {
 	column := make([]int, len(ds.Schema.Inputs)) // the column of t of each input
 	j := 0

@@ -299,28 +299,27 @@ func (d *Dataset) separating() []int {
 	if d.Schema == nil || d.Labels == nil || d.Schema.Width() != d.Features {
 		return nil
 	}
-	class := make([]int, d.Rows) // each row's class, numbered in order of appearance
-	index := map[string]int{}
-	var size []int
-	for r, l := range d.Labels {
-		k, ok := index[l]
-		if !ok {
-			k = len(index)
-			index[l] = k
-			size = append(size, 0)
-		}
-		class[r] = k
+	names, err := d.ClassNames() // fails for a single class
+	if err != nil {
+		return nil
+	}
+	class, err := d.Targets(names)
+	if err != nil {
+		return nil
+	}
+	size := make([]int, len(names))
+	for _, k := range class {
 		size[k]++
 	}
-	if len(index) < 2 || slices.Min(size) < MinSeparatingClass {
+	if slices.Min(size) < MinSeparatingClass {
 		return nil
 	}
 	var out []int
-	lo, hi := make([]float64, len(index)), make([]float64, len(index))
+	lo, hi, order := make([]float64, len(names)), make([]float64, len(names)), make([]int, len(names))
 	off := 0
 	for i := range d.Schema.Inputs {
 		in := &d.Schema.Inputs[i]
-		if d.separates(in, off, class, lo, hi) {
+		if d.separates(in, off, class, lo, hi, order) {
 			out = append(out, i)
 		}
 		off += in.Width()
@@ -330,8 +329,8 @@ func (d *Dataset) separating() []int {
 
 // separates reports whether input in, whose features start at off, alone
 // tells apart the classes of d's rows (separating), where class numbers
-// each row's class; lo and hi are scratch space of one per class.
-func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []float64) bool {
+// each row's class; lo, hi and order are scratch space of one per class.
+func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []float64, order []int) bool {
 	f := func(r, k int) float64 { return d.X[r*d.Features+off+k] }
 	if in.Kind == runtime.Categorical {
 		if len(in.Levels)*10 > d.Rows {
@@ -365,7 +364,6 @@ func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []fl
 		v, k := f(r, 0), class[r]
 		lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
 	}
-	order := make([]int, len(lo))
 	for k := range order {
 		order[k] = k
 	}
