@@ -29,8 +29,8 @@ type TrainCmd struct {
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; a walk not yet at a class exits to the likeliest (auto: searched; others: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation stalls, at most N or 120-400)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; unless the graph beats always predicting the most frequent class significantly, saves that constant (with a warning). fast: one 64-node, 20-step graph, 120 epochs; quick: 60 epochs. paper: the SONG authors' settings, poor here (for comparison). All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation stalls; at most N, else 120-400)."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; unless the graph beats always predicting the most frequent class significantly, saves that constant (with a warning). fast: one 64-node, 20-step graph, 120 epochs; quick: 60 epochs. paper: the SONG authors' settings, for comparison. All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
 	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search, as 90s or 10m (default ${default}; 0: none); finishing its choice may take it to 1.25 times that, then refining."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search)."`
 
