@@ -792,16 +792,6 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
-// asPoint writes the number f, whose decimal mark is a comma, as songc
-// reads it: 1,500 as 1.5.
-func asPoint(f string) string {
-	v, err := strconv.ParseFloat(strings.Replace(f, ",", ".", 1), 64)
-	if err != nil {
-		return f
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers or for numbers written with thousands separators or a unit,
@@ -828,7 +818,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
 	}
 	for _, m := range ds.Marks {
-		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, asPoint(m.Comma)))
+		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, strconv.FormatFloat(m.CommaRead(), 'g', -1, 64)))
 	}
 	var first []data.MixedColumn
 	for _, mc := range ds.Mixed {

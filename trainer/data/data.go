@@ -167,6 +167,14 @@ type UnitColumn struct{ Name, Unit, Like string }
 // ("1,500"), the first of each.
 type MixedMarks struct{ Name, Point, Comma string }
 
+// CommaRead is the number songc reads Comma as, its comma a decimal mark
+// (1,500 as 1.5).
+func (m MixedMarks) CommaRead() float64 {
+	p, _ := decimalPoint(m.Comma)
+	v, _ := runtime.ParseNumber(p)
+	return v
+}
+
 // An UnseenTally counts the rows of a file read for a model that hold a
 // categorical value seen in no training row, in all and per input column.
 type UnseenTally struct {
