@@ -137,7 +137,7 @@ type Pilot struct {
 	Val     float64 `json:"val"`        // its validation share
 	ValRows int     `json:"val_rows"`   // and rows
 	Best    float64 `json:"best_score"` // the best finalist's validation score
-	Seconds float64 `json:"-"`          // its wall time, for the budget and progress only
+	Seconds float64 `json:"-"`          // its wall time, which the budget counts
 }
 
 // Candidate is one recipe the search tried.

@@ -794,11 +794,14 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
-// not numbers or for numbers written with thousands separators or a unit,
-// numbers written with both decimal marks, a first row of column numbers read as data, a row index
-// read as a feature, columns with no value, and a label column that looks
-// like an identifier or a measurement, or that may not be the label at
-// all. header is --header's value; labelGiven says --label-col was given.
+// not numbers, or for numbers written with a decimal comma, thousands
+// separators or a unit; numbers written with both decimal marks; a first
+// row of column numbers read as data; a row index or an identifier read
+// as a feature; columns with one value or none; a column that alone tells
+// the classes apart (a leak); and a label column that looks like an
+// identifier or a measurement, that may not be the label at all (another
+// column is named like one), or whose first row is a header read as data.
+// header is --header's value; labelGiven says --label-col was given.
 func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) []string {
 	headerNo := header == "no"
 	var out []string
@@ -1132,7 +1135,9 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 // majority-class baseline and the forced exits, then a warning when the
 // hard walk does no better than the baseline (unless it is the constant
 // the majority check chose, as a warning already said), falls far below
-// the soft model, or often hits the step limit. balanced: the model was
+// the soft model, or often hits the step limit, and when the soft model
+// (predict --proba's) does no better than the baseline while the walk
+// does (softBaselineWarning; not for that constant). balanced: the model was
 // selected by balanced accuracy, which the baseline is then measured by.
 func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, balanced bool) {
 	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
