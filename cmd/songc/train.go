@@ -792,6 +792,19 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
+// leaveOut says how to leave out the training file's columns ignore (them:
+// "it" or "them"): with --ignore, which takes more than 10 without their
+// list, or, in a file without a header, by removing them from it.
+func leaveOut(header bool, them string, ignore ...string) string {
+	switch {
+	case !header:
+		return fmt.Sprintf("leave %s out of the file", them)
+	case len(ignore) > 10:
+		return fmt.Sprintf("leave %s out with --ignore", them)
+	}
+	return fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
+}
+
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, or for numbers written with a decimal comma, thousands
@@ -858,21 +871,10 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
 		}
 		what, them := columns(names, 5, "holds", "hold")
-		leave := fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
-		if len(names) > 10 {
-			leave = "leave them out with --ignore"
-		}
-		if !ds.Header {
-			leave = fmt.Sprintf("leave %s out of the file", them)
-		}
-		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leave))
+		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leaveOut(ds.Header, them, ignore...)))
 	}
 	for _, c := range ds.Separating {
-		leave := "if so, leave it out with " + data.IgnoreFlag(c.Ignore)
-		if !ds.Header {
-			leave = "if so, leave it out of the file"
-		}
-		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; %s", c.Name, leave))
+		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s", c.Name, leaveOut(ds.Header, "it", c.Ignore)))
 	}
 	if names := ds.NoValue; len(names) > 0 {
 		what, them := columns(names, len(names), "has", "have")
