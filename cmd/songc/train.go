@@ -822,13 +822,13 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		what, _ := columns(names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
-	if names := ds.Thousands; len(names) > 0 {
-		what, _ := columns(names, 5, "holds", "hold")
-		like := `"1,208"`
-		if ds.Separator == ';' {
-			like = `"1.208,5"`
+	if cols := ds.Thousands; len(cols) > 0 {
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = c.Name
 		}
-		out = append(out, what+` numbers written with thousands separators (like `+like+`), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`)
+		what, _ := columns(names, 5, "holds", "hold")
+		out = append(out, what+fmt.Sprintf(` numbers written with thousands separators (like %q), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`, cols[0].Like))
 	}
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))

@@ -1055,7 +1055,7 @@ func TestThousandsWarned(t *testing.T) {
 		return fmt.Sprintf("%s,%d,%s", q, i%7, []string{"lo", "hi"}[i%2])
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `column "qty" holds numbers written with thousands separators (like "1,208"), read as categories`) || strings.Contains(errs, "decimal comma") {
+	if code != 0 || !strings.Contains(errs, `column "qty" holds numbers written with thousands separators (like "1,036"), read as categories`) || strings.Contains(errs, "decimal comma") {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
@@ -1077,7 +1077,7 @@ func TestNumberFormatsWarned(t *testing.T) {
 	})
 	code, errs := trainQuick(t, train)
 	for _, want := range []string{
-		`column "qty" holds numbers written with thousands separators (like "1.208,5"), read as categories`,
+		`column "qty" holds numbers written with thousands separators (like "1.036,5"), read as categories`,
 		`column "mix" holds numbers written with a decimal point ("0.25") and others with a comma ("1,500", read as 1.5)`,
 		`column "pct" holds numbers written with "%" (like "0%"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
 	} {

@@ -302,10 +302,11 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
 		n, values, unit := len(in.Levels), t.numbers[j]+t.words[j], withUnit(in.Levels)
+		grouped := thousandsGroups(in.Levels, ds.Separator == ';')
 		switch {
 		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
-		case thousandsGroups(in.Levels, ds.Separator == ';'):
-			ds.Thousands = append(ds.Thousands, in.Name)
+		case grouped != "":
+			ds.Thousands = append(ds.Thousands, ThousandsColumn{Name: in.Name, Like: grouped})
 		case ds.Separator != ';' && decimalCommas(in.Levels):
 			ds.DecimalComma = append(ds.DecimalComma, in.Name)
 		case unit != "":
@@ -346,34 +347,44 @@ func decimalCommas(levels []string) bool {
 	return comma
 }
 
-// thousandsGroups reports whether levels are all numbers, some written
-// with thousands separators between groups of three digits, and none of
-// the others 1000 or more: numbers a spreadsheet formatted so, where a
-// decimal comma would leave some below 1000 with another count of digits
-// after it (3,5), or above it without one. In a file separated by
-// semicolons the groups are separated by points and the decimal mark is a
-// comma (1.208, 12.345.678,5: decimal commas alone are read as numbers
-// there, and a single group, 1.208, as 1.208); elsewhere by commas, with a
-// decimal point (1,208, 12,345,678.5).
-func thousandsGroups(levels []string, semicolons bool) bool {
-	mark, point := byte(','), byte('.')
+// thousandsGroups returns the first of levels written with thousands
+// separators between groups of three digits when levels are all numbers,
+// some written so and none of the others 1000 or more: numbers a
+// spreadsheet formatted so, where a decimal comma would leave some below
+// 1000 with another count of digits after it (3,5), or above it without
+// one. It returns "" when they are not. The groups are separated by commas,
+// with a decimal point (1,208, 12,345,678.5); in a file separated by
+// semicolons they may also be separated by points, with a decimal comma
+// (1.208, 12.345.678,5: decimal commas alone are read as numbers there,
+// and a single group, 1.208, as 1.208); a column's values keep to one of
+// the two.
+func thousandsGroups(levels []string, semicolons bool) string {
 	if semicolons {
-		mark, point = point, mark
+		if like := groupedBy(levels, '.', ','); like != "" {
+			return like
+		}
 	}
-	grouped := false
+	return groupedBy(levels, ',', '.')
+}
+
+// groupedBy is thousandsGroups with one thousands mark and decimal point.
+func groupedBy(levels []string, mark, point byte) string {
+	like := ""
 	for _, l := range levels {
 		if v, err := runtime.ParseNumber(l); err == nil {
 			if math.Abs(v) >= 1000 {
-				return false
+				return ""
 			}
 			continue
 		}
 		if !inGroups(l, mark, point) {
-			return false
+			return ""
 		}
-		grouped = true
+		if like == "" {
+			like = l
+		}
 	}
-	return grouped
+	return like
 }
 
 // inGroups reports whether f is a number whose whole part has the mark

@@ -66,11 +66,11 @@ type Dataset struct {
 	// separated by semicolons whose values are numbers, some written with
 	// a decimal comma ("13,74"); Mixed and Scattered leave them out.
 	DecimalComma []string
-	// Thousands names the categorical columns of a training file whose
+	// Thousands are the categorical columns of a training file whose
 	// values are numbers, some written with thousands separators ("1,208";
-	// "1.208,5" in a file separated by semicolons), none of the others
+	// "1.208,5" too in a file separated by semicolons), none of the others
 	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
-	Thousands []string
+	Thousands []ThousandsColumn
 	// Constant are the input columns of a training file that hold one
 	// value in every row, NoValue's left out.
 	Constant []NamedColumn
@@ -161,6 +161,10 @@ type NamedColumn struct{ Name, Ignore string }
 // with the same unit: a suffix, or a prefix of symbols. Like is one of its
 // values.
 type UnitColumn struct{ Name, Unit, Like string }
+
+// A ThousandsColumn is a categorical column whose values are numbers, some
+// written with thousands separators; Like is the first of those.
+type ThousandsColumn struct{ Name, Like string }
 
 // MixedMarks is a numeric column of a file separated by semicolons whose
 // numbers are written with both decimal marks: Point ("2.75") and Comma

@@ -738,7 +738,7 @@ func TestDecimalCommaColumns(t *testing.T) {
 func TestThousandsColumns(t *testing.T) {
 	text := "a,b,c,d,y\n\"1,208\",\"1,208\",\"1,208\",\"1,208\",p\n\"12,345,678.5\",\"0,125\",1500,\"3,5\",q\n999,7,8,9,p\n-3,4,5,6,q\n"
 	ds, err := read(t, text, CSVOptions{})
-	if err != nil || !reflect.DeepEqual(ds.Thousands, []string{"a"}) || !reflect.DeepEqual(ds.DecimalComma, []string{"b", "c", "d"}) {
+	if err != nil || !reflect.DeepEqual(ds.Thousands, []ThousandsColumn{{"a", "1,208"}}) || !reflect.DeepEqual(ds.DecimalComma, []string{"b", "c", "d"}) {
 		t.Errorf("%v: thousands %q, decimal commas %q; want a, and b, c, d", err, ds.Thousands, ds.DecimalComma)
 	}
 	for f, want := range map[string]bool{"1,208": true, " -12,345.5 ": true, "1,234,567": true, "0,125": false, "1,20": false, "1234,567": false, ",123": false, "1,2a4": false, "--1,234": false, "1,234.5.6": false, "1,208.": false} {
@@ -749,17 +749,19 @@ func TestThousandsColumns(t *testing.T) {
 }
 
 // TestThousandsSemicolons: in a file separated by semicolons, thousands
-// separators are points and the decimal mark a comma (1.208,5); a column
-// with them is named, one of decimal commas alone is read as numbers.
+// separators are points and the decimal mark a comma (1.208,5), or commas
+// with a decimal point (1,208.5) as elsewhere; a column with either is
+// named, one of decimal commas alone is read as numbers, and one that
+// mixes the two ways is not named.
 func TestThousandsSemicolons(t *testing.T) {
-	text := "a;b;y\n1.208,5;1,5;p\n12.345.678;2,25;q\n999;7;p\n1.5;3;q\n"
+	text := "a;b;c;d;y\n1.208,5;1,5;1,208.5;1.208,5;p\n12.345.678;2,25;12,345,678;12,345.5;q\n999;7;999.5;1;p\n1.5;3;1,5;2;q\n"
 	ds, err := read(t, text, CSVOptions{})
-	if err != nil || !reflect.DeepEqual(ds.Thousands, []string{"a"}) || ds.Schema.Inputs[1].Kind != runtime.Numeric {
-		t.Errorf("%v: thousands %q, b %+v; want a, and b numeric", err, ds.Thousands, ds.Schema.Inputs[1])
+	if want := []ThousandsColumn{{"a", "1.208,5"}, {"c", "1,208.5"}}; err != nil || !reflect.DeepEqual(ds.Thousands, want) || ds.Schema.Inputs[1].Kind != runtime.Numeric {
+		t.Errorf("%v: thousands %q, b %+v; want %q, and b numeric", err, ds.Thousands, ds.Schema.Inputs[1], want)
 	}
-	ds, err = read(t, strings.Replace(text, "999", "1000", 1), CSVOptions{})
-	if err != nil || ds.Thousands != nil {
-		t.Errorf("with 1000 unseparated: %v, thousands %q", err, ds.Thousands)
+	ds, err = read(t, strings.Replace(text, "999;", "1000;", 1), CSVOptions{})
+	if want := []ThousandsColumn{{"c", "1,208.5"}}; err != nil || !reflect.DeepEqual(ds.Thousands, want) {
+		t.Errorf("with 1000 unseparated in a: %v, thousands %q, want %q", err, ds.Thousands, want)
 	}
 	for f, want := range map[string]bool{"1.208": true, "-12.345,5": true, "1.234.567": true, "0.125": false, "1.20": false, "1,208": false, "1.2a4": false} {
 		if inGroups(f, '.', ',') != want {
