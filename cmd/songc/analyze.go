@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -95,7 +94,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	case logPath != "" && c.Plots == "":
 		return usagef("--log %s: the log is read for the training curves of --plots; give --plots DIR too", logPath)
 	case logPath == "" && c.Plots != "":
-		guess := strings.TrimSuffix(c.Model, filepath.Ext(c.Model)) + ".log.jsonl"
+		guess := logFor(c.Model)
 		if _, err := os.Stat(guess); err == nil {
 			logPath = guess
 		}

@@ -124,7 +124,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if err := json.Unmarshal(ckArgs, &args); err != nil {
 			return fmt.Errorf("%s: checkpoint has no readable data paths: %v", c.Resume, err)
 		}
-		ctrlC := !args.Checkpointed && sameFile(c.Resume, args.Output+".ckpt")
+		ctrlC := !args.Checkpointed && sameFile(c.Resume, ctrlCFor(args.Output))
 		switch {
 		case ctrlC && !sameFile(c.Checkpoint, c.Resume):
 			// The checkpoint Ctrl-C wrote for a run without
@@ -225,14 +225,14 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 	}
 	if args.Log == "" {
-		args.Log = strings.TrimSuffix(args.Output, filepath.Ext(args.Output)) + ".log.jsonl"
+		args.Log = logFor(args.Output)
 	}
 	// The model first, so that an error names it.
 	flags := []string{"-o", "--log", "--checkpoint"}
 	outputs := map[string]string{"-o": args.Output, "--log": args.Log, "--checkpoint": c.Checkpoint}
 	if c.Checkpoint == "" {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
-		flags, outputs[interrupt] = append(flags, interrupt), args.Output+".ckpt"
+		flags, outputs[interrupt] = append(flags, interrupt), ctrlCFor(args.Output)
 	}
 	if _, err := checkOutputs(flags, outputs, false); err != nil {
 		return err
@@ -282,7 +282,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	prepare := func(r *trainer.Run) {
 		r.Args = prepareArgs(saved)
 		r.CheckpointPath = c.Checkpoint
-		r.InterruptPath = args.Output + ".ckpt"
+		r.InterruptPath = ctrlCFor(args.Output)
 		measure(r)
 		// The log is rewritten after every epoch, so a long run can be
 		// watched and an interrupted one keeps its curve.
@@ -345,7 +345,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		} else if s, err = c.plan(cfg, task); err != nil {
 			return err
 		}
-		s.Args, s.CheckpointPath, s.InterruptPath = prepareArgs(saved), c.Checkpoint, args.Output+".ckpt"
+		s.Args, s.CheckpointPath, s.InterruptPath = prepareArgs(saved), c.Checkpoint, ctrlCFor(args.Output)
 		s.Each, s.Chosen = measure, prepare
 		r, err = c.search(g, s, task, src, sckpt)
 	case c.Restarts > 1:
@@ -405,7 +405,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 // the progress and writing the log, and returns the one kept: the best on
 // the validation rows.
 func (c *TrainCmd) trainRestarts(g *Globals, rs *trainer.Restarts, saved, args trainArgs, prepare, measure func(*trainer.Run)) (*trainer.Run, error) {
-	rs.Args, rs.CheckpointPath, rs.InterruptPath = prepareArgs(saved), c.Checkpoint, args.Output+".ckpt"
+	rs.Args, rs.CheckpointPath, rs.InterruptPath = prepareArgs(saved), c.Checkpoint, ctrlCFor(args.Output)
 	lead := rs.Runs[0]
 	prepare(lead)
 	lead.CheckpointPath, lead.InterruptPath = "", "" // rs saves every graph
@@ -1330,3 +1330,13 @@ func newProgressPrinter(w io.Writer, terminal, hasVal bool) func(trainer.Progres
 			p.Epoch, p.Epochs, bar, p.Batch, p.Batches, p.Loss.Total, p.Loss.BCE, p.Loss.Leaf, val, p.ETA.Round(time.Second))
 	}
 }
+
+// logFor is the per-epoch log that training writes beside model unless
+// --log names another, and that analyze looks for: m.log.jsonl for m.json.
+func logFor(model string) string {
+	return strings.TrimSuffix(model, filepath.Ext(model)) + ".log.jsonl"
+}
+
+// ctrlCFor is the checkpoint that Ctrl-C saves a training of model to,
+// when --checkpoint names none: MODEL.ckpt.
+func ctrlCFor(model string) string { return model + ".ckpt" }
