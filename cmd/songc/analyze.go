@@ -188,7 +188,7 @@ func renderDot(src []byte, format, path string) error {
 func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport, mc *runlog.MajorityCheck) error {
 	b := bufio.NewWriter(w)
 	st := rep.Graph
-	fmt.Fprintf(b, "model %s: %s, %s, %s\n", rep.Model, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
+	fmt.Fprintln(b, modelLine(rep.Model, k))
 	if mc != nil {
 		fmt.Fprintf(b, "note: a constant model: it predicts %q for every row. The majority check replaced the learned walk when it was trained or refined: %s. songc train --no-majority-check keeps the walk.\n", mc.Class, majorityCounts(mc))
 	}

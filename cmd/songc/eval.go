@@ -64,7 +64,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 		return enc.Encode(out)
 	}
 	w := bufio.NewWriter(g.Stdout)
-	fmt.Fprintf(w, "model %s: %s, %s, %s\n", c.Model, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
+	fmt.Fprintln(w, modelLine(c.Model, k))
 	fmt.Fprintf(w, "data  %s: %s\n", c.Data, plural(met.Rows, "row"))
 	fmt.Fprintf(w, "soft accuracy      %6.2f%%\n", 100*met.SoftAccuracy)
 	fmt.Fprintf(w, "hard accuracy      %6.2f%%\n", 100*met.HardAccuracy)
@@ -169,4 +169,10 @@ func writeConfusion(w *bufio.Writer, names []string, m [][]int) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// modelLine is the first line eval and analyze print: the model's file and
+// its graph's size.
+func modelLine(path string, k *runtime.Classifier) string {
+	return fmt.Sprintf("model %s: %s, %s, %s", path, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
 }
