@@ -248,26 +248,28 @@ func (p *Plan) renderMargin(f *jen.File) {
 	})
 }
 
-// comment adds a comment of one or more lines as // lines (jennifer would
-// render a multi-line comment as a /* */ block).
+// comment adds a comment of one or more lines as // lines.
 func comment(f *jen.File, text string) {
-	for _, line := range strings.Split(text, "\n") {
-		f.Comment(line)
-	}
+	eachLine(text, func(line string) { f.Comment(line) })
 }
 
+// packageComment writes text as the package's doc comment.
 func packageComment(f *jen.File, text string) {
-	for _, line := range strings.Split(text, "\n") {
-		f.PackageComment(line)
-	}
+	eachLine(text, f.PackageComment)
 }
 
 // fileComment writes text as lines of the comment above the package
 // clause, after the header's and apart from the package's doc comment.
 func fileComment(f *jen.File, text string) {
 	f.HeaderComment("")
+	eachLine(text, f.HeaderComment)
+}
+
+// eachLine adds text to a comment one line at a time (jennifer would
+// render a multi-line comment as a /* */ block).
+func eachLine(text string, add func(line string)) {
 	for _, line := range strings.Split(text, "\n") {
-		f.HeaderComment(line)
+		add(line)
 	}
 }
 
