@@ -78,17 +78,16 @@ func (c *EvalCmd) Run(g *Globals) error {
 		fmt.Fprintf(w, "unseen categories  %s (%.1f%%) with a value no training row had: %s\n", plural(unseen.Rows, "row"), 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
 	}
 	// A model the majority check made constant is no better than its
-	// training rows' most frequent class by design: say so, and warn
-	// only if these rows' most frequent class does better.
+	// training rows' most frequent class by design: say so.
 	meta, _ := runlog.ReadMetadata(k.Model.Training)
 	mc := meta.Constant()
 	if mc != nil {
 		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk: %s\n", mc.Class, majorityCounts(mc))
 	}
-	if b := baselineWarning(met, meta.Select == "balanced"); b != "" && (mc == nil || met.HardAccuracy < met.Majority) {
+	if b := baselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
-	if b := softBaselineWarning(met, meta.Select == "balanced"); b != "" && mc == nil {
+	if b := softBaselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
 	if k.NumClasses() <= 12 {

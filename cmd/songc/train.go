@@ -1135,18 +1135,18 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 // reportMetrics prints a line naming what was measured, with the hard walk's
 // and the soft model's accuracy and balanced accuracy, their fidelity, the
 // majority-class baseline and the forced exits, then a warning when the
-// hard walk does no better than the baseline (unless it is the constant
-// the majority check chose, as a warning already said), falls far below
-// the soft model, or often hits the step limit, and when the soft model
-// (predict --proba's) does no better than the baseline while the walk
-// does (softBaselineWarning; not for that constant). balanced: the model was
-// selected by balanced accuracy, which the baseline is then measured by.
+// hard walk does no better than the baseline (baselineWarning), falls far
+// below the soft model, or often hits the step limit, and when the soft
+// model (predict --proba's) does no better than the baseline while the
+// walk does (softBaselineWarning). balanced: the model was selected by
+// balanced accuracy, which the baseline is then measured by; constant: the
+// majority check made it a constant, as a warning already said.
 func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, balanced bool) {
 	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
 	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
 		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
 	rows := strings.Fields(what)[0]
-	if b := baselineWarning(met, balanced); b != "" && !constant {
+	if b := baselineWarning(met, balanced, constant); b != "" {
 		fmt.Fprintf(w, "warning: on the %s rows %s\n", rows, b)
 	} else if gap := softGap(met, balanced); gap > 0.05 {
 		of := ""
@@ -1155,7 +1155,7 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 		}
 		fmt.Fprintf(w, "warning: on the %s rows the hard walk (what compiles) is %.1f points%s below the soft model\n", rows, 100*gap, of)
 	}
-	if b := softBaselineWarning(met, balanced); b != "" && !constant {
+	if b := softBaselineWarning(met, balanced, constant); b != "" {
 		fmt.Fprintf(w, "warning: on the %s rows %s\n", rows, b)
 	}
 	if forced > 0.05 {
@@ -1179,10 +1179,11 @@ func scoresOf(met runtime.Metrics, balanced bool) scores {
 // softBaselineWarning says that the soft model does no better than a
 // constant by the measure the model was selected by, while the hard walk
 // does, or is empty. The walk is what compiles, but predict --soft and
-// --proba read the soft model.
-func softBaselineWarning(met runtime.Metrics, balanced bool) string {
+// --proba read the soft model. A model the majority check made constant
+// (constant) has no soft model to speak of: empty.
+func softBaselineWarning(met runtime.Metrics, balanced, constant bool) string {
 	sc := scoresOf(met, balanced)
-	if sc.soft > sc.constant || sc.hard <= sc.constant {
+	if constant || sc.soft > sc.constant || sc.hard <= sc.constant {
 		return ""
 	}
 	what := "always predicting the most frequent class"
@@ -1194,11 +1195,13 @@ func softBaselineWarning(met runtime.Metrics, balanced bool) string {
 
 // baselineWarning says that the hard walk is no better than a constant by
 // the measure the model was selected by (balanced: balanced accuracy),
-// or is empty.
-func baselineWarning(met runtime.Metrics, balanced bool) string {
+// or is empty. A model the majority check made constant (constant) is no
+// better by design, and is warned of only when these rows' most frequent
+// class is another and scores higher.
+func baselineWarning(met runtime.Metrics, balanced, constant bool) string {
 	sc := scoresOf(met, balanced)
 	switch {
-	case sc.hard > sc.constant:
+	case sc.hard > sc.constant, constant && sc.hard >= sc.constant:
 		return ""
 	case balanced:
 		return fmt.Sprintf("the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)", 100*sc.constant)

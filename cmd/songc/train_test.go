@@ -933,6 +933,16 @@ func TestReportMetricsBaseline(t *testing.T) {
 	if !strings.Contains(b.String(), "warning: on the test rows the hard walk's balanced accuracy is no better than always predicting one class (50.00%)") {
 		t.Errorf("a constant walk selected by balanced accuracy:\n%s", b.String())
 	}
+	// The majority check's constant: no warning where it predicts these
+	// rows' most frequent class, one where that is another class.
+	for _, hard := range []float64{0.95, 0.05} {
+		met := runtime.Metrics{Rows: 100, HardAccuracy: hard, SoftAccuracy: hard, Fidelity: 1, Majority: 0.95}
+		var b strings.Builder
+		reportMetrics(&b, "test (t.csv, 100 rows)", met, true, false)
+		if warned := strings.Contains(b.String(), "warning: on the test rows the hard walk is no better than always predicting the most frequent class"); warned != (hard < 0.95) {
+			t.Errorf("the constant scoring %.2f where the most frequent class scores 0.95:\n%s", hard, b.String())
+		}
+	}
 }
 
 // TestReportMetricsSoftBaseline: a soft model no better than the constant
