@@ -418,9 +418,10 @@ around removed.`, strings.Join(quoted, ", ")))
 		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"`),
 	)
 	comment(f, `ExplainInput returns the class of the record in and the walk's decisions,
-appended to path[:0], each in the terms of the input columns where its node
-tests one column (numeric thresholds shown to 6 significant digits; the
-walk decides by the margin's sign). It allocates nothing when
+appended to path[:0], each with its test in the terms of the input columns:
+a threshold (to 6 significant digits) or a category where its node tests
+one column, its largest terms where it weighs several (the walk decides by
+the margin's sign, which the test rounds). It allocates nothing when
 cap(path) >= Steps.`)
 	f.Func().Id("ExplainInput").Params(jen.Id("in").Op("*").Id("Input"), jen.Id("path").Index().Id("InputDecision")).Params(jen.Int(), jen.Index().Id("InputDecision")).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("rec").Index(jen.Id("NumFeatures")).Float64()

@@ -434,9 +434,10 @@ type InputDecision struct {
 }
 
 // ExplainInput returns the class of the record in and the walk's decisions,
-// appended to path[:0], each in the terms of the input columns where its node
-// tests one column (numeric thresholds shown to 6 significant digits; the
-// walk decides by the margin's sign). It allocates nothing when
+// appended to path[:0], each with its test in the terms of the input columns:
+// a threshold (to 6 significant digits) or a category where its node tests
+// one column, its largest terms where it weighs several (the walk decides by
+// the margin's sign, which the test rounds). It allocates nothing when
 // cap(path) >= Steps.
 func ExplainInput(in *Input, path []InputDecision) (int, []InputDecision) {
 	var rec [NumFeatures]float64
