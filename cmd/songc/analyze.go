@@ -190,7 +190,7 @@ func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport, mc *ru
 	st := rep.Graph
 	fmt.Fprintln(b, modelLine(rep.Model, k))
 	if mc != nil {
-		fmt.Fprintf(b, "note: a constant model: it predicts %q for every row. The majority check replaced the learned walk when it was trained or refined: %s. songc train --no-majority-check keeps the walk.\n", mc.Class, majorityCounts(mc))
+		fmt.Fprintln(b, constantNote("the model predicts", mc))
 	}
 	fmt.Fprintf(b, "binary graph (argmax children):\n")
 	fmt.Fprintf(b, "  used nodes         %d of %d\n", st.UsedNodes, st.Nodes)

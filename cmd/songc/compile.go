@@ -172,7 +172,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	fmt.Fprintf(g.Stdout, "wrote %s: package %s, %d of %d nodes reachable and emitted, %s layout, %d bytes\n",
 		c.Output, plan.Package, len(plan.Nodes), k.NumNodes(), plan.Layout, len(src))
 	if mc := majorityConstant(m); mc != nil {
-		fmt.Fprintf(g.Stdout, "note: the classifier returns %q for every input: when the model was trained or refined, the majority check replaced its walk by that constant (%s)\n", mc.Class, majorityCounts(mc))
+		fmt.Fprintln(g.Stdout, constantNote("the classifier returns", mc))
 	}
 	if testSrc != nil {
 		if err := writeFile(testPath, testSrc); err != nil {

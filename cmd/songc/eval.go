@@ -82,7 +82,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	meta, _ := runlog.ReadMetadata(k.Model.Training)
 	mc := meta.Constant()
 	if mc != nil {
-		fmt.Fprintf(w, "note: the model predicts %q for every row: when it was trained or refined, the majority check replaced its walk: %s\n", mc.Class, majorityCounts(mc))
+		fmt.Fprintln(w, constantNote("the model predicts", mc))
 	}
 	if b := baselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
