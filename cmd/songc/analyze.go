@@ -100,10 +100,11 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		}
 	}
 	if logPath != "" {
-		if recs, err = readLogFor(logPath, meta, c.Log == ""); err != nil {
+		var ours bool
+		if recs, ours, err = readLogFor(logPath, meta, c.Log == ""); err != nil {
 			return err
 		}
-		if recs == nil {
+		if !ours {
 			fmt.Fprintf(g.Stderr, "songc: warning: %s is not the log of the run that trained %s, so --plots draws no training curves\n", logPath, c.Model)
 			logPath = ""
 		}
@@ -282,12 +283,11 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds 
 // readLogFor reads the per-epoch log at path and checks that the run that
 // wrote it trained the model of training metadata meta
 // (runlog.Metadata.MatchLog; a model without metadata checks nothing). A log of another run is
-// an error when the user named it, and when guessed (MODEL.log.jsonl
-// beside the model) it gives nil records, for a warning.
-func readLogFor(path string, meta runlog.Metadata, guessed bool) ([]analysis.LogRecord, error) {
-	recs, err := analysis.ReadLog(path)
-	if err != nil {
-		return nil, err
+// an error when the user named it; when guessed (MODEL.log.jsonl beside
+// the model), ours is false instead, for a warning.
+func readLogFor(path string, meta runlog.Metadata, guessed bool) (recs []analysis.LogRecord, ours bool, err error) {
+	if recs, err = analysis.ReadLog(path); err != nil {
+		return nil, false, err
 	}
 	ep := make([]runlog.EpochRecord, len(recs))
 	for i := range recs {
@@ -295,9 +295,9 @@ func readLogFor(path string, meta runlog.Metadata, guessed bool) ([]analysis.Log
 	}
 	if err := meta.MatchLog(ep); err != nil {
 		if guessed {
-			return nil, nil
+			return nil, false, nil
 		}
-		return nil, fmt.Errorf("--log %s is not the log of the run that trained the model: %v", path, err)
+		return nil, false, fmt.Errorf("--log %s is not the log of the run that trained the model: %v", path, err)
 	}
-	return recs, nil
+	return recs, true, nil
 }

@@ -578,7 +578,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 		t.Errorf("noise, auto recipe: %d nodes; output:\n%s\n%s", m.Nodes, out, errs)
 	}
 	if code, out, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 ||
-		!strings.Contains(out, `note: the classifier returns "often" for every row: when the model was trained or refined, the majority check replaced its walk by that constant (`) {
+		!strings.Contains(out, `note: the classifier returns "often" for every row: when the model was trained or refined, the majority check replaced its walk by that constant: `) {
 		t.Errorf("compile the constant model: exit %d:\n%s\n%s", code, out, errs)
 	}
 	// eval names the constant instead of warning that it is one.
@@ -589,7 +589,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 	// analyze names it too, in its text and its JSON.
 	if code, out, errs := songc(t, context.Background(), "analyze", filepath.Join(dir, "constant.json")); code != 0 ||
 		!strings.Contains(out, "model "+filepath.Join(dir, "constant.json")+": 1 node, 1 step, 2 classes\n") ||
-		!strings.Contains(out, `note: the model predicts "often" for every row: when the model was trained or refined, the majority check replaced its walk by that constant (`) {
+		!strings.Contains(out, `note: the model predicts "often" for every row: when the model was trained or refined, the majority check replaced its walk by that constant: `) {
 		t.Errorf("analyze of the constant model: exit %d:\n%s\n%s", code, out, errs)
 	}
 	if code, out, errs := songc(t, context.Background(), "analyze", filepath.Join(dir, "constant.json"), "--json"); code != 0 ||
