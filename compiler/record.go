@@ -421,7 +421,7 @@ around removed.`, strings.Join(quoted, ", ")))
 appended to path[:0], each with its test in the terms of the input columns:
 a threshold (to 6 significant digits) or a category where its node tests
 one column, its largest terms where it weighs several (the walk decides by
-the margin's sign, which the test rounds). It allocates nothing when
+the margin's sign; the test's numbers are rounded). It allocates nothing when
 cap(path) >= Steps.`)
 	f.Func().Id("ExplainInput").Params(jen.Id("in").Op("*").Id("Input"), jen.Id("path").Index().Id("InputDecision")).Params(jen.Int(), jen.Index().Id("InputDecision")).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("rec").Index(jen.Id("NumFeatures")).Float64()

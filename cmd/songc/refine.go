@@ -158,7 +158,7 @@ func majorityCounts(mc *runlog.MajorityCheck) string {
 // majority check made constant: what it returns (subject is "the model
 // predicts" or "the classifier returns"), why, and how to keep the walk.
 func constantNote(subject string, mc *runlog.MajorityCheck) string {
-	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; songc train --no-majority-check keeps the walk", subject, mc.Class, majorityCounts(mc))
+	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the walk", subject, mc.Class, majorityCounts(mc))
 }
 
 // plural returns "1 row", "2 rows"; a noun ending in s takes es ("2

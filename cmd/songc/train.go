@@ -1197,12 +1197,15 @@ func softBaselineWarning(met runtime.Metrics, balanced, constant bool) string {
 // the measure the model was selected by (balanced: balanced accuracy),
 // or is empty. A model the majority check made constant (constant) is no
 // better by design, and is warned of only when these rows' most frequent
-// class is another and scores higher.
+// class is another and scores higher: on test rows, or on validation rows
+// where two classes are nearly as frequent.
 func baselineWarning(met runtime.Metrics, balanced, constant bool) string {
 	sc := scoresOf(met, balanced)
 	switch {
 	case sc.hard > sc.constant, constant && sc.hard >= sc.constant:
 		return ""
+	case constant:
+		return fmt.Sprintf("the majority check's constant (the class of most training rows) scores %.2f%%, below these rows' most frequent class (%.2f%%)", 100*sc.hard, 100*sc.constant)
 	case balanced:
 		return fmt.Sprintf("the hard walk's balanced accuracy is no better than always predicting one class (%.2f%%)", 100*sc.constant)
 	}

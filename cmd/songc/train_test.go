@@ -939,9 +939,14 @@ func TestReportMetricsBaseline(t *testing.T) {
 		met := runtime.Metrics{Rows: 100, HardAccuracy: hard, SoftAccuracy: hard, Fidelity: 1, Majority: 0.95}
 		var b strings.Builder
 		reportMetrics(&b, "test (t.csv, 100 rows)", met, true, false)
-		if warned := strings.Contains(b.String(), "warning: on the test rows the hard walk is no better than always predicting the most frequent class"); warned != (hard < 0.95) {
+		if warned := strings.Contains(b.String(), "warning: on the test rows the majority check's constant (the class of most training rows) scores 5.00%, below these rows' most frequent class (95.00%)"); warned != (hard < 0.95) || strings.Contains(b.String(), "hard walk is no better") {
 			t.Errorf("the constant scoring %.2f where the most frequent class scores 0.95:\n%s", hard, b.String())
 		}
+	}
+	// Nor is its soft model warned of, whatever the scores say.
+	met = runtime.Metrics{Rows: 100, HardAccuracy: 0.97, SoftAccuracy: 0.5, Fidelity: 0.5, Majority: 0.95}
+	if softBaselineWarning(met, false, false) == "" || softBaselineWarning(met, false, true) != "" {
+		t.Errorf("soft model of a walk, then of the constant: %q, %q", softBaselineWarning(met, false, false), softBaselineWarning(met, false, true))
 	}
 }
 

@@ -10,7 +10,9 @@
 #   experiments/aa/run.sh [OUT]        # OUT defaults to bench/seeds-out, bench/seeds.sh's folder
 #
 # The restart-0 runs are named as bench/seeds.sh names its fast runs, so a
-# folder it filled is reused. Needs ../shared beside the checkout (SHARED=...
+# folder it filled is reused, whatever build trained them: compare them
+# only with a build whose fast models are the same (rerun one set's
+# restart-0 runs to check). Needs ../shared beside the checkout (SHARED=...
 # to say otherwise), Go and python3. Finished runs are kept.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -356,8 +356,10 @@ func decimalCommas(levels []string) bool {
 // with a decimal point (1,208, 12,345,678.5); in a file separated by
 // semicolons they may also be separated by points, with a decimal comma
 // (1.208, 12.345.678,5: decimal commas alone are read as numbers there,
-// and a single group, 1.208, as 1.208); a column's values keep to one of
-// the two.
+// and a single group, 1.208, as 1.208). The levels of such a file have
+// their decimal commas read already (3,5 is 3.5), so only values with
+// several commas, or a comma and a point, are tried as comma groups; the
+// grouped values of a column keep to one of the two ways.
 func thousandsGroups(levels []string, semicolons bool) string {
 	if semicolons {
 		if like := groupedBy(levels, '.', ','); like != "" {

@@ -68,8 +68,9 @@ type Dataset struct {
 	DecimalComma []string
 	// Thousands are the categorical columns of a training file whose
 	// values are numbers, some written with thousands separators ("1,208";
-	// "1.208,5" too in a file separated by semicolons), none of the others
-	// 1000 or more; Mixed, Scattered and DecimalComma leave them out.
+	// in a file separated by semicolons, where "1,208" alone is the number
+	// 1.208, "1.208,5", "12,345,678" or "1,208.5"), none of the others 1000
+	// or more; Mixed, Scattered and DecimalComma leave them out.
 	Thousands []ThousandsColumn
 	// Constant are the input columns of a training file that hold one
 	// value in every row, NoValue's left out.
@@ -163,7 +164,8 @@ type NamedColumn struct{ Name, Ignore string }
 type UnitColumn struct{ Name, Unit, Like string }
 
 // A ThousandsColumn is a categorical column whose values are numbers, some
-// written with thousands separators; Like is the first of those.
+// written with thousands separators; Like is the first of those in the
+// column's level order.
 type ThousandsColumn struct{ Name, Like string }
 
 // MixedMarks is a numeric column of a file separated by semicolons whose

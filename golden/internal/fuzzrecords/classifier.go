@@ -437,7 +437,7 @@ type InputDecision struct {
 // appended to path[:0], each with its test in the terms of the input columns:
 // a threshold (to 6 significant digits) or a category where its node tests
 // one column, its largest terms where it weighs several (the walk decides by
-// the margin's sign, which the test rounds). It allocates nothing when
+// the margin's sign; the test's numbers are rounded). It allocates nothing when
 // cap(path) >= Steps.
 func ExplainInput(in *Input, path []InputDecision) (int, []InputDecision) {
 	var rec [NumFeatures]float64
