@@ -1,41 +1,52 @@
 #!/usr/bin/env bash
-# songc's default (auto) recipe against --preset fast over several seeds of
-# each tabular set: the seed changes the validation rows carved from the
-# training file, the graphs' start and the batch order; the test rows stay
-# the set's own. It prints, per set, each recipe's mean test accuracy of
-# the compiled walk and the mean paired difference (auto - fast) with its
-# standard error, so that a gap one seed shows can be told from a gap the
-# recipes have.
+# Two recipes over several seeds of each tabular set, songc's default
+# (auto) against --preset fast unless told otherwise: the seed changes the
+# validation rows carved from the training file, the graphs' start and the
+# batch order; the test rows stay the set's own. It prints, per set, each
+# recipe's mean test accuracy of the compiled walk and the mean paired
+# difference (first - second) with its standard error, so that a gap one
+# seed shows can be told from a gap the recipes have.
 #
 #   bench/seeds.sh [OUT]                       # OUT defaults to bench/seeds-out (ignored by git)
 #   SEEDS="1 2 3" SETS="glass winequality-red" bench/seeds.sh
+#   RECIPES="fast-r1 fast" bench/seeds.sh      # one recipe against itself
+#
+# RECIPES names two recipes: auto, fast, quick or paper, each optionally
+# with -rN for --restart N (other initial parameters and Gumbel noise, the
+# same validation rows and batch order), so that "fast-r1 fast" measures
+# how far apart two runs of one recipe land.
 #
 # Needs ../shared beside the checkout (SHARED=... to say otherwise) and Go.
-# Finished runs are kept, so it resumes where it stopped.
+# Finished runs are kept, so it resumes where it stopped; they are named
+# by set, recipe and seed only, so give another OUT to another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared/data}
 OUT=${1:-bench/seeds-out}
 SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman"}
 SEEDS=${SEEDS:-"1 2 3 4 5 6 7 8 9 10"}
+RECIPES=${RECIPES:-"auto fast"}
+read -r A B <<< "$RECIPES"
 mkdir -p "$OUT"
 go build -o "$OUT/songc" ./cmd/songc
 for set in $SETS; do
   for seed in $SEEDS; do
-    for recipe in auto fast; do
+    for recipe in $A $B; do
       base=$OUT/$set-$recipe-s$seed
       [ -s "$base.eval.json" ] && continue
       flags=(--seed "$seed")
-      [ "$recipe" != auto ] && flags+=(--preset "$recipe")
+      preset=${recipe%-r*}
+      [ "$preset" != auto ] && flags+=(--preset "$preset")
+      [ "$preset" != "$recipe" ] && flags+=(--restart "${recipe##*-r}")
       "$OUT/songc" train --data "$SHARED/tabular/$set.train.csv.gz" -o "$base.json" "${flags[@]}" > "$base.train.out" 2>&1
       "$OUT/songc" eval "$base.json" --data "$SHARED/tabular/$set.test.csv.gz" --json > "$base.eval.json.tmp"
       mv "$base.eval.json.tmp" "$base.eval.json"
     done
   done
 done
-python3 - "$OUT" "$SETS" "$SEEDS" <<'PY'
+python3 - "$OUT" "$SETS" "$SEEDS" "$A" "$B" <<'PY'
 import json, statistics as st, sys
-out, sets, seeds = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+out, sets, seeds, A, B = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4], sys.argv[5]
 cache = {}
 def acc(s, r, k):
     p = f"{out}/{s}-{r}-s{k}.eval.json"
@@ -44,16 +55,19 @@ def acc(s, r, k):
     return cache[p]
 print(f"Test accuracy of the compiled walk, mean of {len(seeds)} seeds.")
 print()
-print("| set | auto | fast | auto - fast | SE (standard error) |")
+print(f"| set | {A} | {B} | {A} - {B} | SE (standard error) |")
 print("|---|--:|--:|--:|--:|")
 se = lambda d: st.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("nan")
-ma, mf = [], []
+ma, mb, gaps = [], [], 0
 for s in sets:
-    a, f = [acc(s, "auto", k) for k in seeds], [acc(s, "fast", k) for k in seeds]
-    d = [x - y for x, y in zip(a, f)]
-    ma.append(st.mean(a)); mf.append(st.mean(f))
-    print(f"| {s} | {st.mean(a):.2f} | {st.mean(f):.2f} | {st.mean(d):+.2f} | {se(d):.2f} |")
+    a, b = [acc(s, A, k) for k in seeds], [acc(s, B, k) for k in seeds]
+    d = [x - y for x, y in zip(a, b)]
+    ma.append(st.mean(a)); mb.append(st.mean(b))
+    gaps += abs(st.mean(d)) > 1
+    print(f"| {s} | {st.mean(a):.2f} | {st.mean(b):.2f} | {st.mean(d):+.2f} | {se(d):.2f} |")
 # The mean's standard error: of each seed's difference of the sets' means.
-dm = [st.mean(acc(s, "auto", k) - acc(s, "fast", k) for s in sets) for k in seeds]
-print(f"| **mean** | {st.mean(ma):.2f} | {st.mean(mf):.2f} | {st.mean(ma) - st.mean(mf):+.2f} | {se(dm):.2f} |")
+dm = [st.mean(acc(s, A, k) - acc(s, B, k) for s in sets) for k in seeds]
+print(f"| **mean** | {st.mean(ma):.2f} | {st.mean(mb):.2f} | {st.mean(ma) - st.mean(mb):+.2f} | {se(dm):.2f} |")
+print()
+print(f"{gaps} of {len(sets)} sets differ by more than one point.")
 PY
