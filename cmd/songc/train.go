@@ -28,11 +28,11 @@ type TrainCmd struct {
 	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; a walk not yet at a class exits to the likeliest (auto: searched; others: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows (fast 120, quick 60, paper 250; auto: until validation stalls; at most N, else 120-400)."`
+	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (else 120-400)."`
 	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; unless the graph beats always predicting the most frequent class significantly, saves that constant (with a warning). fast: one 64-node, 20-step graph, 120 epochs; quick: 60 epochs. paper: the SONG authors' settings, for comparison. All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time limit of auto's search, as 90s or 10m (default ${default}; 0: none); finishing its choice may take it to 1.25 times that, then refining."`
-	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags and seed, same model (unless --budget cut the search)."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time for auto's search, as 90s or 10m (default ${default}; 0: none); the chosen graph may train on to 1.25 times that, and refining follows."`
+	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and kernel, same model (unless --budget cut the search)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: m.log.jsonl for m.json)."`
