@@ -70,4 +70,13 @@ dm = [st.mean(acc(s, A, k) - acc(s, B, k) for s in sets) for k in seeds]
 print(f"| **mean** | {st.mean(ma):.2f} | {st.mean(mb):.2f} | {st.mean(ma) - st.mean(mb):+.2f} | {se(dm):.2f} |")
 print()
 print(f"{gaps} of {len(sets)} sets differ by more than one point.")
+# Taking each set's standard error as the noise of its difference: how
+# many sets a recipe exactly as good as the second would trail it on by
+# more than a point, and the chance it trails by at most a point on all.
+phi = st.NormalDist().cdf
+noise = [se([acc(s, A, k) - acc(s, B, k) for k in seeds]) for s in sets]
+behind, none = sum(1 - phi(1 / n) for n in noise), 1.0
+for n in noise:
+    none *= phi(1 / n)
+print(f"At these standard errors, a recipe as good as {B} on every set would trail it by more than a point on {behind:.1f} sets on average, and by at most a point on all {len(sets)} with probability {none:.2f}.")
 PY
