@@ -94,14 +94,14 @@ def main():
     print()
     print("The auto recipe's models: their soft accuracy and fidelity, the share of test rows that took a forced exit, what the search chose, and each recipe's whole `songc train` time.")
     print()
-    print("| set | rows | features | classes | soft | fidelity | forced | chosen | time: auto, paper, fast |")
+    print("| set | rows | one-hot features | classes | soft | fidelity | forced | chosen | time: auto, paper, fast |")
     print("|---|--:|--:|--:|--:|--:|--:|---|--:|")
     print("\n".join(auto))
     if costs:
         print()
-        print("Nanoseconds per prediction on the shuffled test rows: songc's compiled classifier on a row encoded once (`Predict`) and on the record (`PredictInput`, encoding included), and the CART and XGBoost models exported to Go. *columns* counts the CSV file's fields besides the label, *features* the inputs songc's encoding makes of them (what `Predict` takes).")
+        print("Nanoseconds per prediction on the shuffled test rows: songc's compiled classifier on a row encoded once (`Predict`) and on the record (`PredictInput`, encoding included), and the CART and XGBoost models exported to Go. *columns* counts the CSV file's fields besides the label, *songc features* the inputs songc's encoding makes of them (what `Predict` takes).")
         print()
-        print("| set | columns | features | songc `Predict` | songc `PredictInput` | CART | XGBoost |")
+        print("| set | columns | songc features | songc `Predict` | songc `PredictInput` | CART | XGBoost |")
         print("|---|--:|--:|--:|--:|--:|--:|")
         print("\n".join(costs))
 
