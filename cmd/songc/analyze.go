@@ -29,7 +29,7 @@ type AnalyzeCmd struct {
 	PNG           string  `name:"png" placeholder:"FILE" help:"Render the graph to PNG with Graphviz's dot program."`
 	All           bool    `help:"Draw unreachable nodes too, in grey."`
 	Plots         string  `placeholder:"DIR" help:"Write PNG plots into DIR: M0/M1 heat maps, training curves (from --log), class distances and a probability flow (with --data)."`
-	Log           string  `placeholder:"FILE" help:"Per-epoch training log for the curves (default: MODEL with .log.jsonl, when it exists)."`
+	Log           string  `placeholder:"FILE" help:"Per-epoch training log for the curves of --plots (default: MODEL with .log.jsonl, when it exists)."`
 	Input         int     `default:"0" help:"Row of --data whose probability flow is plotted."`
 	DataFlags     `embed:""`
 }

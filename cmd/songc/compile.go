@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/songc/songc/compiler"
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -171,7 +172,8 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	k := plan.Classifier
 	fmt.Fprintf(g.Stdout, "wrote %s: package %s, %d of %d nodes reachable and emitted, %s layout, %d bytes\n",
 		c.Output, plan.Package, len(plan.Nodes), k.NumNodes(), plan.Layout, len(src))
-	if mc := majorityConstant(m); mc != nil {
+	meta, _ := runlog.ReadMetadata(m.Training) // none: no note
+	if mc := meta.Constant(); mc != nil {
 		fmt.Fprintln(g.Stdout, constantNote("the classifier returns", mc))
 	}
 	if testSrc != nil {

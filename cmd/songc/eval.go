@@ -97,16 +97,6 @@ func (c *EvalCmd) Run(g *Globals) error {
 	return w.Flush()
 }
 
-// majorityConstant returns the majority check's record when it made m a
-// constant model, and nil otherwise (or without training metadata).
-func majorityConstant(m *runtime.Model) *runlog.MajorityCheck {
-	meta, err := runlog.ReadMetadata(m.Training)
-	if err != nil {
-		return nil
-	}
-	return meta.Constant()
-}
-
 // evaluate measures k on the labelled rows of path, streamed through in
 // constant memory whatever the file's size, and counts those with an
 // unseen category; rows with a missing label are left out, and said so.

@@ -36,9 +36,9 @@ type TrainCmd struct {
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: m.log.jsonl for m.json)."`
-	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run after every epoch, to resume it if it stops (Ctrl-C saves MODEL.ckpt)."`
+	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run after every epoch, to resume it if it stops (without it, Ctrl-C saves MODEL.ckpt)."`
 	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint with its own flags; give --data, --test, -o or --log only where those files moved."`
-	Quiet      bool   `short:"q" group:"output" help:"No progress output."`
+	Quiet      bool   `short:"q" group:"output" help:"No progress output or notes; warnings stay."`
 
 	Batch       *int     `placeholder:"N" hidden:"" group:"recipe" help:"Rows per training batch."`
 	LR          *float64 `name:"lr" placeholder:"RATE" hidden:"" group:"recipe" help:"Learning rate of the Adam optimiser."`
@@ -267,6 +267,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	args.Checkpointed = c.Checkpoint != "" // resumed from its own, or given one now
 	saved := args                          // the checkpoint keeps absolute paths: resumable from any folder
 	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
+	ckArgs, interrupt := prepareArgs(saved), ctrlCFor(args.Output)
 	var show func(trainer.Progress)
 	// measure records the structure of the binary graph after every epoch,
 	// for the paper's "back edges fall as the loss falls" curves (songc
@@ -280,9 +281,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 	}
 	// prepare sets where the run's checkpoint, log and progress go.
 	prepare := func(r *trainer.Run) {
-		r.Args = prepareArgs(saved)
-		r.CheckpointPath = c.Checkpoint
-		r.InterruptPath = ctrlCFor(args.Output)
+		r.Args, r.CheckpointPath, r.InterruptPath = ckArgs, c.Checkpoint, interrupt
 		measure(r)
 		// The log is rewritten after every epoch, so a long run can be
 		// watched and an interrupted one keeps its curve.
@@ -331,7 +330,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if rs, err = trainer.ResumeRestarts(ckpt, task); err != nil {
 			return err
 		}
-		r, err = c.trainRestarts(g, rs, saved, args, prepare, measure)
+		r, err = c.trainRestarts(g, rs, ckArgs, interrupt, prepare, measure)
 	case ckpt != nil:
 		if r, err = trainer.ResumeRun(ckpt, task); err != nil {
 			return err
@@ -345,7 +344,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		} else if s, err = c.plan(cfg, task); err != nil {
 			return err
 		}
-		s.Args, s.CheckpointPath, s.InterruptPath = prepareArgs(saved), c.Checkpoint, ctrlCFor(args.Output)
+		s.Args, s.CheckpointPath, s.InterruptPath = ckArgs, c.Checkpoint, interrupt
 		s.Each, s.Chosen = measure, prepare
 		r, err = c.search(g, s, task, src, sckpt)
 	case c.Restarts > 1:
@@ -353,7 +352,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		if rs, err = trainer.NewRestarts(cfg, task, c.Restarts); err != nil {
 			return err
 		}
-		r, err = c.trainRestarts(g, rs, saved, args, prepare, measure)
+		r, err = c.trainRestarts(g, rs, ckArgs, interrupt, prepare, measure)
 	default:
 		if r, err = trainer.NewRun(cfg, task); err != nil {
 			return err
@@ -404,8 +403,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 // trainRestarts trains the graphs of rs side by side, the first showing
 // the progress and writing the log, and returns the one kept: the best on
 // the validation rows.
-func (c *TrainCmd) trainRestarts(g *Globals, rs *trainer.Restarts, saved, args trainArgs, prepare, measure func(*trainer.Run)) (*trainer.Run, error) {
-	rs.Args, rs.CheckpointPath, rs.InterruptPath = prepareArgs(saved), c.Checkpoint, ctrlCFor(args.Output)
+func (c *TrainCmd) trainRestarts(g *Globals, rs *trainer.Restarts, ckArgs []byte, interrupt string, prepare, measure func(*trainer.Run)) (*trainer.Run, error) {
+	rs.Args, rs.CheckpointPath, rs.InterruptPath = ckArgs, c.Checkpoint, interrupt
 	lead := rs.Runs[0]
 	prepare(lead)
 	lead.CheckpointPath, lead.InterruptPath = "", "" // rs saves every graph
