@@ -44,6 +44,12 @@ func ReadLog(path string) ([]LogRecord, error) {
 	if err != nil {
 		return nil, err
 	}
+	return LogRecords(path, recs)
+}
+
+// LogRecords decodes the graphs of the records runlog.ReadLog read from the
+// log at path (named in errors).
+func LogRecords(path string, recs []runlog.EpochRecord) ([]LogRecord, error) {
 	out := make([]LogRecord, len(recs))
 	for i, r := range recs {
 		out[i].EpochRecord = r

@@ -282,16 +282,14 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds 
 
 // readLogFor reads the per-epoch log at path and checks that the run that
 // wrote it trained the model of training metadata meta
-// (runlog.Metadata.MatchLog; a model without metadata checks nothing). A log of another run is
-// an error when the user named it; when guessed (MODEL.log.jsonl beside
-// the model), ours is false instead, for a warning.
+// (runlog.Metadata.MatchLog; a model without metadata checks nothing)
+// before it decodes the epochs' graphs. A log of another run is an error
+// when the user named it; when guessed (MODEL.log.jsonl beside the model),
+// ours is false instead, for a warning.
 func readLogFor(path string, meta runlog.Metadata, guessed bool) (recs []analysis.LogRecord, ours bool, err error) {
-	if recs, err = analysis.ReadLog(path); err != nil {
+	ep, err := runlog.ReadLog(path)
+	if err != nil {
 		return nil, false, err
-	}
-	ep := make([]runlog.EpochRecord, len(recs))
-	for i := range recs {
-		ep[i] = recs[i].EpochRecord
 	}
 	if err := meta.MatchLog(ep); err != nil {
 		if guessed {
@@ -299,5 +297,6 @@ func readLogFor(path string, meta runlog.Metadata, guessed bool) (recs []analysi
 		}
 		return nil, false, fmt.Errorf("--log %s is not the log of the run that trained the model: %v", path, err)
 	}
-	return recs, true, nil
+	recs, err = analysis.LogRecords(path, ep)
+	return recs, err == nil, err
 }
