@@ -402,16 +402,21 @@ func inGroups(f string, mark, point byte) bool {
 	if cut && frac == "" {
 		return false // 1,208. ends in its decimal mark
 	}
-	groups := strings.Split(whole, string(mark))
-	if len(groups) < 2 || len(groups[0]) < 1 || len(groups[0]) > 3 || groups[0][0] == '0' {
+	m := string(mark)
+	first, rest, grouped := strings.Cut(whole, m)
+	if !grouped || len(first) < 1 || len(first) > 3 || first[0] == '0' || !allDigits(first) {
 		return false
 	}
-	for k, g := range groups {
-		if k > 0 && len(g) != 3 || !allDigits(g) {
+	for {
+		g, more, again := strings.Cut(rest, m)
+		if len(g) != 3 || !allDigits(g) {
 			return false
 		}
+		if !again {
+			return allDigits(frac)
+		}
+		rest = more
 	}
-	return allDigits(frac)
 }
 
 // withUnit returns the unit that every one of three or more levels writes
@@ -743,8 +748,10 @@ func (t *table) count(j int, f, l string, first bool) {
 func (t *table) marks(j int, f string, comma, first bool) {
 	switch {
 	case comma && (first || t.comma[j] == ""):
-		if orig := strings.Replace(f, ".", ",", 1); inGroups(orig, ',', '.') {
-			t.comma[j] = strings.Clone(orig)
+		// f has one point, Read's, and no comma: it is in groups of three
+		// by that point as the field was by its comma.
+		if inGroups(f, '.', ',') {
+			t.comma[j] = strings.Replace(f, ".", ",", 1) // a copy, not the line's string
 		}
 	case !comma && (first || t.point[j] == "") && strings.Contains(f, ".") && runtime.IsNumber(f):
 		t.point[j] = strings.Clone(strings.TrimSpace(f))

@@ -356,6 +356,7 @@ func (d *Dataset) separates(in *runtime.Input, off int, class []int, lo, hi []fl
 			for k := range in.Levels {
 				if f(r, k) != 0 {
 					v = k
+					break // one-hot: the row's one level
 				}
 			}
 			if of[v] == 0 {
