@@ -101,10 +101,12 @@ func quotedList(levels []string, n int) string {
 	return b.String()
 }
 
-// nodeTest describes emitted node e's test in its column's terms: the
-// column (-1 when the filter reads several, or none) and the test as the
-// walk takes it left and right. The decision itself is always the margin's
-// sign; a numeric threshold is shown to 6 significant digits.
+// nodeTest describes emitted node e's test in the input columns' terms:
+// the column (-1 when the filter reads several, or none) and the test as
+// the walk takes it left and right: a threshold on the column (to 6
+// significant digits) or its category, or else linearTest's largest terms
+// (empty for a node without weights). The decision itself is always the
+// margin's sign.
 func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	k := p.Classifier
 	m := k.Model
@@ -415,7 +417,7 @@ around removed.`, strings.Join(quoted, ", ")))
 	f.Type().Id("InputDecision").Struct(
 		jen.Id("Decision"),
 		jen.Id("Column").Int().Comment("the input column the node tests alone, or -1 when it weighs several (see Margin)"),
-		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"`),
+		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"; empty where the node weighs no column and its bias alone decides`),
 	)
 	comment(f, `ExplainInput returns the class of the record in and the walk's decisions,
 appended to path[:0], each with its test in the terms of the input columns:

@@ -430,7 +430,7 @@ var nodeTest = [numNodes][2]string{{"1.9*[a_b is missing] - 1.24*[colour */ `x` 
 type InputDecision struct {
 	Decision
 	Column int    // the input column the node tests alone, or -1 when it weighs several (see Margin)
-	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"
+	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"; empty where the node weighs no column and its bias alone decides
 }
 
 // ExplainInput returns the class of the record in and the walk's decisions,
