@@ -163,9 +163,7 @@ func HeaderNames(path string) ([]string, error) {
 		}
 		names := make([]string, len(rec))
 		for j, f := range rec {
-			if names[j] = runtime.Level(f); names[j] == "" {
-				names[j] = runtime.Unnamed(j)
-			}
+			names[j] = headerName(f, j)
 		}
 		return names, nil
 	}
@@ -1119,6 +1117,15 @@ func (r *csvReader) absent(name string, line int, absent []string) error {
 	return fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(r.header, 8), caseHint(absent, r.header))
 }
 
+// headerName is the name of the file's column j whose header field is f:
+// the field, trimmed, or x1, x2, ... for an empty one.
+func headerName(f string, j int) string {
+	if name := runtime.Level(f); name != "" {
+		return name
+	}
+	return runtime.Unnamed(j)
+}
+
 // ignore makes the records from header, the file's first, on leave out the
 // columns named one of names (a column the header leaves unnamed is named
 // x1, x2, ... by its place in the file), and returns header so; absent are
@@ -1128,11 +1135,7 @@ func (r *csvReader) ignore(header, names []string) (rec []string, absent []strin
 	found := make([]bool, len(names))
 	keep := make([]int, 0, len(header))
 	for j, f := range header {
-		name := runtime.Level(f)
-		if name == "" {
-			name = runtime.Unnamed(j)
-		}
-		if k := slices.Index(names, name); k >= 0 {
+		if k := slices.Index(names, headerName(f, j)); k >= 0 {
 			found[k] = true
 		} else {
 			keep = append(keep, j)
