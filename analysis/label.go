@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
@@ -77,10 +78,7 @@ func (a About) String() string {
 	case a.BestEpoch > 0 && a.Epochs > 0:
 		fmt.Fprintf(&b, ": epoch %d of %d", a.BestEpoch, a.Epochs)
 	case a.Epochs > 0:
-		fmt.Fprintf(&b, ": %d epoch", a.Epochs)
-		if a.Epochs != 1 {
-			b.WriteByte('s')
-		}
+		b.WriteString(": " + text.Count(a.Epochs, "epoch"))
 	case !a.Refined:
 		b.WriteString(" (no training record)")
 	}

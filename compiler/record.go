@@ -13,6 +13,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runtime"
 )
 
@@ -283,7 +284,7 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 		b.WriteString(c + "*" + tm.name)
 	}
 	if n := len(terms) - maxTerms; n > 0 {
-		b.WriteString(" + " + count(n, "smaller term"))
+		b.WriteString(" + " + text.Count(n, "smaller term"))
 	}
 	sum, th := b.String(), strconv.FormatFloat(t, 'g', 4, 64)
 	return [2]string{sum + " <= " + th, sum + " > " + th}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/songc/songc/internal/text"
 )
 
 // Render writes the generated, gofmt'd source of p to w.
@@ -31,8 +33,8 @@ allocates nothing.
 
 The model has %s, %s, %s and %s;
 %s reachable from the root and emitted here.%s
-Layout: %s (%s).%s`, what, count(k.NumNodes(), "internal node"), count(k.Steps(), "step"), count(d, "feature"), count(c, "class"),
-		count(nn, "node")+map[bool]string{true: " is", false: " are"}[nn == 1], constantDoc(p), p.Layout, p.Why, recordDoc(m)))
+Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count(k.Steps(), "step"), text.Count(d, "feature"), text.Count(c, "class"),
+		text.Is(nn, "node"), constantDoc(p), p.Layout, p.Why, recordDoc(m)))
 
 	// const NumFeatures = 16 ...
 	comment(f, "NumFeatures is the length of an input vector.")
@@ -280,17 +282,6 @@ func (p *Plan) stateLit(s int) jen.Code {
 		return jen.Op("^").Lit(int(^e))
 	}
 	return jen.Lit(int(e))
-}
-
-// count is n things: "1 step", "2 steps", "3 classes".
-func count(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	if strings.HasSuffix(thing, "s") {
-		return fmt.Sprintf("%d %ses", n, thing)
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // constantDoc says, for a walk that ends at one class whatever the input

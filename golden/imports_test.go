@@ -10,13 +10,14 @@ import (
 // TestDependencyDirection keeps the layering of the house style, over
 // every package each one depends on, directly or not:
 //
-//	runtime, runlog       standard library only
-//	trainer/data          standard library and runtime (records' encoding)
-//	trainer               runtime, runlog, gonum; never compiler or analysis
-//	trainer/refine        trainer and runtime's walk
-//	analysis              runtime, runlog, gonum graph and plot; never trainer
-//	compiler              runtime and jennifer; never trainer or gonum
-//	cmd/songc             on top: the only importer of kong
+//	runtime, internal/text  standard library only
+//	runlog                  standard library and internal/text (wording)
+//	trainer/data            standard library and runtime (records' encoding)
+//	trainer                 runtime, runlog, gonum; never compiler or analysis
+//	trainer/refine          trainer and runtime's walk
+//	analysis                runtime, runlog, gonum graph and plot; never trainer
+//	compiler                runtime and jennifer; never trainer or gonum
+//	cmd/songc               on top: the only importer of kong
 func TestDependencyDirection(t *testing.T) {
 	const mod = "github.com/songc/songc/"
 	rules := []struct {
@@ -26,7 +27,8 @@ func TestDependencyDirection(t *testing.T) {
 		forbidden []string
 	}{
 		{"runtime", true, nil, nil},
-		{"runlog", true, nil, nil},
+		{"internal/text", true, nil, nil},
+		{"runlog", true, []string{mod + "internal/text"}, nil},
 		{"trainer/data", true, []string{mod + "runtime"}, nil},
 		{"compiler", false, nil, []string{mod + "trainer", mod + "analysis", mod + "runlog", "gonum.org/", "github.com/alecthomas/kong"}},
 		{"trainer", false, nil, []string{mod + "compiler", mod + "analysis", "github.com/alecthomas/kong"}},

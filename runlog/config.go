@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/songc/songc/internal/text"
 )
 
 // Config is the recipe of a training run: with the same Config and data the
@@ -199,12 +201,9 @@ func (c Config) StraightEpochs() int {
 // it: the sizes and optimiser first, then each songc option that is on.
 func (c Config) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d nodes, %d steps; %s, batch %d, lr %g, %d epoch", c.Nodes, c.Steps, c.Precision, c.Batch, c.LR, c.Epochs)
-	if c.Epochs != 1 {
-		b.WriteByte('s')
-	}
+	fmt.Fprintf(&b, "%s, %s; %s, batch %d, lr %g, %s", text.Count(c.Nodes, "node"), text.Count(c.Steps, "step"), c.Precision, c.Batch, c.LR, text.Count(c.Epochs, "epoch"))
 	if c.Patience > 0 {
-		fmt.Fprintf(&b, " at most (constant lr until the hard walk's validation accuracy stalls for %d epochs, then a cosine decay)", c.Patience)
+		fmt.Fprintf(&b, " at most (constant lr until the hard walk's validation accuracy stalls for %s, then a cosine decay)", text.Count(c.Patience, "epoch"))
 	}
 	if c.Restart > 0 {
 		fmt.Fprintf(&b, ", graph %d of seed %d", c.Restart, c.Seed)

@@ -141,4 +141,10 @@ func TestString(t *testing.T) {
 	if got := c.String(); got != want {
 		t.Errorf("String\n got %s\nwant %s", got, want)
 	}
+	// Counts of one are in the singular.
+	c = runlog.Config{Nodes: 1, Steps: 1, Precision: "f64", Batch: 1, LR: 0.1, Epochs: 1, Patience: 1}
+	want = "1 node, 1 step; f64, batch 1, lr 0.1, 1 epoch at most (constant lr until the hard walk's validation accuracy stalls for 1 epoch, then a cosine decay)"
+	if got := c.String(); got != want {
+		t.Errorf("String\n got %s\nwant %s", got, want)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	goruntime "runtime"
 	"time"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/trainer/data"
 )
@@ -349,11 +350,7 @@ func (e *InterruptError) Error() string {
 	if e.Search {
 		return fmt.Sprintf("training interrupted during the search (a candidate's epoch %d); the search is saved in %s", e.Epoch, e.Checkpoint)
 	}
-	saved := fmt.Sprintf("%d epochs are", e.EpochsDone)
-	if e.EpochsDone == 1 {
-		saved = "1 epoch is"
-	}
-	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %s saved in %s", e.Epoch, e.Batch, saved, e.Checkpoint)
+	return fmt.Sprintf("training interrupted in epoch %d (batch %d); %s saved in %s", e.Epoch, e.Batch, text.Is(e.EpochsDone, "epoch"), e.Checkpoint)
 }
 
 func (e *InterruptError) Unwrap() error { return ErrInterrupted }

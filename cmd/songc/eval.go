@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
@@ -65,7 +66,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	}
 	w := bufio.NewWriter(g.Stdout)
 	fmt.Fprintln(w, modelLine(c.Model, k))
-	fmt.Fprintf(w, "data  %s: %s\n", c.Data, plural(met.Rows, "row"))
+	fmt.Fprintf(w, "data  %s: %s\n", c.Data, text.Count(met.Rows, "row"))
 	fmt.Fprintf(w, "soft accuracy      %6.2f%%\n", 100*met.SoftAccuracy)
 	fmt.Fprintf(w, "hard accuracy      %6.2f%%\n", 100*met.HardAccuracy)
 	fmt.Fprintf(w, "balanced accuracy  soft %.2f%%, hard %.2f%%\n", 100*met.SoftBalanced, 100*met.HardBalanced)
@@ -75,7 +76,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	fmt.Fprintf(w, "hard path length   mean %.2f, max %d\n", met.MeanPathLen, met.MaxPathLen)
 	fmt.Fprintf(w, "forced exits       %d (%.1f%% of rows)\n", met.ForcedExits, 100*float64(met.ForcedExits)/float64(max(1, met.Rows)))
 	if unseen.Rows > 0 {
-		fmt.Fprintf(w, "unseen categories  %s (%.1f%%) with a value no training row had: %s\n", plural(unseen.Rows, "row"), 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
+		fmt.Fprintf(w, "unseen categories  %s (%.1f%%) with a value no training row had: %s\n", text.Count(unseen.Rows, "row"), 100*float64(unseen.Rows)/float64(max(1, met.Rows)), unseen.Columns(k.Model.Schema))
 	}
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so.
@@ -163,5 +164,5 @@ func writeConfusion(w *bufio.Writer, names []string, m [][]int) {
 // modelLine is the first line eval and analyze print: the model's file and
 // its graph's size.
 func modelLine(path string, k *runtime.Classifier) string {
-	return fmt.Sprintf("model %s: %s, %s, %s", path, plural(k.NumNodes(), "node"), plural(k.Steps(), "step"), plural(k.NumClasses(), "class"))
+	return fmt.Sprintf("model %s: %s, %s, %s", path, text.Count(k.NumNodes(), "node"), text.Count(k.Steps(), "step"), text.Count(k.NumClasses(), "class"))
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
@@ -108,7 +109,7 @@ func noLabelNote(path string, u data.Unlabelled, missing []string) string {
 	if u.Rows == 1 {
 		are = "is"
 	}
-	note := fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, has(u.Rows, "row"), are, u.First)
+	note := fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, text.Has(u.Rows, "row"), are, u.First)
 	if u.Token == "" {
 		return note
 	}

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
@@ -114,7 +114,7 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Config, quiet bool) (*runtime.Model, error) {
 	var progress func(runlog.RefinePass)
 	if !quiet {
-		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", plural(cfg.Passes, "pass"))
+		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", text.Count(cfg.Passes, "pass"))
 		meta, _ := runlog.ReadMetadata(m.Training) // refine.Run checks it
 		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p, meta.ValRows > 0) }
 	}
@@ -147,7 +147,7 @@ func majorityCounts(mc *runlog.MajorityCheck) string {
 		return fmt.Sprintf("the walk and always predicting %q are right on the same validation rows", mc.Class)
 	}
 	line := fmt.Sprintf("on the validation rows the walk is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
-		plural(mc.WalkOnly, "row"), mc.Class, plural(mc.ConstantOnly, "row"))
+		text.Count(mc.WalkOnly, "row"), mc.Class, text.Count(mc.ConstantOnly, "row"))
 	if mc.Undecided {
 		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
 	}
@@ -159,26 +159,6 @@ func majorityCounts(mc *runlog.MajorityCheck) string {
 // predicts" or "the classifier returns"), why, and how to keep the walk.
 func constantNote(subject string, mc *runlog.MajorityCheck) string {
 	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the walk", subject, mc.Class, majorityCounts(mc))
-}
-
-// plural returns "1 row", "2 rows"; a noun ending in s takes es ("2
-// classes", "2 passes").
-func plural(n int, noun string) string {
-	switch {
-	case n == 1:
-		return "1 " + noun
-	case strings.HasSuffix(noun, "s"):
-		return fmt.Sprintf("%d %ses", n, noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// has returns "1 row has", "2 rows have".
-func has(n int, noun string) string {
-	if n == 1 {
-		return plural(n, noun) + " has"
-	}
-	return plural(n, noun) + " have"
 }
 
 // checkMajority refuses the majority check where it cannot run: without
@@ -225,7 +205,7 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)
 	}
 	if p.Pass > 0 {
-		line += fmt.Sprintf("  (changed: %s, %s; %s inserted)  %.1fs", plural(p.Filters, "filter"), plural(p.Routes, "route"), plural(p.Grown, "node"), p.Seconds)
+		line += fmt.Sprintf("  (changed: %s, %s; %s inserted)  %.1fs", text.Count(p.Filters, "filter"), text.Count(p.Routes, "route"), text.Count(p.Grown, "node"), p.Seconds)
 	}
 	fmt.Fprintln(w, line)
 }

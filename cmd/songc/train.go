@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/songc/songc/analysis"
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
@@ -308,13 +309,13 @@ func (c *TrainCmd) Run(g *Globals) error {
 			fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
 				src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
 			if args.Refine > 0 {
-				fmt.Fprintf(g.Stderr, ", then refined (at most %s)", plural(args.Refine, "pass"))
+				fmt.Fprintf(g.Stderr, ", then refined (at most %s)", text.Count(args.Refine, "pass"))
 			}
 			switch done := r.EpochsDone(); {
 			case r.Search != nil && ckpt == nil && r.Done():
-				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %s)", plural(done, "epoch"))
+				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %s)", text.Count(done, "epoch"))
 			case r.Search != nil && ckpt == nil:
-				fmt.Fprintf(g.Stderr, " (chosen by the search after %s; it trains on to its end)", plural(done, "epoch"))
+				fmt.Fprintf(g.Stderr, " (chosen by the search after %s; it trains on to its end)", text.Count(done, "epoch"))
 			case done > 0:
 				fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
 			}
@@ -1040,7 +1041,7 @@ func describeColumns(s *runtime.Schema) string {
 	}
 	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical%s) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, encoded, s.Width())
 	if miss > 0 {
-		line += fmt.Sprintf("; %s missing values, each with a feature that says so", has(miss, "column"))
+		line += fmt.Sprintf("; %s missing values, each with a feature that says so", text.Has(miss, "column"))
 	}
 	if s.Label != "" {
 		line += fmt.Sprintf("; label column %q", s.Label)

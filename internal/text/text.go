@@ -1,0 +1,39 @@
+// Package text holds the small wording helpers songc's messages share, so
+// that a count reads the same in training's summary, eval, analyze and the
+// generated code's comments. It uses the standard library only.
+package text
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count returns n of noun in English: "1 row", "2 rows", "0 rows"; a noun
+// ending in s takes es ("2 classes", "3 passes"). Only the last word of
+// noun changes ("2 internal nodes").
+func Count(n int, noun string) string {
+	s := strconv.Itoa(n) + " " + noun
+	switch {
+	case n == 1:
+		return s
+	case strings.HasSuffix(noun, "s"):
+		return s + "es"
+	}
+	return s + "s"
+}
+
+// Has returns Count with its verb: "1 row has", "2 rows have".
+func Has(n int, noun string) string {
+	if n == 1 {
+		return Count(n, noun) + " has"
+	}
+	return Count(n, noun) + " have"
+}
+
+// Is returns Count with its verb: "1 node is", "2 nodes are".
+func Is(n int, noun string) string {
+	if n == 1 {
+		return Count(n, noun) + " is"
+	}
+	return Count(n, noun) + " are"
+}

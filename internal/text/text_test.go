@@ -1,0 +1,36 @@
+package text
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{0, "row", "0 rows"},
+		{1, "row", "1 row"},
+		{2, "row", "2 rows"},
+		{1, "class", "1 class"},
+		{3, "class", "3 classes"},
+		{2, "pass", "2 passes"},
+		{2, "internal node", "2 internal nodes"},
+		{-1, "epoch", "-1 epochs"},
+	} {
+		if got := Count(c.n, c.noun); got != c.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+	if got := Has(1, "column"); got != "1 column has" {
+		t.Errorf("Has(1) = %q", got)
+	}
+	if got := Has(4, "column"); got != "4 columns have" {
+		t.Errorf("Has(4) = %q", got)
+	}
+	if got := Is(1, "epoch"); got != "1 epoch is" {
+		t.Errorf("Is(1) = %q", got)
+	}
+	if got := Is(0, "epoch"); got != "0 epochs are" {
+		t.Errorf("Is(0) = %q", got)
+	}
+}
