@@ -165,13 +165,8 @@ func NodeRule(m *runtime.Model, i int, names []string, top int) Rule {
 	top = max(0, min(top, len(order)))
 	r := Rule{Rest: len(order) - top, Threshold: -m.B[i]}
 	for _, j := range order[:top] {
-		a := w[j]
-		if m.InputScale != nil {
-			a *= m.InputScale[j]
-		}
-		if m.InputShift != nil {
-			r.Threshold += a * m.InputShift[j]
-		}
+		a, shift := m.RawWeight(i, j)
+		r.Threshold += shift
 		r.Terms = append(r.Terms, Term{Feature: j, Name: names[j], Weight: a})
 	}
 	return r

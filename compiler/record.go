@@ -246,13 +246,8 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 		}
 		for f := range in.Width() {
 			if w[j] != 0 {
-				a := w[j]
-				if m.InputScale != nil {
-					a *= m.InputScale[j]
-				}
-				if m.InputShift != nil {
-					t += a * m.InputShift[j]
-				}
+				a, shift := m.RawWeight(node, j)
+				t += shift
 				tm := term{a, name, math.Abs(w[j])}
 				switch {
 				case in.Kind == runtime.Categorical && f < len(in.Levels):

@@ -120,6 +120,23 @@ func (m *Model) Validate() error {
 	return nil
 }
 
+// RawWeight returns, for internal node i and input feature j, the weight
+// a of the feature's own value (before standardisation) in the node's
+// test, and what the term adds to the test's threshold: with v = (x -
+// shift)·scale, the test w·v + b > 0 reads Σ_j a_j x_j > -b + Σ_j a_j
+// shift_j, where a_j = w_j scale_j. Without standardisation a is the
+// weight and the shift term 0.
+func (m *Model) RawWeight(i, j int) (a, shift float64) {
+	a = m.W[i][j]
+	if m.InputScale != nil {
+		a *= m.InputScale[j]
+	}
+	if m.InputShift != nil {
+		shift = a * m.InputShift[j]
+	}
+	return a, shift
+}
+
 // Inputs returns the model's schema: Schema, or for a model of Format its
 // Features numeric columns named x1..xd, which no field may leave missing.
 func (m *Model) Inputs() *Schema {

@@ -407,3 +407,33 @@ func TestMarginRows(t *testing.T) {
 		}
 	}
 }
+
+// TestRawWeight checks that the raw weights and threshold reproduce a
+// standardising model's margin on the inputs' own values.
+func TestRawWeight(t *testing.T) {
+	m := tiny()
+	m.W = [][]float64{{1, -2, 0.5}, {0, 3, -1}}
+	m.InputShift = []float64{10, -1, 0.25}
+	m.InputScale = []float64{0.5, 2, 4}
+	k, err := New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, v := []float64{12, 0.5, -3}, make([]float64, 3)
+	k.Preprocess(v, x)
+	for i := range m.Nodes {
+		sum, th := 0.0, -m.B[i]
+		for j := range x {
+			a, shift := m.RawWeight(i, j)
+			sum += a * x[j]
+			th += shift
+		}
+		if want := Margin(m.W[i], m.B[i], v); math.Abs(sum-th-want) > 1e-12 {
+			t.Errorf("node %d: raw margin %v, standardised %v", i, sum-th, want)
+		}
+	}
+	m.InputShift, m.InputScale = nil, nil
+	if a, shift := m.RawWeight(1, 2); a != -1 || shift != 0 {
+		t.Errorf("unstandardised RawWeight(1, 2) = %v, %v; want -1, 0", a, shift)
+	}
+}
