@@ -1365,6 +1365,12 @@ func decimalPoint(f string) (string, bool) {
 func csvErr(name string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine < pe.Line {
+			// A quote left open runs on over the lines below, and the
+			// reader stops where the text no longer fits: name the
+			// record it opened in, which is where the fix goes.
+			return fmt.Errorf("%s:%d: a quoted field in the record that starts on this line is not closed: it runs on to line %d, column %d (%v); close the quote, or remove it", name, pe.StartLine, pe.Line, pe.Column, pe.Err)
+		}
 		return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
 	}
 	return readErr(name, err)

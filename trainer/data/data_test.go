@@ -92,6 +92,8 @@ func TestCSVErrors(t *testing.T) {
 		{"label name not in header", "a,b,y\n1,2,c\n", CSVOptions{LabelCol: "z", Header: HeaderYes}, `t.csv:1: no column is named "z" (the label column); the header has "a", "b", "y"`},
 		{"label name in another case", "a,b,Y\n1,2,c\n", CSVOptions{LabelCol: "y", Header: HeaderYes}, `t.csv:1: no column is named "y" (the label column); the header has "a", "b", "Y"; names are case-sensitive: did you mean "Y"?`},
 		{"bad quote", "1,2,a\n1,\"2,b\n", CSVOptions{}, "t.csv:2:"},
+		{"quote left open", "1,2,a\n1,\"2,b\n3,4,c\n5,6,d\n", CSVOptions{}, "t.csv:2: a quoted field in the record that starts on this line is not closed: it runs on to line 4"},
+		{"bare quote", "1,2,a\n1,2 \"x\",b\n", CSVOptions{}, `t.csv:2:5: bare " in non-quoted-field`},
 		{"label only", "a\nb\n", CSVOptions{}, "no feature columns"},
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
 		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, none, a column number >= 1 or a name"},
