@@ -902,9 +902,43 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	case n > rows/2 && rows >= 10:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions(task.ClassNames):
-		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
+	case n >= manyClasses && wholeNumbers(task.ClassNames):
+		if rare := rareClasses(task.ClassCounts()); 2*rare > n {
+			out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, rare, rareRows, labelHint(ds.Schema)))
+		}
 	}
 	return out
+}
+
+// A label of at least manyClasses whole numbers, most of them in fewer than
+// rareRows rows, reads like a count or a measurement (a price, sales)
+// rather than classes coded as numbers, which are fewer or each common.
+const (
+	manyClasses = 20
+	rareRows    = 5
+)
+
+// wholeNumbers reports whether every class name is a whole number.
+func wholeNumbers(names []string) bool {
+	for _, n := range names {
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil || v != math.Trunc(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// rareClasses returns how many classes have fewer than rareRows rows.
+func rareClasses(counts []int) int {
+	rare := 0
+	for _, c := range counts {
+		if c < rareRows {
+			rare++
+		}
+	}
+	return rare
 }
 
 // columns names the columns names, at most n of them, as a sentence's

@@ -658,6 +658,24 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 	}
 }
 
+// TestLabelLikeACount: a label of many whole numbers, most of them rare (a
+// count or a price taken for classes), is warned of with what to do; as
+// many classes coded as numbers, each common, are not.
+func TestLabelLikeACount(t *testing.T) {
+	const warn = `holds 60 distinct whole numbers, 60 of them in fewer than 5 rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers`
+	for _, tc := range []struct {
+		name    string
+		classes int
+		want    bool
+	}{{"count", 60, true}, {"coded classes", 25, false}} {
+		train := csvFile(t, "a,b,n", 150, func(i int) string { return fmt.Sprintf("%d,%d,%d", i, i%7, 3*(i%tc.classes)) })
+		code, errs := trainQuick(t, train)
+		if code != 0 || strings.Contains(errs, "reads like a count") != tc.want || tc.want && !strings.Contains(errs, warn) {
+			t.Errorf("%s: exit %d:\n%s", tc.name, code, errs)
+		}
+	}
+}
+
 // TestMissingLabelsLeftOut: train and eval leave out the rows whose label
 // is missing and say how many, and from which line, and which token was
 // read as missing, with the --missing that would make it a class; the
@@ -860,7 +878,7 @@ func TestFractionLabelsWarned(t *testing.T) {
 		return fmt.Sprintf("%s,%d,%.1f", []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; if it is not the label, name the right column with --label-col (columns of words: "species")`) {
+	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col (columns of words: "species")`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
