@@ -146,12 +146,18 @@ func (s *Schema) Names() []string {
 	return out
 }
 
+// Named reports whether the columns' names come from the training file's
+// header, so that a file for the model is matched to them by name. A file
+// without a header leaves the label unnamed (a header's empty label name
+// reads as "class"), and its columns are x1, x2, ... by position.
+func (s *Schema) Named() bool { return s.Label != "" }
+
 // Simple reports whether the schema says nothing a format-1 model does
 // not: numeric columns named x1..xd, in order, with no missing-value
 // features and no label name (a file without a header). Such a model
 // needs no schema in its file (Model.Schema nil).
 func (s *Schema) Simple() bool {
-	if s.Label != "" || len(s.Ignored) > 0 {
+	if s.Named() || len(s.Ignored) > 0 {
 		return false
 	}
 	for i, in := range s.Inputs {

@@ -133,11 +133,15 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	return met, unseen, nil
 }
 
-// noteReordered says once, on stderr, that a file's columns were matched to
-// the model's by name in another order.
-func noteReordered(g *Globals, path string, st data.Stream) {
+// noteColumns says once, on stderr, that a file's columns were matched to
+// the model's by name in another order, or read by position below a header
+// that was skipped.
+func noteColumns(g *Globals, path string, st data.Stream) {
 	if st.Reordered() {
 		fmt.Fprintln(g.Stderr, reorderedNote(path))
+	}
+	if st.SkippedHeader() {
+		fmt.Fprintln(g.Stderr, skippedHeaderNote(path))
 	}
 }
 

@@ -66,10 +66,12 @@ type DataFlags struct {
 }
 
 // options returns how to read a file of rows for model m: encoded by its
-// input columns, matched by name when it records them.
+// input columns, matched by name when its training file's header named
+// them, by position otherwise.
 func (f DataFlags) options(m *runtime.Model) data.CSVOptions {
 	o := f.trainOptions()
-	o.Schema, o.Named = m.Inputs(), m.Schema != nil
+	o.Schema = m.Inputs()
+	o.Named = o.Schema.Named()
 	return o
 }
 
@@ -85,13 +87,17 @@ func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model, quiet bool
 }
 
 // noteData says on stderr when the columns of a file read for a model were
-// matched to the model's in another order, how many rows hold a category
+// matched to the model's in another order, or read by position below a
+// header the model cannot match, how many rows hold a category
 // no training row had, and how many rows of it (a training file's too)
 // were left out for a missing label. With quiet (-q), the first, which
 // changes nothing the command computes, is not said.
 func noteData(g *Globals, ds *data.Dataset, quiet bool) {
 	if ds.Reordered && !quiet {
 		fmt.Fprintln(g.Stderr, reorderedNote(ds.Name))
+	}
+	if ds.SkippedHeader {
+		fmt.Fprintln(g.Stderr, skippedHeaderNote(ds.Name))
 	}
 	if ds.Unseen.Rows > 0 {
 		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, &ds.Unseen, ds.Rows, ds.Schema))
@@ -125,6 +131,12 @@ func noLabelNote(path string, u data.Unlabelled, missing []string) string {
 // reorderedNote says that path's columns were matched by name.
 func reorderedNote(path string) string {
 	return fmt.Sprintf("songc: %s: columns matched to the model's by name (the file has them in another order)", path)
+}
+
+// skippedHeaderNote says that path's header row was skipped and its
+// columns read by position, as the model's training file had no header.
+func skippedHeaderNote(path string) string {
+	return fmt.Sprintf("songc: %s: the first row is read as a header and skipped; the model was trained on a file without one, so the columns are read by position, in the training file's order, whatever the header names them", path)
 }
 
 // unseenNote says how many rows of path hold an unseen category, and in

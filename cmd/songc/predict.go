@@ -98,7 +98,7 @@ func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) e
 			return i, err
 		}
 		if i == 0 {
-			noteReordered(g, path, st)
+			noteColumns(g, path, st)
 		}
 		if err := f(st); err != nil {
 			return i, err

@@ -1194,3 +1194,42 @@ func TestConstantColumnsWarned(t *testing.T) {
 		t.Errorf("unnamed: exit %d:\n%s", code, errs)
 	}
 }
+
+// TestHeaderForPositionalModel: a model trained on a file without a
+// header (with a categorical column, so that it records its columns)
+// reads a file with a header by position, skipping the header and saying
+// so, in eval and predict alike.
+func TestHeaderForPositionalModel(t *testing.T) {
+	row := func(i int) string { return fmt.Sprintf("%d,%s,%c", i%9, []string{"red", "blue"}[i%2], "xz"[i%2]) }
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	var nh, h strings.Builder
+	h.WriteString("size,colour,kind\n")
+	for i := range 20 {
+		nh.WriteString(row(i) + "\n")
+		h.WriteString(row(i) + "\n")
+	}
+	if err := os.WriteFile(train, []byte(nh.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(test, []byte(h.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, errs := trainQuick(t, train); code != 0 {
+		t.Fatalf("train: exit %d:\n%s", code, errs)
+	}
+	model := filepath.Join(dir, "m.json")
+	const note = "test.csv: the first row is read as a header and skipped; the model was trained on a file without one, so the columns are read by position"
+	code, out, errs := songc(t, context.Background(), "eval", model, "--data", test)
+	if code != 0 || !strings.Contains(out, "20 rows") || !strings.Contains(errs, note) {
+		t.Errorf("eval: exit %d:\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = songc(t, context.Background(), "predict", model, "--data", test)
+	if code != 0 || strings.Count(out, "\n") != 20 || !strings.Contains(errs, note) {
+		t.Errorf("predict: exit %d:\n%s\n%s", code, out, errs)
+	}
+	code, _, errs = songc(t, context.Background(), "eval", model, "--data", train)
+	if code != 0 || strings.Contains(errs, "skipped") {
+		t.Errorf("eval on the training file: exit %d:\n%s", code, errs)
+	}
+}

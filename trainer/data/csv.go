@@ -543,7 +543,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 	if err := ds.NoLabel.Err(name, ds.Rows, st.opt.Schema.Missing); err != nil {
 		return nil, err
 	}
-	ds.Reordered = st.Reordered()
+	ds.Reordered, ds.SkippedHeader = st.Reordered(), st.SkippedHeader()
 	return ds, nil
 }
 
@@ -1398,6 +1398,7 @@ type CSVStream struct {
 	label     int   // label column, -1 for none
 	cols      []int // the file column of each input
 	reordered bool
+	skipped   bool     // a header row skipped, the columns read by position
 	fields    []string // the current row's inputs, in the schema's order
 	x         []float64
 	lbl       string
@@ -1454,6 +1455,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 				return false, err
 			}
 			if header {
+				s.skipped = !s.opt.Named
 				continue
 			}
 		}
@@ -1717,6 +1719,12 @@ func (s *CSVStream) UnseenColumns() []int { return s.unseenCols }
 // Reordered reports whether the file's columns were matched by name in an
 // order other than the model's.
 func (s *CSVStream) Reordered() bool { return s.reordered }
+
+// SkippedHeader reports whether the first row was read as a header and
+// skipped, the columns being read by position because the model's names
+// are positional (its training file had no header): a header that names
+// the columns in another order cannot be told from one in the model's.
+func (s *CSVStream) SkippedHeader() bool { return s.skipped }
 
 // MaxLineBytes bounds a line of a CSV file: 4 MiB, room for a row of
 // about 200,000 numbers. A longer line is an error, so that a

@@ -99,6 +99,9 @@ type Dataset struct {
 	// Reordered: the columns were matched to the model's by name, in
 	// another order.
 	Reordered bool
+	// SkippedHeader: the first row was read as a header and skipped, and
+	// the columns by position (CSVStream.SkippedHeader).
+	SkippedHeader bool
 }
 
 // Unlabelled counts the rows of a labelled file that are left out because

@@ -32,6 +32,9 @@ type Stream interface {
 	// Reordered reports whether the columns were matched by name in an
 	// order other than the model's.
 	Reordered() bool
+	// SkippedHeader reports whether a header row was skipped and the
+	// columns read by position, the model's names being positional.
+	SkippedHeader() bool
 	// Close releases the files.
 	Close() error
 }
@@ -130,6 +133,7 @@ func (s *idxStream) MissingLabel() string { return "" } // IDX labels are number
 func (s *idxStream) Line() int            { return s.n }
 func (s *idxStream) UnseenColumns() []int { return nil }
 func (s *idxStream) Reordered() bool      { return false }
+func (s *idxStream) SkippedHeader() bool  { return false }
 
 func (s *idxStream) Close() error {
 	for _, c := range []io.Closer{s.c, s.lc} {
