@@ -182,6 +182,25 @@ func caseHint(names, header []string) string {
 	return ""
 }
 
+// headerCaseHint says which of a header's names (file) differ from the
+// model's names (model) only in case, for an error on a file read for a
+// model; "" when none do.
+func headerCaseHint(model, file []string) string {
+	var theirs, ours []string
+	for _, n := range model {
+		for _, f := range file {
+			if f != n && strings.EqualFold(f, n) {
+				theirs, ours = append(theirs, f), append(ours, n)
+				break
+			}
+		}
+	}
+	if len(ours) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; names are case-sensitive, and the header writes %s where the model has %s: write them as the model does", QuoteList(theirs, 8), QuoteList(ours, 8))
+}
+
 // cleanNames returns names without spaces around them, empty names and
 // repeats, as --ignore takes them.
 func cleanNames(names []string) []string {
@@ -1674,9 +1693,13 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 			absent = append(absent, s.opt.Schema.Inputs[i].Name)
 		}
 	}
+	var missingLabel []string // the label's name, where no column has it
+	if s.label < 0 && labelName != "" {
+		missingLabel = []string{labelName}
+	}
 	switch {
 	case len(absent) > 0 && len(unknown) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), caseHint(absent, unknown))
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), headerCaseHint(append(absent, missingLabel...), unknown))
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
@@ -1689,6 +1712,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		if blank {
 			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
+		}
+		if hint := headerCaseHint(missingLabel, unknown); hint != "" {
+			fix = hint // the label, written in another case: not a column to leave out
 		}
 		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix)
 	}

@@ -135,7 +135,8 @@ func TestNameErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"a,c,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "b" and has column(s) the model does not know: "c"`},
 		{"a,y\n1,p\n", `t.csv:1: the header lacks the model's column(s) "b"; where a row's value is unknown, give the column with an empty field, which reads as missing`},
-		{"A,b,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "a" and has column(s) the model does not know: "A"; names are case-sensitive: did you mean "A"?`},
+		{"A,b,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "a" and has column(s) the model does not know: "A"; names are case-sensitive, and the header writes "A" where the model has "a": write them as the model does`},
+		{"a,b,Y\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "Y" (the model reads "a", "b"; the label column is "y"); names are case-sensitive, and the header writes "Y" where the model has "y": write them as the model does`},
 		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y")`},
 		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
 	} {
