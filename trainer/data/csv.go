@@ -652,6 +652,22 @@ type table struct {
 	cr           *csvReader // the columns' places in the file (--ignore)
 }
 
+// trailingSeparator returns an error when the label, taken from the last
+// column by default, stands in a column that is empty in every row, its
+// header name included: each line ends with a separator, and the label is
+// the column before.
+func (t *table) trailingSeparator(name string, label int, header bool, spec string) error {
+	if !strings.EqualFold(cmp.Or(spec, "last"), "last") || label != t.width-1 || label < 1 ||
+		t.firstLevel[label] != "" || t.numbers[label]+t.words[label] > 0 {
+		return nil
+	}
+	prev := strconv.Itoa(t.cr.Column(label-1) + 1)
+	if header && t.firstLevel[label-1] != "" {
+		prev = strconv.Quote(t.firstLevel[label-1])
+	}
+	return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%q), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col %s, the column before)", name, t.cr.Comma, prev)
+}
+
 // scanTable reads a training table once, learning its columns.
 func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 	if len(opt.Ignore) > 0 && opt.Header == HeaderNo {
@@ -825,6 +841,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 	}
 	if t.width-btoi(label >= 0) < 1 {
 		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
+	}
+	if err := t.trailingSeparator(name, label, header, opt.LabelCol); err != nil {
+		return nil, false, 0, err
 	}
 	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
 	if len(opt.Ignore) > 0 {

@@ -95,6 +95,8 @@ func TestCSVErrors(t *testing.T) {
 		{"quote left open", "1,2,a\n1,\"2,b\n3,4,c\n5,6,d\n", CSVOptions{}, "t.csv:2: a quoted field in the record that starts on this line is not closed: it runs on to line 4"},
 		{"bare quote", "1,2,a\n1,2 \"x\",b\n", CSVOptions{}, `t.csv:2:5: bare " in non-quoted-field`},
 		{"label only", "a\nb\n", CSVOptions{}, "no feature columns"},
+		{"trailing separator", "a,b,y,\n1,2,p,\n3,4,q,\n", CSVOptions{}, `t.csv: the last column is empty in every row: each line ends with a separator (','), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col "y", the column before)`},
+		{"trailing separator, no header", "1,2,p,\n3,4,q,\n", CSVOptions{}, `(--label-col 3, the column before)`},
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
 		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, none, a column number >= 1 or a name"},
 		{"width for model", "1,2,3,4\n", CSVOptions{Schema: numeric(2)}, "row has 4 columns; the model reads 2 (plus an optional label column)"},
