@@ -437,7 +437,8 @@ func inGroups(f string, mark, point byte) bool {
 }
 
 // withUnit returns the unit that every one of three or more levels writes
-// with a number (with a decimal point or comma): a suffix after a space
+// with a number (with a decimal point or comma, and perhaps thousands
+// separators): a suffix after a space
 // (3.5 kg, 12 years), a suffix of a symbol (12%, 20°C, 3€), or a prefix
 // of currency symbols ($12, € 3,50). It returns "" when there is none.
 // Letters straight after the digits (4WD, 3G, 9th, 1990s) and other
@@ -486,8 +487,8 @@ func withUnit(levels []string) string {
 		if p, ok := decimalPoint(f); ok {
 			f = p
 		}
-		if !runtime.IsNumber(f) {
-			return ""
+		if !runtime.IsNumber(f) && !inGroups(f, ',', '.') && !inGroups(f, '.', ',') {
+			return "" // not a number, plain or with thousands separators ($1,208.50)
 		}
 	}
 	return strings.TrimSpace(pre + suf)

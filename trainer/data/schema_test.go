@@ -796,12 +796,12 @@ func TestMixedMarks(t *testing.T) {
 // symbols, is named with it; codes (Q1, 4WD, 9th, #1, (2)), a sign alone
 // (5+), two values only, and numbers without the unit are not.
 func TestUnitColumns(t *testing.T) {
-	text := "pct,price,kg,eur,q,wd,th,hash,par,plus,two,some,y\n" +
-		"12%,$3.50,12 kg,\"3,50 €\",Q1,4WD,9th,#1,(1),5+,1%,12%,p\n" +
-		"-3.5%,$12,7 kg,\"12,25 €\",Q2,2WD,10th,#2,(2),10+,2%,3,q\n" +
-		"100%,$1e3,8 kg,7 €,Q3,6WD,11th,#3,(3),15+,1%,4%,p\n"
+	text := "pct,price,kg,eur,fee,q,wd,th,hash,par,plus,two,some,y\n" +
+		"12%,$3.50,12 kg,\"3,50 €\",\"$1,603.40\",Q1,4WD,9th,#1,(1),5+,1%,12%,p\n" +
+		"-3.5%,$12,7 kg,\"12,25 €\",$98.20,Q2,2WD,10th,#2,(2),10+,2%,3,q\n" +
+		"100%,$1e3,8 kg,7 €,\"$12,345\",Q3,6WD,11th,#3,(3),15+,1%,4%,p\n"
 	ds, err := read(t, text, CSVOptions{})
-	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}, {Name: "eur", Unit: "€", Like: "12,25 €"}}
+	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}, {Name: "eur", Unit: "€", Like: "12,25 €"}, {Name: "fee", Unit: "$", Like: "$1,603.40"}}
 	if err != nil || !reflect.DeepEqual(ds.Units, want) {
 		t.Errorf("%v: units %+v, want %+v", err, ds.Units, want)
 	}
