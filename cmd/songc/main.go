@@ -60,8 +60,8 @@ type Globals struct {
 
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
-	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Whether CSV files start with a header row (${enum})."`
-	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N from 1 or a name (default: last; with a model, its own)."`
+	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Header row in CSV files (${enum})."`
+	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: last, or the model's."`
 	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
 }
 

@@ -31,8 +31,8 @@ type TrainCmd struct {
 	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
 	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (else 120-400)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; unless the graph beats always predicting the most frequent class significantly, saves that constant (with a warning). fast: one 64-node, 20-step graph, 120 epochs; quick: 60 epochs. paper: the SONG authors' settings, for comparison. All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time for auto's search, as 90s or 10m (default ${default}; 0: none); the chosen graph may train on to 1.25 times that, and refining follows."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: a 64/20 graph, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time for auto's search, e.g. 90s (default ${default}; 0: none); the chosen graph trains on to 1.25x it, then refines."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and kernel, same model (unless --budget cut the search)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
@@ -70,7 +70,7 @@ type TrainCmd struct {
 	DataFlags   `embed:""`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
-	Missing     *string  `placeholder:"TOKENS" hidden:"" group:"data" help:"Comma-separated field values that mean missing, besides an empty field (default: ${missing})."`
+	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Values meaning missing besides an empty field (default: ${missing})."`
 }
 
 // Help implements kong.HelpProvider.
