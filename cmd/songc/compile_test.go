@@ -61,7 +61,7 @@ func TestCompile(t *testing.T) {
 	unknown := filepath.Join(dir, "unknown.csv")
 	os.WriteFile(unknown, []byte("0.5,0.5,0.5,0.5,zz\n"), 0o644)
 	lacks := filepath.Join(dir, "lacks", "c.go")
-	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", lacks, "--data", unknown, "--emit-tests"); code != 1 || !strings.Contains(errs, `label "zz" is not one of the model's`) {
+	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", lacks, "--data", unknown, "--emit-tests"); code != 1 || !strings.Contains(errs, `label "zz" is not one of the 3 classes of the training rows`) {
 		t.Errorf("unknown label: exit %d: %s", code, errs)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(lacks)); len(entries) != 0 {

@@ -125,7 +125,7 @@ func TestClassesAndTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the model's 2 classes ("a", "b")`) {
+	if _, err := test.Targets([]string{"a", "b"}); err == nil || !strings.Contains(err.Error(), `t.csv:2: label "c" is not one of the 2 classes of the training rows ("a", "b")`) {
 		t.Errorf("unknown class: error %v", err)
 	}
 	// Numeric labels match by value: "01" and "1.0" are class "1", "2.50"
