@@ -808,7 +808,8 @@ func leaveOut(header bool, them string, ignore ...string) string {
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, or for numbers written with a decimal comma, thousands
-// separators or a unit; numbers written with both decimal marks; a first
+// separators or a unit; categories that differ only in case; numbers
+// written with both decimal marks; a first
 // row of column numbers read as data; a row index or an identifier read
 // as a feature; columns with one value or none; a column that alone tells
 // the classes apart (a leak); and a label column that looks like an
@@ -832,6 +833,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	}
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
+	}
+	for _, in := range ds.Schema.Inputs {
+		if a, b := caseTwins(in.Levels); a != "" {
+			out = append(out, fmt.Sprintf("column %q holds values that differ only in case (%q and %q), each a category of its own: if they mean the same, write them alike", in.Name, a, b))
+		}
 	}
 	for _, m := range ds.Marks {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, strconv.FormatFloat(m.CommaRead(), 'g', -1, 64)))
@@ -939,6 +945,20 @@ func rareClasses(counts []int) int {
 		}
 	}
 	return rare
+}
+
+// caseTwins returns the first two of levels that differ only in case
+// ("yes" and "Yes"), or "" when none do.
+func caseTwins(levels []string) (a, b string) {
+	seen := make(map[string]string, len(levels))
+	for _, l := range levels {
+		k := strings.ToLower(l)
+		if first, ok := seen[k]; ok {
+			return first, l
+		}
+		seen[k] = l
+	}
+	return "", ""
 }
 
 // columns names the columns names, at most n of them, as a sentence's

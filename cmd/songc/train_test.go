@@ -1233,3 +1233,15 @@ func TestHeaderForPositionalModel(t *testing.T) {
 		t.Errorf("eval on the training file: exit %d:\n%s", code, errs)
 	}
 }
+
+// TestCaseTwinsWarned: a categorical column holding "yes" and "Yes" is
+// warned of; one whose levels differ otherwise is not.
+func TestCaseTwinsWarned(t *testing.T) {
+	train := csvFile(t, "a,ok,kind,y", 20, func(i int) string {
+		return fmt.Sprintf("%d,%s,%s,%c", i, []string{"yes", "Yes", "no"}[i%3], []string{"red", "blue"}[i%2], "xz"[i%2])
+	})
+	code, errs := trainQuick(t, train)
+	if code != 0 || !strings.Contains(errs, `column "ok" holds values that differ only in case ("Yes" and "yes"), each a category of its own`) || strings.Contains(errs, `column "kind" holds values`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
