@@ -898,10 +898,18 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			}
 		}
 	}
+	headerLabel := false // the first row's label, a class of its own, is said to be a header's
 	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
 		counts := task.ClassCounts()
 		if k, err := data.ClassIndex(task.ClassNames)(ds.Labels[0]); err == nil && counts[k] == 1 && len(counts) > 2 && minOther(counts, k) >= 5 {
 			out = append(out, fmt.Sprintf("the first row's label %q is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes", ds.Labels[0]))
+			headerLabel = true
+		}
+	}
+	var single []string // the classes of one training row
+	for k, c := range task.ClassCounts() {
+		if c == 1 {
+			single = append(single, task.ClassNames[k])
 		}
 	}
 	switch n, rows := len(task.ClassNames), ds.Rows; {
@@ -913,6 +921,12 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		if rare := rareClasses(task.ClassCounts()); 2*rare > n {
 			out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, rare, rareRows, labelHint(ds.Schema)))
 		}
+	case len(single) > 0 && !headerLabel:
+		what := fmt.Sprintf("class %q has", single[0])
+		if len(single) > 1 {
+			what = fmt.Sprintf("classes %s have", data.QuoteList(single, 5))
+		}
+		out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure it, and a model learns little from one row, so it will seldom predict it; gather more rows of it, or merge it into a kindred class", what))
 	}
 	return out
 }

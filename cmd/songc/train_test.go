@@ -1245,3 +1245,18 @@ func TestCaseTwinsWarned(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
+
+// TestSingleRowClassWarned: a class of one training row is warned of.
+func TestSingleRowClassWarned(t *testing.T) {
+	train := csvFile(t, "a,b,y", 30, func(i int) string {
+		y := "xz"[i%2 : i%2+1]
+		if i == 17 {
+			y = "w"
+		}
+		return fmt.Sprintf("%d,%d,%s", i, i%4, y)
+	})
+	code, errs := trainQuick(t, train)
+	if code != 0 || !strings.Contains(errs, `class "w" has a single training row: no validation row can measure it`) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
