@@ -814,7 +814,8 @@ func leaveOut(header bool, them string, ignore ...string) string {
 // as a feature; columns with one value or none; a column that alone tells
 // the classes apart (a leak); and a label column that looks like an
 // identifier or a measurement, that may not be the label at all (another
-// column is named like one), or whose first row is a header read as data.
+// column is named like one), whose first row is a header read as data, or
+// that has a class of a single row.
 // header is --header's value; labelGiven says --label-col was given.
 func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) []string {
 	headerNo := header == "no"

@@ -1668,16 +1668,16 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	if k, err := labelIndex(s.opt.LabelCol, s.cr.width(len(rec))); err == nil && keyword(s.opt.LabelCol) {
 		labelAt = s.cr.field(k) // a column number past the header's, or ignored, is no label
 	}
-	var unknown []string     // by the names --ignore knows them by
-	last, blank := -1, false // blank: an unknown column is unnamed
+	var unknown []string // by the names --ignore knows them by
+	var blank []int      // the unknown columns that are unnamed
+	last := -1
 	for j, f := range rec {
 		n := runtime.Level(f)
-		d := n
-		if n == "" {
+		d, unnamed := n, n == ""
+		if unnamed {
 			d = runtime.Unnamed(s.cr.Column(j)) // --ignore counts the file's columns
 			n = runtime.Unnamed(j - btoi(s.label >= 0))
 			_, input := index[n]
-			blank = blank || (!input && j != labelAt)
 			if j == labelAt && !input {
 				n = labelName
 			}
@@ -1698,6 +1698,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 			continue
 		}
 		unknown = append(unknown, d)
+		if unnamed {
+			blank = append(blank, j)
+		}
 	}
 	// --label-col first or N must place the label where its name is.
 	if spec := strings.ToLower(s.opt.LabelCol); labelAt >= 0 && labelAt != s.label && spec != "" && spec != "last" && spec != "none" {
@@ -1730,8 +1733,12 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		case labelName != "":
 			lbl = fmt.Sprintf("; the label column is %q", labelName)
 		}
-		if blank {
-			lbl += "; a column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
+		switch {
+		case len(blank) == 0:
+		case blank[0] == 0:
+			lbl += "; a first column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
+		case blank[len(blank)-1] == len(rec)-1 && blank[0] == len(rec)-len(blank):
+			lbl += "; unnamed columns at the end of the header come from lines that end with a separator: remove the separators at the lines' ends"
 		}
 		if hint := headerCaseHint(missingLabel, unknown); hint != "" {
 			fix = hint // the label, written in another case: not a column to leave out

@@ -398,6 +398,11 @@ func TestIndexColumn(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x1"`) || !strings.Contains(err.Error(), "to_csv(index=False)") {
 		t.Errorf("an unnamed column the model lacks: %v", err)
 	}
+	// Lines that end with separators: unnamed columns at the end.
+	_, err = ReadCSV(strings.NewReader("a,y,,\n1.5,x,,\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
+	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x3", "x4"`) || !strings.Contains(err.Error(), "come from lines that end with a separator") || strings.Contains(err.Error(), "to_csv") {
+		t.Errorf("unnamed columns at the end: %v", err)
+	}
 }
 
 // TestByteOrderMark: the UTF-8 byte order mark that starts Excel's "CSV
