@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -24,6 +25,7 @@ type PredictCmd struct {
 	Proba      bool   `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
 	Hard       bool   `xor:"mode" hidden:"" help:"Print the hard walk's class, the default (kept for older scripts)."`
 	ClassNames bool   `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
+	Output     string `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
 	DataFlags  `embed:""`
 }
 
@@ -32,13 +34,15 @@ func (PredictCmd) Help() string {
 the code of songc compile returns; with --soft the class of the soft model; with
 --proba the soft model's leaf masses (they sum to at most 1, up to rounding in
 the last digits). The rows stream through in constant memory. A file with a
-header is matched to the model's columns by name, in any order; the label
-column may be absent, and --ignore leaves out columns the model does not read
-(docs/data.md).
+header is matched to the model's columns by name, in any order (by position
+for a model trained on a file without one); the label column may be absent,
+and --ignore leaves out columns the model does not read (docs/data.md). On
+stdout, the lines of the rows before a bad one come out before its error;
+with -o FILE, nothing is written unless every row is predicted.
 
 Examples:
   songc predict letter.json --data letter-test.csv.gz
-  songc predict letter.json --data rows.csv --proba --class-names`
+  songc predict letter.json --data rows.csv --proba --class-names -o masses.csv`
 }
 
 func (c *PredictCmd) Run(g *Globals) error {
@@ -46,11 +50,30 @@ func (c *PredictCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	m := k.Model
 	if c.ClassNames && !c.Proba {
 		return usagef("--class-names needs --proba: it names the columns of the leaf masses")
 	}
-	w := bufio.NewWriterSize(g.Stdout, 1<<16)
+	if c.Output == "" {
+		return c.predict(g, g.Stdout, k)
+	}
+	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
+		return err
+	}
+	if err := checkWritable(c.Output); err != nil {
+		return err
+	}
+	var perr error // the rows' error, said as it is
+	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
+		perr = c.predict(g, w, k)
+		return perr
+	})
+	return cmp.Or(perr, err)
+}
+
+// predict writes the line of every row of c.Data to out.
+func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) error {
+	m := k.Model
+	w := bufio.NewWriterSize(out, 1<<16)
 	if c.ClassNames {
 		cw := csv.NewWriter(w)
 		cw.Write(printableAll(m.ClassNames))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -92,6 +93,38 @@ func TestPredict(t *testing.T) {
 				t.Errorf("%s, a bad row after %d: exit %d, %d lines out (want %d): %s", mode, good, code, strings.Count(out, "\n"), good, errs)
 			}
 		}
+	}
+
+	// With -o, the file holds what stdout would, and only once every row
+	// is predicted: a bad row leaves an existing file as it was, and makes
+	// none.
+	outFile := filepath.Join(r.dir, "classes.txt")
+	if code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", r.test, "-o", outFile); code != 0 || out != "" {
+		t.Fatalf("predict -o: exit %d, stdout %q: %s", code, out, errs)
+	}
+	if got, _ := os.ReadFile(outFile); strings.Join(strings.Fields(string(got)), "\n") != strings.Join(testDef, "\n") {
+		t.Errorf("predict -o wrote %q..., want predict's lines", string(got)[:min(20, len(got))])
+	}
+	bad := filepath.Join(r.dir, "bad.csv")
+	os.WriteFile(bad, []byte(strings.Join(lines[:11], "")+"1,2,x,4,ant\n"), 0o644)
+	before, _ := os.ReadFile(outFile)
+	for _, o := range []string{outFile, filepath.Join(r.dir, "new.txt")} {
+		code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", bad, "-o", o)
+		if code != 1 || out != "" || !strings.Contains(errs, "bad.csv:12:") || strings.Contains(errs, "writing") {
+			t.Errorf("predict -o %s, a bad row: exit %d, stdout %q: %s", o, code, out, errs)
+		}
+	}
+	if after, _ := os.ReadFile(outFile); !bytes.Equal(after, before) {
+		t.Error("predict -o with a bad row changed the existing file")
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("predict -o with a bad row made a file: %v", err)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(r.dir, ".*.tmp*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+	if code, _, errs := songc(t, context.Background(), "predict", r.model, "--data", r.test, "-o", r.model); code != 2 || !strings.Contains(errs, "is the model file") {
+		t.Errorf("predict -o MODEL: exit %d: %s", code, errs)
 	}
 
 	// Rows without the label column are accepted by predict.
