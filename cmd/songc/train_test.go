@@ -1232,6 +1232,16 @@ func TestHeaderForPositionalModel(t *testing.T) {
 	if code != 0 || strings.Contains(errs, "skipped") {
 		t.Errorf("eval on the training file: exit %d:\n%s", code, errs)
 	}
+	// A first row with a word in the numeric column but a known colour is
+	// a bad row, not a header.
+	typo := filepath.Join(dir, "typo.csv")
+	if err := os.WriteFile(typo, []byte("abc,red,x\n"+strings.SplitN(nh.String(), "\n", 2)[1]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = songc(t, context.Background(), "predict", model, "--data", typo)
+	if code != 1 || !strings.Contains(errs, `typo.csv:1:1: column 1 ("x1"): "abc" is not a number`) {
+		t.Errorf("predict on a first row with a typo: exit %d:\n%s", code, errs)
+	}
 }
 
 // TestCaseTwinsWarned: a categorical column holding "yes" and "Yes" is
@@ -1258,5 +1268,17 @@ func TestSingleRowClassWarned(t *testing.T) {
 	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `class "w" has a single training row: no validation row can measure it`) {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	// Many classes coded as whole numbers, each common but one.
+	train = csvFile(t, "a,b,y", 241, func(i int) string {
+		y := i % 24
+		if i == 240 {
+			y = 99
+		}
+		return fmt.Sprintf("%d,%d,%d", i, i%4, y)
+	})
+	code, errs = trainQuick(t, train)
+	if code != 0 || !strings.Contains(errs, `class "99" has a single training row`) || strings.Contains(errs, "reads like a count") {
+		t.Errorf("coded classes: exit %d:\n%s", code, errs)
 	}
 }

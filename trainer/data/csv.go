@@ -184,9 +184,9 @@ func caseHint(names, header []string) string {
 
 // headerCaseHint says which of a header's names (file) differ from the
 // model's names (model) only in case, for an error on a file read for a
-// model; "" when none do.
-func headerCaseHint(model, file []string) string {
-	var theirs, ours []string
+// model, and returns those names of file; "" when none do.
+func headerCaseHint(model, file []string) (hint string, theirs []string) {
+	var ours []string
 	for _, n := range model {
 		for _, f := range file {
 			if f != n && strings.EqualFold(f, n) {
@@ -196,9 +196,9 @@ func headerCaseHint(model, file []string) string {
 		}
 	}
 	if len(ours) == 0 {
-		return ""
+		return "", nil
 	}
-	return fmt.Sprintf("; names are case-sensitive, and the header writes %s where the model has %s: write them as the model does", QuoteList(theirs, 8), QuoteList(ours, 8))
+	return fmt.Sprintf("; names are case-sensitive, and the header writes %s where the model has %s: write them as the model does", QuoteList(theirs, 8), QuoteList(ours, 8)), theirs
 }
 
 // cleanNames returns names without spaces around them, empty names and
@@ -662,11 +662,19 @@ func (t *table) trailingSeparator(name string, label int, header bool, spec stri
 		t.firstLevel[label] != "" || t.numbers[label]+t.words[label] > 0 {
 		return nil
 	}
-	prev := strconv.Itoa(t.cr.Column(label-1) + 1)
-	if header && t.firstLevel[label-1] != "" {
-		prev = strconv.Quote(t.firstLevel[label-1])
+	prev := label - 1 // the last column that holds values
+	for prev >= 0 && t.firstLevel[prev] == "" && t.numbers[prev]+t.words[prev] == 0 {
+		prev--
 	}
-	return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%q), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col %s, the column before)", name, t.cr.Comma, prev)
+	if prev < 0 {
+		return nil
+	}
+	col := strconv.Itoa(t.cr.Column(prev) + 1)
+	if header && t.firstLevel[prev] != "" {
+		col = strconv.Quote(t.firstLevel[prev])
+	}
+	sep := cmp.Or(Separators[t.cr.Comma], "commas")
+	return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%s), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col %s, the last column with values)", name, strings.TrimSuffix(sep, "s"), col)
 }
 
 // scanTable reads a training table once, learning its columns.
@@ -1408,7 +1416,7 @@ func csvErr(name string, err error) error {
 			// A quote left open runs on over the lines below, and the
 			// reader stops where the text no longer fits: name the
 			// record it opened in, which is where the fix goes.
-			return fmt.Errorf("%s:%d: a quoted field in the record that starts on this line is not closed: it runs on to line %d, column %d (%v); close the quote, or remove it", name, pe.StartLine, pe.Line, pe.Column, pe.Err)
+			return fmt.Errorf("%s:%d: a quoted field in the record that starts on this line is not closed, or has text after its closing quote: the reader went on to line %d, column %d (%v); close the quote, or remove it", name, pe.StartLine, pe.Line, pe.Column, pe.Err)
 		}
 		return fmt.Errorf("%s:%d:%d: %v", name, pe.Line, pe.Column, pe.Err)
 	}
@@ -1620,7 +1628,9 @@ func (s *CSVStream) positionalLabel() (int, error) {
 	return labelIndex(s.opt.LabelCol, s.width)
 }
 
-// looksLikeHeader applies CSVStream's header rule to the first row.
+// looksLikeHeader applies CSVStream's header rule to the first row: for a
+// model whose names are positional, a row where a numeric column's field
+// is a word and no categorical column's field is one of its levels.
 func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	if s.opt.Named {
 		named := !keyword(s.opt.LabelCol) // a label given by its name
@@ -1641,17 +1651,24 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 			label = at // else a name, whose place only a header gives
 		}
 	}
-	i := 0
+	// A categorical field that holds one of its column's levels is data:
+	// a row with a typo in a numeric field is not taken for a header.
+	i, word := 0, false
 	for j, f := range rec {
 		if j == label {
 			continue
 		}
-		if i < s.inputs && s.opt.Schema.Inputs[i].Kind == runtime.Numeric && isWord(f, s.opt.Schema.Missing) {
-			return true
+		if i < s.inputs {
+			switch in := &s.opt.Schema.Inputs[i]; {
+			case in.Kind == runtime.Numeric && isWord(f, s.opt.Schema.Missing):
+				word = true
+			case in.Kind == runtime.Categorical && slices.Contains(in.Levels, runtime.Level(f)):
+				return false
+			}
 		}
 		i++
 	}
-	return false
+	return word
 }
 
 // byName matches a header's columns to the schema's inputs and label. A
@@ -1722,7 +1739,8 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	switch {
 	case len(absent) > 0 && len(unknown) > 0:
-		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), headerCaseHint(append(absent, missingLabel...), unknown))
+		hint, _ := headerCaseHint(append(absent, missingLabel...), unknown)
+		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), hint)
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
 	case len(unknown) > 0:
@@ -1740,8 +1758,12 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		case blank[len(blank)-1] == len(rec)-1 && blank[0] == len(rec)-len(blank):
 			lbl += "; unnamed columns at the end of the header come from lines that end with a separator: remove the separators at the lines' ends"
 		}
-		if hint := headerCaseHint(missingLabel, unknown); hint != "" {
-			fix = hint // the label, written in another case: not a column to leave out
+		if hint, label := headerCaseHint(missingLabel, unknown); hint != "" {
+			// The label, written in another case: not a column to leave out.
+			fix = hint
+			if others := slices.DeleteFunc(slices.Clone(unknown), func(n string) bool { return slices.Contains(label, n) }); len(others) > 0 {
+				fix += "; leave the others out with " + IgnoreFlag(others...)
+			}
 		}
 		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix)
 	}
