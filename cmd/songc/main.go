@@ -142,7 +142,11 @@ func skippedHeaderNote(path string) string {
 // unseenNote says how many rows of path hold an unseen category, and in
 // which columns of s.
 func unseenNote(path string, u *data.UnseenTally, rows int, s *runtime.Schema) string {
-	return fmt.Sprintf("songc: %s: %d of %d rows hold a category no training row had (it sets none of its column's features): %s", path, u.Rows, rows, u.Columns(s))
+	hold := "hold"
+	if u.Rows == 1 {
+		hold = "holds"
+	}
+	return fmt.Sprintf("songc: %s: %d of %d rows %s a category no training row had (it sets none of its column's features): %s", path, u.Rows, rows, hold, u.Columns(s))
 }
 
 func (f DataFlags) trainOptions() data.CSVOptions {

@@ -31,7 +31,7 @@ type TrainCmd struct {
 	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
 	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (else 120-400)."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: a 64/20 graph, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the decisions last. Default: auto with --data, quick for the demo."`
+	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the walk last. Default: auto with --data; the demo: quick."`
 	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time for auto's search, e.g. 90s (default ${default}; 0: none); the chosen graph trains on to 1.25x it, then refines."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and kernel, same model (unless --budget cut the search)."`
 
@@ -306,8 +306,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 		}
 		if !c.Quiet {
 			s := r.Shape()
-			fmt.Fprintf(g.Stderr, "songc: training on %s: %d classes, %d features, %d training rows, %d validation rows; %s",
-				src, s.Classes, s.Features, r.TrainRows(), r.ValRows(), r.Config)
+			fmt.Fprintf(g.Stderr, "songc: training on %s: %s, %s, %s, %s; %s",
+				src, text.Count(s.Classes, "class"), text.Count(s.Features, "feature"), text.Count(r.TrainRows(), "training row"), text.Count(r.ValRows(), "validation row"), r.Config)
 			if args.Refine > 0 {
 				fmt.Fprintf(g.Stderr, ", then refined (at most %s)", text.Count(args.Refine, "pass"))
 			}
@@ -918,16 +918,14 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions(task.ClassNames):
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
-	case n >= manyClasses && wholeNumbers(task.ClassNames):
-		if rare := rareClasses(task.ClassCounts()); 2*rare > n {
-			out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, rare, rareRows, labelHint(ds.Schema)))
-		}
+	case n >= manyClasses && wholeNumbers(task.ClassNames) && 2*rareClasses(task.ClassCounts()) > n:
+		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, rareClasses(task.ClassCounts()), rareRows, labelHint(ds.Schema)))
 	case len(single) > 0 && !headerLabel:
-		what := fmt.Sprintf("class %q has", single[0])
+		what, it := fmt.Sprintf("class %q has", single[0]), "it"
 		if len(single) > 1 {
-			what = fmt.Sprintf("classes %s have", data.QuoteList(single, 5))
+			what, it = fmt.Sprintf("classes %s have", data.QuoteList(single, 5)), "them"
 		}
-		out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure it, and a model learns little from one row, so it will seldom predict it; gather more rows of it, or merge it into a kindred class", what))
+		out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
 	}
 	return out
 }

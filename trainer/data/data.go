@@ -486,7 +486,7 @@ func ClassIndex(classNames []string) func(label string) (int, error) {
 			}
 		}
 		if !ok {
-			return 0, fmt.Errorf("label %q is not one of the %d classes of the training rows (%s), which are all a model of them can predict", l, len(classNames), QuoteList(classNames, 8))
+			return 0, fmt.Errorf("label %q is not one of the %d classes of the training rows (%s); a model trained on them predicts only these", l, len(classNames), QuoteList(classNames, 8))
 		}
 		return k, nil
 	}
