@@ -74,14 +74,11 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	// The outputs are checked before the data, which may be large, is read.
 	flags := []string{"--dot", "--svg", "--png"}
 	outputs := map[string]string{"--dot": c.DOT, "--svg": c.SVG, "--png": c.PNG}
-	made, err := checkOutputs(flags, outputs, true)
+	made, err := checkOutputs(flags, outputs, true, input{"model", c.Model}, input{"--data", c.Data})
 	if err != nil {
 		return err
 	}
 	defer removeOnError(&err, &made) // on the data, say: the folders made go again
-	if err = checkNotInputs(flags, outputs, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
-		return err
-	}
 	if c.Plots != "" {
 		if made, err = makeFolder(c.Plots, made); err != nil {
 			return fmt.Errorf("cannot write plots into %s: %v", c.Plots, err)

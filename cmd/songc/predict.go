@@ -56,10 +56,7 @@ func (c *PredictCmd) Run(g *Globals) error {
 	if c.Output == "" {
 		return c.predict(g, g.Stdout, k)
 	}
-	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
-		return err
-	}
-	if err := checkWritable(c.Output); err != nil {
+	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
 		return err
 	}
 	var perr error // the rows' error, said as it is

@@ -47,10 +47,7 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if err := checkWritable(c.Output); err != nil {
-		return err
-	}
-	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, dataFiles(c.Data, c.Test)...); err != nil {
+	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, dataFiles(c.Data, c.Test)...); err != nil {
 		return err
 	}
 	if c.Majority {

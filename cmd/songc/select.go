@@ -71,9 +71,6 @@ func (c *SelectCmd) Run(g *Globals) error {
 			return err
 		}
 	}
-	if err := checkWritable(c.Output); err != nil {
-		return err
-	}
 	if err := c.checkModelFiles(); err != nil {
 		return err
 	}
@@ -81,7 +78,7 @@ func (c *SelectCmd) Run(g *Globals) error {
 	for _, path := range c.Models {
 		inputs = append(inputs, input{"model", path})
 	}
-	if err := checkNotInputs([]string{"-o"}, map[string]string{"-o": c.Output}, inputs...); err != nil {
+	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, inputs...); err != nil {
 		return err
 	}
 	for i, m := range models[1:] {

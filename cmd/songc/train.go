@@ -235,10 +235,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
 		flags, outputs[interrupt] = append(flags, interrupt), ctrlCFor(args.Output)
 	}
-	if _, err := checkOutputs(flags, outputs, false); err != nil {
-		return err
-	}
-	if err := checkNotInputs(flags, outputs, dataFiles(args.Data, args.Test)...); err != nil {
+	if _, err := checkOutputs(flags, outputs, false, dataFiles(args.Data, args.Test)...); err != nil {
 		return err
 	}
 
@@ -642,20 +639,18 @@ func checkNotClobbered(path string) error {
 	return nil
 }
 
-// checkWritable fails early when an output could not be written, instead
-// of after hours of training (runtime.CheckOutput).
-func checkWritable(path string) error {
-	_, err := runtime.CheckOutput(path)
-	return err
-}
-
-// checkOutputs checks a command's outputs before its work starts, in the
-// order of flags: no two at the same path (checkDistinct), each writable
-// (checkWritable), with its folder made first when makeFolders is set. It
-// returns the folders it made, for removeFolders should the command fail;
-// when it fails itself, it has removed them.
-func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) (made []string, err error) {
+// checkOutputs checks a command's outputs before its work starts, so that
+// a bad one is an error now, not after hours of training; in the order of
+// flags: no two at the same path (checkDistinct), none the same file as
+// one of inputs (checkNotInputs), each writable (runtime.CheckOutput),
+// with its folder made first when makeFolders is set. It returns the
+// folders it made, for removeFolders should the command fail; when it
+// fails itself, it has removed them.
+func checkOutputs(flags []string, outputs map[string]string, makeFolders bool, inputs ...input) (made []string, err error) {
 	if err := checkDistinct(flags, outputs); err != nil {
+		return nil, err
+	}
+	if err := checkNotInputs(flags, outputs, inputs...); err != nil {
 		return nil, err
 	}
 	for _, flag := range flags {
@@ -669,7 +664,7 @@ func checkOutputs(flags []string, outputs map[string]string, makeFolders bool) (
 				return nil, fmt.Errorf("cannot write %s: %v", p, err)
 			}
 		}
-		if err := checkWritable(p); err != nil {
+		if _, err := runtime.CheckOutput(p); err != nil {
 			removeFolders(made)
 			return nil, err
 		}
