@@ -894,27 +894,29 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			}
 		}
 	}
+	counts := task.ClassCounts()
 	headerLabel := false // the first row's label, a class of its own, is said to be a header's
 	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
-		counts := task.ClassCounts()
 		if k, err := data.ClassIndex(task.ClassNames)(ds.Labels[0]); err == nil && counts[k] == 1 && len(counts) > 2 && minOther(counts, k) >= 5 {
 			out = append(out, fmt.Sprintf("the first row's label %q is a class of that row alone, while every other class has 5 rows or more: if the first row is a header (its other names read as numbers), pass --header yes", ds.Labels[0]))
 			headerLabel = true
 		}
 	}
 	var single []string // the classes of one training row
-	for k, c := range task.ClassCounts() {
+	for k, c := range counts {
 		if c == 1 {
 			single = append(single, task.ClassNames[k])
 		}
 	}
-	switch n, rows := len(task.ClassNames), ds.Rows; {
+	// A label of numbers is seldom the classes of a classifier.
+	const notClasses = "songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col"
+	switch n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts); {
 	case n > rows/2 && rows >= 10:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions(task.ClassNames):
-		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, labelHint(ds.Schema)))
-	case n >= manyClasses && wholeNumbers(task.ClassNames) && 2*rareClasses(task.ClassCounts()) > n:
-		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col%s", label, n, rareClasses(task.ClassCounts()), rareRows, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
+	case n >= manyClasses && wholeNumbers(task.ClassNames) && 2*rare > n:
+		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rare, rareRows, notClasses, labelHint(ds.Schema)))
 	case len(single) > 0 && !headerLabel:
 		what, it := fmt.Sprintf("class %q has", single[0]), "it"
 		if len(single) > 1 {
