@@ -180,14 +180,7 @@ func NodeRule(m *runtime.Model, i int, names []string, top int) Rule {
 func (r Rule) String() string {
 	var b strings.Builder
 	for k, t := range r.Terms {
-		switch {
-		case k == 0 && t.Weight < 0:
-			b.WriteString("-")
-		case k > 0 && t.Weight < 0:
-			b.WriteString(" - ")
-		case k > 0:
-			b.WriteString(" + ")
-		}
+		b.WriteString(text.Sign(k, t.Weight < 0))
 		b.WriteString(Short(math.Abs(t.Weight)))
 		b.WriteString(" ")
 		b.WriteString(t.Name)

@@ -267,16 +267,8 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	slices.SortStableFunc(terms, func(x, y term) int { return cmp.Compare(y.rank, x.rank) })
 	var b strings.Builder
 	for i, tm := range terms[:min(maxTerms, len(terms))] {
-		c := strconv.FormatFloat(math.Abs(tm.a), 'g', 3, 64)
-		switch {
-		case i == 0 && tm.a < 0:
-			b.WriteString("-")
-		case i > 0 && tm.a < 0:
-			b.WriteString(" - ")
-		case i > 0:
-			b.WriteString(" + ")
-		}
-		b.WriteString(c + "*" + tm.name)
+		b.WriteString(text.Sign(i, tm.a < 0))
+		b.WriteString(strconv.FormatFloat(math.Abs(tm.a), 'g', 3, 64) + "*" + tm.name)
 	}
 	if n := len(terms) - maxTerms; n > 0 {
 		b.WriteString(" + " + text.Count(n, "smaller term"))

@@ -37,3 +37,18 @@ func Is(n int, noun string) string {
 	}
 	return Count(n, noun) + " are"
 }
+
+// Sign returns what goes before the magnitude of the i-th term of a sum
+// written out (from 0): "-" or "" for the first, " - " or " + " for the
+// others, by whether the term is negative.
+func Sign(i int, negative bool) string {
+	switch {
+	case i == 0 && negative:
+		return "-"
+	case i == 0:
+		return ""
+	case negative:
+		return " - "
+	}
+	return " + "
+}

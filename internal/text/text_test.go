@@ -34,3 +34,17 @@ func TestCount(t *testing.T) {
 		t.Errorf("Is(0) = %q", got)
 	}
 }
+
+func TestSign(t *testing.T) {
+	var b []byte
+	for i, v := range []float64{-2, 3, -1, 4} {
+		b = append(b, Sign(i, v < 0)...)
+		b = append(b, 'x')
+	}
+	if got := string(b); got != "-x + x - x + x" {
+		t.Errorf("signs: %q", got)
+	}
+	if got := Sign(0, false); got != "" {
+		t.Errorf("Sign(0, false) = %q", got)
+	}
+}
