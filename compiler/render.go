@@ -251,26 +251,26 @@ func (p *Plan) renderMargin(f *jen.File) {
 }
 
 // comment adds a comment of one or more lines as // lines.
-func comment(f *jen.File, text string) {
-	eachLine(text, func(line string) { f.Comment(line) })
+func comment(f *jen.File, doc string) {
+	eachLine(doc, func(line string) { f.Comment(line) })
 }
 
-// packageComment writes text as the package's doc comment.
-func packageComment(f *jen.File, text string) {
-	eachLine(text, f.PackageComment)
+// packageComment writes doc as the package's doc comment.
+func packageComment(f *jen.File, doc string) {
+	eachLine(doc, f.PackageComment)
 }
 
-// fileComment writes text as lines of the comment above the package
+// fileComment writes doc as lines of the comment above the package
 // clause, after the header's and apart from the package's doc comment.
-func fileComment(f *jen.File, text string) {
+func fileComment(f *jen.File, doc string) {
 	f.HeaderComment("")
-	eachLine(text, f.HeaderComment)
+	eachLine(doc, f.HeaderComment)
 }
 
-// eachLine adds text to a comment one line at a time (jennifer would
+// eachLine adds doc to a comment one line at a time (jennifer would
 // render a multi-line comment as a /* */ block).
-func eachLine(text string, add func(line string)) {
-	for _, line := range strings.Split(text, "\n") {
+func eachLine(doc string, add func(line string)) {
+	for _, line := range strings.Split(doc, "\n") {
 		add(line)
 	}
 }
