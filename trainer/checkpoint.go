@@ -218,7 +218,9 @@ type searchPlan struct {
 }
 
 func (s *Search) saveCheckpoint(path string, st *searchState) error {
-	f := searchFile{Plan: searchPlan{s.Base, s.Sizes, s.LRs, s.WeightDecays, s.Eta, s.FirstRung, s.Derived, s.Budget, s.AimSE, s.Pilot}, Args: s.Args, State: *st}
+	plan := searchPlan{Base: s.Base, Sizes: s.Sizes, LRs: s.LRs, WeightDecays: s.WeightDecays, Eta: s.Eta, FirstRung: s.FirstRung,
+		Derived: s.Derived, Budget: s.Budget, AimSE: s.AimSE, Pilot: s.Pilot}
+	f := searchFile{Plan: plan, Args: s.Args, State: *st}
 	return runtime.WriteFileAtomic(path, func(w io.Writer) error { return writeSummed(w, searchMagic, f) })
 }
 
