@@ -36,7 +36,7 @@ func TestPredict(t *testing.T) {
 	var testDef, testProba []string // the test file's
 	// The training file's 300 rows are more than the soft model's block.
 	for _, file := range []string{r.test, r.train} {
-		ds, err := data.ReadCSVFile(file, data.CSVOptions{Schema: m.Inputs(), Named: m.Schema != nil})
+		ds, err := data.ReadCSVFile(file, data.CSVOptions{Schema: m.Inputs(), Named: m.Inputs().Named()})
 		if err != nil {
 			t.Fatal(err)
 		}
