@@ -154,10 +154,10 @@ func (s *Schema) Named() bool { return s.Label != "" }
 
 // Simple reports whether the schema says nothing a format-1 model does
 // not: numeric columns named x1..xd, in order, with no missing-value
-// features and no label name (a file without a header). Such a model
-// needs no schema in its file (Model.Schema nil).
+// features, no label name (a file without a header) and the label last.
+// Such a model needs no schema in its file (Model.Schema nil).
 func (s *Schema) Simple() bool {
-	if s.Named() || len(s.Ignored) > 0 {
+	if s.Named() || len(s.Ignored) > 0 || s.LabelAt != 0 {
 		return false
 	}
 	for i, in := range s.Inputs {

@@ -125,3 +125,29 @@ func TestEncodeAllocates(t *testing.T) {
 		t.Errorf("%v allocations per record", a)
 	}
 }
+
+// TestSimple: only a schema a format-1 model can stand for is simple;
+// a label that was not last must be kept in the file.
+func TestSimple(t *testing.T) {
+	num := func(n int) []Input {
+		in := make([]Input, n)
+		for i := range in {
+			in[i] = Input{Name: Unnamed(i), Kind: Numeric}
+		}
+		return in
+	}
+	for _, tc := range []struct {
+		s    Schema
+		want bool
+	}{
+		{Schema{Inputs: num(2)}, true},
+		{Schema{Inputs: num(2), LabelAt: 1}, false}, // the label first, in a file without a header
+		{Schema{Inputs: num(2), Label: "y"}, false},
+		{Schema{Inputs: num(2), Ignored: []string{"id"}}, false},
+		{Schema{Inputs: []Input{{Name: "x1", Kind: Categorical, Levels: []string{"a"}}, {Name: "x2", Kind: Numeric}}}, false},
+	} {
+		if got := tc.s.Simple(); got != tc.want {
+			t.Errorf("%+v: Simple %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
