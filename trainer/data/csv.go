@@ -169,15 +169,26 @@ func HeaderNames(path string) ([]string, error) {
 	}
 }
 
-// caseHint returns, for the first of names that a field of header spells
-// in other cases, a hint naming that field, or "".
-func caseHint(names, header []string) string {
+// caseMatches returns the names that a field of header spells only in
+// other cases, and those fields (as levels, trimmed), in the order of
+// names.
+func caseMatches(names, header []string) (ours, theirs []string) {
 	for _, n := range names {
 		for _, f := range header {
 			if f = runtime.Level(f); f != n && strings.EqualFold(f, n) {
-				return fmt.Sprintf("; names are case-sensitive: did you mean %q?", f)
+				ours, theirs = append(ours, n), append(theirs, f)
+				break
 			}
 		}
+	}
+	return ours, theirs
+}
+
+// caseHint returns, for the first of names that a field of header spells
+// in other cases, a hint naming that field, or "".
+func caseHint(names, header []string) string {
+	if _, theirs := caseMatches(names, header); len(theirs) > 0 {
+		return fmt.Sprintf("; names are case-sensitive: did you mean %q?", theirs[0])
 	}
 	return ""
 }
@@ -186,15 +197,7 @@ func caseHint(names, header []string) string {
 // model's names (model) only in case, for an error on a file read for a
 // model, and returns those names of file; "" when none do.
 func headerCaseHint(model, file []string) (hint string, theirs []string) {
-	var ours []string
-	for _, n := range model {
-		for _, f := range file {
-			if f != n && strings.EqualFold(f, n) {
-				theirs, ours = append(theirs, f), append(ours, n)
-				break
-			}
-		}
-	}
+	ours, theirs := caseMatches(model, file)
 	if len(ours) == 0 {
 		return "", nil
 	}
@@ -658,12 +661,12 @@ type table struct {
 // header name included: each line ends with a separator, and the label is
 // the column before.
 func (t *table) trailingSeparator(name string, label int, header bool, spec string) error {
-	if !strings.EqualFold(cmp.Or(spec, "last"), "last") || label != t.width-1 || label < 1 ||
-		t.firstLevel[label] != "" || t.numbers[label]+t.words[label] > 0 {
+	empty := func(j int) bool { return t.firstLevel[j] == "" && t.numbers[j]+t.words[j] == 0 }
+	if !strings.EqualFold(cmp.Or(spec, "last"), "last") || label != t.width-1 || !empty(label) {
 		return nil
 	}
 	prev := label - 1 // the last column that holds values
-	for prev >= 0 && t.firstLevel[prev] == "" && t.numbers[prev]+t.words[prev] == 0 {
+	for prev >= 0 && empty(prev) {
 		prev--
 	}
 	if prev < 0 {
@@ -1690,9 +1693,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	last := -1
 	for j, f := range rec {
 		n := runtime.Level(f)
-		d, unnamed := n, n == ""
+		unnamed := n == ""
+		d := headerName(f, s.cr.Column(j)) // --ignore counts the file's columns
 		if unnamed {
-			d = runtime.Unnamed(s.cr.Column(j)) // --ignore counts the file's columns
 			n = runtime.Unnamed(j - btoi(s.label >= 0))
 			_, input := index[n]
 			if j == labelAt && !input {
