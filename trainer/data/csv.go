@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runtime"
 )
 
@@ -921,8 +922,8 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 				if t.more[j] {
 					some += ", ..."
 				}
-				mostly = fmt.Sprintf(". Column %q holds numbers but for %d values (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
-					in.Name, t.words[j], some, MissingFlag(opt.Missing, t.some[j]))
+				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
+					in.Name, text.Count(t.words[j], "value"), some, MissingFlag(opt.Missing, t.some[j]))
 			}
 			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue

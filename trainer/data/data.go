@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runtime"
 )
 
@@ -234,21 +235,16 @@ func (u *UnseenTally) Columns(s *runtime.Schema) string {
 	var b strings.Builder
 	for k, i := range idx {
 		if k == 3 {
-			fmt.Fprintf(&b, " and %d more column", len(idx)-k)
-			if len(idx)-k > 1 {
-				b.WriteByte('s')
-			}
+			b.WriteString(" and " + text.Count(len(idx)-k, "more column"))
 			break
 		}
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%q in %d", s.Inputs[i].Name, u.Column[i])
-		switch {
-		case k == 0 && u.Column[i] == 1:
-			b.WriteString(" row")
-		case k == 0:
-			b.WriteString(" rows")
+		if k == 0 {
+			fmt.Fprintf(&b, "%q in %s", s.Inputs[i].Name, text.Count(u.Column[i], "row"))
+		} else {
+			fmt.Fprintf(&b, "%q in %d", s.Inputs[i].Name, u.Column[i])
 		}
 	}
 	return b.String()
