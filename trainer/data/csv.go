@@ -743,11 +743,12 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				t.missing[j] = true
 				continue
 			}
+			num := runtime.IsNumber(f)
 			if cr.Comma == ';' {
-				t.marks(j, f, cr.comma[j], false)
+				t.marks(j, f, num, cr.comma[j], false)
 			}
 			l := runtime.Level(f)
-			t.count(j, f, l, false)
+			t.count(j, l, num, false)
 			if l == t.firstLevel[j] {
 				t.again[j] = true
 			}
@@ -766,11 +767,11 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 	return t, nil
 }
 
-// count adds field f (its level l) of column j, not missing, to the
-// column's tallies; first puts a word ahead of the others seen (the first
-// row's, counted after the rows below it).
-func (t *table) count(j int, f, l string, first bool) {
-	if runtime.IsNumber(f) {
+// count adds a field of column j, not missing, to the column's tallies: a
+// number (num), or a word, its level l; first puts a word ahead of the
+// others seen (the first row's, counted after the rows below it).
+func (t *table) count(j int, l string, num, first bool) {
+	if num {
 		t.numbers[j]++
 		return
 	}
@@ -787,11 +788,11 @@ func (t *table) count(j int, f, l string, first bool) {
 	}
 }
 
-// marks keeps field f of column j as the column's example of a number
-// written with a decimal point, or (comma: Read made its comma a point) of
-// one written with a comma before three digits, if it is the first; first
-// says f is the first row's, counted after the rows below it.
-func (t *table) marks(j int, f string, comma, first bool) {
+// marks keeps field f of column j (num: a number) as the column's example
+// of a number written with a decimal point, or (comma: Read made its comma
+// a point) of one written with a comma before three digits, if it is the
+// first; first says f is the first row's, counted after the rows below it.
+func (t *table) marks(j int, f string, num, comma, first bool) {
 	switch {
 	case comma && (first || t.comma[j] == ""):
 		// f has one point, Read's, and no comma: it is in groups of three
@@ -799,7 +800,7 @@ func (t *table) marks(j int, f string, comma, first bool) {
 		if inGroups(f, '.', ',') {
 			t.comma[j] = strings.Replace(f, ".", ",", 1) // a copy, not the line's string
 		}
-	case !comma && (first || t.point[j] == "") && strings.Contains(f, ".") && runtime.IsNumber(f):
+	case !comma && (first || t.point[j] == "") && num && strings.Contains(f, "."):
 		t.point[j] = strings.Clone(strings.TrimSpace(f))
 	}
 }
@@ -883,9 +884,10 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			if runtime.IsMissing(t.first[j], opt.Missing) {
 				in.MissingFeature = true
 			} else {
-				t.count(j, t.first[j], t.firstLevel[j], true)
+				num := runtime.IsNumber(t.first[j])
+				t.count(j, t.firstLevel[j], num, true)
 				if t.firstComma != nil {
-					t.marks(j, t.first[j], t.firstComma[j], true)
+					t.marks(j, t.first[j], num, t.firstComma[j], true)
 				}
 				if t.levels[j] != nil {
 					t.levels[j][t.firstLevel[j]] = true // more than MaxLevels is refused below
