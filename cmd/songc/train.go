@@ -1029,10 +1029,6 @@ func firstRowNote(cols []data.MixedColumn, headerNo bool) string {
 // that are not numbers, and what to do about them; missing is the
 // missing-value tokens the file was read with.
 func mixedNote(mc data.MixedColumn, missing []string) string {
-	some := data.QuoteList(mc.Some, len(mc.Some))
-	if mc.More {
-		some += ", ..."
-	}
 	// Inf and NAN are numbers to strconv, but not to a model.
 	are := "are not finite numbers"
 	if mc.Words == 1 {
@@ -1040,7 +1036,7 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 	}
 	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: %s; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
-		mc.Name, mc.Words, mc.Words+mc.Numbers, are, some, data.MissingFlag(missing, mc.Some), mc.Name)
+		mc.Name, mc.Words, mc.Words+mc.Numbers, are, mc.Examples(), data.MissingFlag(missing, mc.Some), mc.Name)
 }
 
 // fractions reports whether every class name is a number and some have a

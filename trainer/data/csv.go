@@ -920,10 +920,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
 			if mostly == "" && t.numbers[j] > t.words[j] {
-				some := QuoteList(t.some[j], len(t.some[j]))
-				if t.more[j] {
-					some += ", ..."
-				}
+				some := MixedColumn{Some: t.some[j], More: t.more[j]}.Examples()
 				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
 					in.Name, text.Count(t.words[j], "value"), some, MissingFlag(opt.Missing, t.some[j]))
 			}

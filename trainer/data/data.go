@@ -158,6 +158,15 @@ type MixedColumn struct {
 	FirstOnly      bool     // the one value that is not a number is the first row's, read as data
 }
 
+// Examples quotes mc.Some, with ", ..." when there are More.
+func (mc MixedColumn) Examples() string {
+	s := QuoteList(mc.Some, len(mc.Some))
+	if mc.More {
+		s += ", ..."
+	}
+	return s
+}
+
 // A NamedColumn is an input column: its Name, and the name --ignore
 // knows it by (they differ where the header leaves the column unnamed).
 type NamedColumn struct{ Name, Ignore string }
