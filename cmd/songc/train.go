@@ -816,7 +816,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	headerNo := header == "no"
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
-		what, _ := columns(names, 5, "holds", "hold")
+		what, _ := subject("column", names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
 	}
 	if cols := ds.Thousands; len(cols) > 0 {
@@ -824,7 +824,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		for i, c := range cols {
 			names[i] = c.Name
 		}
-		what, _ := columns(names, 5, "holds", "hold")
+		what, _ := subject("column", names, 5, "holds", "hold")
 		out = append(out, what+fmt.Sprintf(` numbers written with thousands separators (like %q), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`, cols[0].Like))
 	}
 	for _, u := range ds.Units {
@@ -872,14 +872,14 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		for _, c := range ds.Constant {
 			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
 		}
-		what, them := columns(names, 5, "holds", "hold")
+		what, them := subject("column", names, 5, "holds", "hold")
 		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leaveOut(ds.Header, them, ignore...)))
 	}
 	for _, c := range ds.Separating {
 		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s", c.Name, leaveOut(ds.Header, "it", c.Ignore)))
 	}
 	if names := ds.NoValue; len(names) > 0 {
-		what, them := columns(names, len(names), "has", "have")
+		what, them := subject("column", names, len(names), "has", "have")
 		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", what, them))
 	}
 	label := "label column"
@@ -918,10 +918,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	case n >= manyClasses && wholeNumbers(task.ClassNames) && 2*rare > n:
 		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rare, rareRows, notClasses, labelHint(ds.Schema)))
 	case len(single) > 0 && !headerLabel:
-		what, it := fmt.Sprintf("class %q has", single[0]), "it"
-		if len(single) > 1 {
-			what, it = fmt.Sprintf("classes %s have", data.QuoteList(single, 5)), "them"
-		}
+		what, it := subject("class", single, 5, "has", "have")
 		out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
 	}
 	return out
@@ -971,15 +968,16 @@ func caseTwins(levels []string) (a, b string) {
 	return "", ""
 }
 
-// columns names the columns names, at most n of them, as a sentence's
-// subject with its verb in the singular or plural ("column "a" holds",
-// "columns "a", "b" hold"), and returns the pronoun that refers back to
-// them.
-func columns(names []string, n int, verb, verbs string) (subject, them string) {
+// subject names names (columns or classes, by noun), at most n of them,
+// as a sentence's subject with its verb in the singular or plural
+// ("column "a" holds", "columns "a", "b" hold"), and returns the pronoun
+// that refers back to them.
+func subject(noun string, names []string, n int, verb, verbs string) (what, them string) {
+	what = text.Plural(len(names), noun) + " " + data.QuoteList(names, n) + " "
 	if len(names) == 1 {
-		return "column " + data.QuoteList(names, 1) + " " + verb, "it"
+		return what + verb, "it"
 	}
-	return "columns " + data.QuoteList(names, n) + " " + verbs, "them"
+	return what + verbs, "them"
 }
 
 // labelName reports whether a column's name is one a label column

@@ -12,14 +12,19 @@ import (
 // ending in s takes es ("2 classes", "3 passes"). Only the last word of
 // noun changes ("2 internal nodes").
 func Count(n int, noun string) string {
-	s := strconv.Itoa(n) + " " + noun
+	return strconv.Itoa(n) + " " + Plural(n, noun)
+}
+
+// Plural returns noun as Count writes it for n, without the number:
+// "row" for 1, "rows" for 0 or 2, "classes".
+func Plural(n int, noun string) string {
 	switch {
 	case n == 1:
-		return s
+		return noun
 	case strings.HasSuffix(noun, "s"):
-		return s + "es"
+		return noun + "es"
 	}
-	return s + "s"
+	return noun + "s"
 }
 
 // Has returns Count with its verb: "1 row has", "2 rows have".

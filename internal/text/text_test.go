@@ -21,6 +21,9 @@ func TestCount(t *testing.T) {
 			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}
+	if got := Plural(2, "class") + ", " + Plural(1, "class"); got != "classes, class" {
+		t.Errorf("Plural: %q", got)
+	}
 	if got := Has(1, "column"); got != "1 column has" {
 		t.Errorf("Has(1) = %q", got)
 	}
