@@ -910,12 +910,13 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	}
 	// A label of numbers is seldom the classes of a classifier.
 	const notClasses = "songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col"
+	numbers, fraction := numberNames(task.ClassNames)
 	switch n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts); {
 	case n > rows/2 && rows >= 10:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
-	case fractions(task.ClassNames):
+	case numbers && fraction:
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
-	case n >= manyClasses && wholeNumbers(task.ClassNames) && 2*rare > n:
+	case n >= manyClasses && numbers && 2*rare > n:
 		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rare, rareRows, notClasses, labelHint(ds.Schema)))
 	case len(single) > 0 && !headerLabel:
 		what, it := subject("class", single, 5, "has", "have")
@@ -932,15 +933,17 @@ const (
 	rareRows    = 5
 )
 
-// wholeNumbers reports whether every class name is a whole number.
-func wholeNumbers(names []string) bool {
+// numberNames reports whether every class name is a number, and whether
+// some of them have a fraction.
+func numberNames(names []string) (numbers, fraction bool) {
 	for _, n := range names {
 		v, err := strconv.ParseFloat(n, 64)
-		if err != nil || v != math.Trunc(v) {
-			return false
+		if err != nil {
+			return false, false
 		}
+		fraction = fraction || v != math.Trunc(v)
 	}
-	return true
+	return true, fraction
 }
 
 // rareClasses returns how many classes have fewer than rareRows rows.
@@ -1035,20 +1038,6 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
 		"if they mean missing, list them: %s; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
 		mc.Name, mc.Words, mc.Words+mc.Numbers, are, mc.Examples(), data.MissingFlag(missing, mc.Some), mc.Name)
-}
-
-// fractions reports whether every class name is a number and some have a
-// fraction.
-func fractions(names []string) bool {
-	some := false
-	for _, n := range names {
-		v, err := strconv.ParseFloat(n, 64)
-		if err != nil {
-			return false
-		}
-		some = some || v != math.Trunc(v)
-	}
-	return some
 }
 
 // labelHint names the categorical columns of s that could be a label
