@@ -530,10 +530,10 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 	if keep > 1 {
 		return ranked[:min(keep, len(ranked))]
 	}
-	best := cands[ranked[0]].Score
-	n := float64(max(1, runs[ranked[0]].ValRows()))
-	se := StdErr(best, int(n))
+	best, rows := cands[ranked[0]].Score, runs[ranked[0]].ValRows()
+	se := StdErr(best, rows)
 	if best >= 1 {
+		n := float64(max(1, rows))
 		q := (n + 2) / (n + 4)
 		se = math.Sqrt(q * (1 - q) / (n + 4))
 	}
