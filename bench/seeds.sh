@@ -58,12 +58,13 @@ print()
 print(f"| set | {A} | {B} | {A} - {B} | SE (standard error) |")
 print("|---|--:|--:|--:|--:|")
 se = lambda d: st.stdev(d) / len(d) ** 0.5 if len(d) > 1 else float("nan")
-ma, mb, gaps = [], [], 0
+ma, mb, gaps, noise = [], [], 0, []
 for s in sets:
     a, b = [acc(s, A, k) for k in seeds], [acc(s, B, k) for k in seeds]
     d = [x - y for x, y in zip(a, b)]
     ma.append(st.mean(a)); mb.append(st.mean(b))
     gaps += abs(st.mean(d)) > 1
+    noise.append(se(d))
     print(f"| {s} | {st.mean(a):.2f} | {st.mean(b):.2f} | {st.mean(d):+.2f} | {se(d):.2f} |")
 # The mean's standard error: of each seed's difference of the sets' means.
 dm = [st.mean(acc(s, A, k) - acc(s, B, k) for s in sets) for k in seeds]
@@ -74,7 +75,6 @@ print(f"{gaps} of {len(sets)} sets differ by more than one point.")
 # many sets a recipe exactly as good as the second would trail it on by
 # more than a point, and the chance it trails by at most a point on all.
 phi = st.NormalDist().cdf
-noise = [se([acc(s, A, k) - acc(s, B, k) for k in seeds]) for s in sets]
 behind, none = sum(1 - phi(1 / n) for n in noise), 1.0
 for n in noise:
     none *= phi(1 / n)
