@@ -30,9 +30,9 @@ type TrainCmd struct {
 	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
 	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (else 120-400)."`
+	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls; at most N, default 120-400."`
 	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the walk last. Default: auto with --data; the demo: quick."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Time for auto's search, e.g. 90s (default ${default}; 0: none); the chosen graph trains on to 1.25x it, then refines."`
+	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${default}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
 	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
