@@ -1756,7 +1756,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		switch {
 		case len(blank) == 0:
-		case blank[0] == 0:
+		case s.cr.Column(blank[0]) == 0:
 			lbl += "; a first column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
 		case blank[len(blank)-1] == len(rec)-1 && blank[0] == len(rec)-len(blank):
 			lbl += "; unnamed columns at the end of the header come from lines that end with a separator: remove the separators at the lines' ends"

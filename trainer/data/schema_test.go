@@ -398,6 +398,12 @@ func TestIndexColumn(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x1"`) || !strings.Contains(err.Error(), "to_csv(index=False)") {
 		t.Errorf("an unnamed column the model lacks: %v", err)
 	}
+	// The file's second column, once its first is left out: no pandas
+	// index.
+	_, err = ReadCSV(strings.NewReader("id,,a,y\n9,4,1.5,x\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, Ignore: []string{"id"}})
+	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x2"`) || strings.Contains(err.Error(), "to_csv") {
+		t.Errorf("an unnamed second column the model lacks: %v", err)
+	}
 	// Lines that end with separators: unnamed columns at the end.
 	_, err = ReadCSV(strings.NewReader("a,y,,\n1.5,x,,\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 	if err == nil || !strings.Contains(err.Error(), `has column(s) the model does not know: "x3", "x4"`) || !strings.Contains(err.Error(), "come from lines that end with a separator") || strings.Contains(err.Error(), "to_csv") {
