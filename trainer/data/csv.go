@@ -635,6 +635,7 @@ type table struct {
 	firstAt    int      // its line
 	rows       int      // rows after the first
 	missing    []bool   // a field after the first row is missing
+	token      []bool   // and one of them is a missing-value token, not empty
 	again      []bool   // the first row's field appears again below
 	// numbers and words count the fields after the first row (and the
 	// first row's, once schema reads it as data) that are numbers and that
@@ -659,10 +660,10 @@ type table struct {
 
 // trailingSeparator returns an error when the label, taken from the last
 // column by default, stands in a column that is empty in every row, its
-// header name included: each line ends with a separator, and the label is
-// the column before.
+// header name included (a missing-value token is not empty): each line
+// ends with a separator, and the label is the column before.
 func (t *table) trailingSeparator(name string, label int, header bool, spec string) error {
-	empty := func(j int) bool { return t.firstLevel[j] == "" && t.numbers[j]+t.words[j] == 0 }
+	empty := func(j int) bool { return t.firstLevel[j] == "" && t.numbers[j]+t.words[j] == 0 && !t.token[j] }
 	if !strings.EqualFold(cmp.Or(spec, "last"), "last") || label != t.width-1 || !empty(label) {
 		return nil
 	}
@@ -720,7 +721,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.width = len(rec)
 			t.first, t.firstAt = slices.Clone(rec), line
 			t.firstLevel = make([]string, t.width)
-			t.missing = make([]bool, t.width)
+			t.missing, t.token = make([]bool, t.width), make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
 			t.point, t.comma = make([]string, t.width), make([]string, t.width)
@@ -741,6 +742,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		for j, f := range rec {
 			if runtime.IsMissing(f, opt.Missing) {
 				t.missing[j] = true
+				t.token[j] = t.token[j] || strings.TrimSpace(f) != ""
 				continue
 			}
 			num := runtime.IsNumber(f)

@@ -98,6 +98,7 @@ func TestCSVErrors(t *testing.T) {
 		{"trailing separator", "a,b,y,\n1,2,p,\n3,4,q,\n", CSVOptions{}, `t.csv: the last column is empty in every row: each line ends with a separator (comma), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col "y", the last column with values)`},
 		{"trailing separator, no header", "1,2,p,\n3,4,q,\n", CSVOptions{}, `(--label-col 3, the last column with values)`},
 		{"trailing separators", "a,b,y,,\n1,2,p,,\n3,4,q,,\n", CSVOptions{}, `(--label-col "y", the last column with values)`},
+		{"label of missing-value tokens", "a,b,\n1,2,NA\n3,4,NA\n", CSVOptions{}, "t.csv: every row's label is missing (empty, or one of the missing-value tokens"},
 		{"quote closed, then text", "1,2,a\n1,\"2\n3\" x,b\n5,6,d\n", CSVOptions{}, "t.csv:2: a quoted field in the record that starts on this line is not closed, or has text after its closing quote"},
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
 		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, none, a column number >= 1 or a name"},
