@@ -223,7 +223,7 @@ func (s *Schema) validate(d int) error {
 	if s.LabelAt < 0 || s.LabelAt > len(s.Inputs) {
 		return fe("label_at", "%d is out of range [0, %d]: the label's column among the %d inputs and the label, from 1, and 0 when it is last", s.LabelAt, len(s.Inputs), len(s.Inputs))
 	}
-	if j, ok := names[s.Label]; ok && s.Label != "" {
+	if j, ok := names[s.Label]; ok && s.Named() {
 		return fe("label", "%q is also the name of inputs[%d]", s.Label, j)
 	}
 	for i, n := range s.Ignored {

@@ -1696,7 +1696,6 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	for j, f := range rec {
 		n := runtime.Level(f)
 		unnamed := n == ""
-		d := headerName(f, s.cr.Column(j)) // --ignore counts the file's columns
 		if unnamed {
 			n = runtime.Unnamed(j - btoi(s.label >= 0))
 			_, input := index[n]
@@ -1719,7 +1718,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 			s.label = j
 			continue
 		}
-		unknown = append(unknown, d)
+		unknown = append(unknown, headerName(f, s.cr.Column(j))) // --ignore counts the file's columns
 		if unnamed {
 			blank = append(blank, j)
 		}

@@ -247,13 +247,10 @@ func (u *UnseenTally) Columns(s *runtime.Schema) string {
 			b.WriteString(" and " + text.Count(len(idx)-k, "more column"))
 			break
 		}
-		if k > 0 {
-			b.WriteString(", ")
-		}
 		if k == 0 {
 			fmt.Fprintf(&b, "%q in %s", s.Inputs[i].Name, text.Count(u.Column[i], "row"))
 		} else {
-			fmt.Fprintf(&b, "%q in %d", s.Inputs[i].Name, u.Column[i])
+			fmt.Fprintf(&b, ", %q in %d", s.Inputs[i].Name, u.Column[i])
 		}
 	}
 	return b.String()
