@@ -146,14 +146,11 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	if in.Kind == runtime.Numeric {
 		f := []float64{in.Fill, 1}
 		missingSide = side(f[:in.Width()])
-		shift, scale := 0.0, 1.0
+		shift := 0.0
 		if m.InputShift != nil {
 			shift = m.InputShift[o]
 		}
-		if m.InputScale != nil {
-			scale = m.InputScale[o]
-		}
-		a := w[o] * scale
+		a, _ := m.RawWeight(node, o)
 		if a == 0 { // the missing-value feature alone
 			test[missingSide] = name + " is missing"
 			test[1-missingSide] = name + " is not missing"
