@@ -294,8 +294,10 @@ func (t *table) ignoreName(j int, name string) string {
 }
 
 // noteColumns sets the columns of ds that train warns of: the categorical
-// ones (those opt.Categorical does not force) in DecimalComma, Mixed or
-// Scattered, each in the first that takes it, and, of the numeric ones
+// ones (those opt.Categorical does not force) in Thousands, DecimalComma,
+// Units, Mixed or Scattered, each in the first that takes it
+// (noteCategorical); the numeric ones written with both decimal marks in
+// Marks; and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
 // Identifiers, those with one value in every row as Constant, and those
@@ -322,21 +324,8 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
-		n, values, unit := len(in.Levels), t.numbers[j]+t.words[j], withUnit(in.Levels)
-		grouped := thousandsGroups(in.Levels, ds.Separator == ';')
-		switch {
-		case in.Kind != runtime.Categorical || slices.Contains(opt.Categorical, in.Name):
-		case grouped != "":
-			ds.Thousands = append(ds.Thousands, ThousandsColumn{Name: in.Name, Like: grouped})
-		case ds.Separator != ';' && decimalCommas(in.Levels):
-			ds.DecimalComma = append(ds.DecimalComma, in.Name)
-		case unit != "":
-			ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: unit, Like: in.Levels[0]})
-		case t.numbers[j] > t.words[j]:
-			ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
-				FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], opt.Missing)})
-		case n >= MinScattered && 2*n > values:
-			ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
+		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) {
+			t.noteCategorical(ds, in, j, opt.Missing)
 		}
 		j++
 	}
@@ -351,6 +340,35 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 			continue
 		}
 		ds.Separating = append(ds.Separating, NamedColumn{Name: name, Ignore: t.ignoreName(column[i], name)})
+	}
+}
+
+// noteCategorical puts the categorical input in, column j of t, in the
+// first of ds's warnings that takes it: numbers with thousands separators
+// (Thousands), with a decimal comma in a file not separated by semicolons
+// (DecimalComma), with a unit (Units), numbers but for a few words
+// (Mixed), or a distinct value in most rows (Scattered). missing is the
+// missing-value tokens.
+func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []string) {
+	if like := thousandsGroups(in.Levels, ds.Separator == ';'); like != "" {
+		ds.Thousands = append(ds.Thousands, ThousandsColumn{Name: in.Name, Like: like})
+		return
+	}
+	if ds.Separator != ';' && decimalCommas(in.Levels) {
+		ds.DecimalComma = append(ds.DecimalComma, in.Name)
+		return
+	}
+	if unit := withUnit(in.Levels); unit != "" {
+		ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: unit, Like: in.Levels[0]})
+		return
+	}
+	n, values := len(in.Levels), t.numbers[j]+t.words[j]
+	switch {
+	case t.numbers[j] > t.words[j]:
+		ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
+			FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], missing)})
+	case n >= MinScattered && 2*n > values:
+		ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
 	}
 }
 
@@ -1433,7 +1451,8 @@ func csvErr(name string, err error) error {
 // eval use on files of any size, and ReadCSV's second pass.
 //
 // With HeaderAuto, the first row is a header when it holds one of a named
-// schema's column names, or when a numeric column's field in it is a word.
+// schema's column names, or when a numeric column's field in it is a word
+// and no categorical column's field is one of that column's levels.
 // With a header and a named schema, columns are matched by name (any
 // order; Reordered reports another order than the model's), a column named
 // like the model's label (or LabelCol, when it is a name) is the label,
