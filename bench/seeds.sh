@@ -10,13 +10,18 @@
 #   bench/seeds.sh [OUT]                       # OUT defaults to bench/seeds-out (ignored by git)
 #   SEEDS="1 2 3" SETS="glass winequality-red" bench/seeds.sh
 #   RECIPES="fast-r1 fast" bench/seeds.sh      # one recipe against itself
+#   RECIPES="auto cart" bench/seeds.sh         # against the tuned CART tree
 #
 # RECIPES names two recipes: auto, fast, quick or paper, each optionally
 # with -rN for --restart N (other initial parameters and Gumbel noise, the
 # same validation rows and batch order), so that "fast-r1 fast" measures
-# how far apart two runs of one recipe land.
+# how far apart two runs of one recipe land; or cart, scikit-learn's tree
+# of bench/suite.sh, its size chosen on a validation split drawn with each
+# seed (bench/suite/cart.py, on bench/suite/prep.py's one-hot encoding).
 #
-# Needs ../shared beside the checkout (SHARED=... to say otherwise) and Go.
+# Needs ../shared beside the checkout (SHARED=... to say otherwise) and Go;
+# cart needs Debian's python3-sklearn, which it installs when
+# /usr/bin/python3 lacks it.
 # Finished runs are kept, so it resumes where it stopped; they are named
 # by set, recipe and seed only, so give another OUT to another build.
 set -euo pipefail
@@ -29,9 +34,16 @@ RECIPES=${RECIPES:-"auto fast"}
 read -r A B <<< "$RECIPES"
 mkdir -p "$OUT"
 go build -o "$OUT/songc" ./cmd/songc
+if [ "$A" = cart ] || [ "$B" = cart ]; then
+  PY=/usr/bin/python3
+  $PY -c 'import sklearn' 2>/dev/null || apt-get install -y python3-sklearn
+  $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
+  $PY bench/suite/cart.py "$OUT/data" "$OUT" "$SEEDS" $SETS
+fi
 for set in $SETS; do
   for seed in $SEEDS; do
     for recipe in $A $B; do
+      [ "$recipe" = cart ] && continue
       base=$OUT/$set-$recipe-s$seed
       [ -s "$base.eval.json" ] && continue
       flags=(--seed "$seed")

@@ -54,6 +54,20 @@ def val_share(rows):
     return min(0.3, max(0.1, 60 / rows))
 
 
+def fit_cart(xtr, ytr, seed):
+    """The validation-tuned CART tree: max_leaf_nodes chosen among 2, 4,
+    ..., 1024 on a stratified validation split drawn with seed, then the
+    tree refitted on all of xtr. Returns the tree, its leaf count and
+    that count's validation accuracy."""
+    fit, val, yfit, yval = train_test_split(xtr, ytr, test_size=val_share(len(ytr)), stratify=ytr, random_state=seed)
+    best, best_acc = 2, -1.0
+    for leaves in [2 ** k for k in range(1, 11)]:
+        acc = accuracy_score(yval, DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=seed).fit(fit, yfit).predict(val))
+        if acc > best_acc:
+            best, best_acc = leaves, acc
+    return DecisionTreeClassifier(max_leaf_nodes=best, random_state=seed).fit(xtr, ytr), best, best_acc
+
+
 def main():
     data, out = sys.argv[1], sys.argv[2]
     names = sys.argv[3:]
@@ -87,14 +101,8 @@ def main():
             r.update(extra or {})
             res[key] = r
 
-        fit, val, yfit, yval = train_test_split(xtr, ytr_i, test_size=val_share(len(ytr_i)), stratify=ytr_i, random_state=SEED)
-        best, best_acc = 2, -1.0
         t0 = time.time()
-        for leaves in [2 ** k for k in range(1, 11)]:
-            acc = accuracy_score(yval, DecisionTreeClassifier(max_leaf_nodes=leaves, random_state=SEED).fit(fit, yfit).predict(val))
-            if acc > best_acc:
-                best, best_acc = leaves, acc
-        cart = DecisionTreeClassifier(max_leaf_nodes=best, random_state=SEED).fit(xtr, ytr_i)
+        cart, best, best_acc = fit_cart(xtr, ytr_i, SEED)
         score("cart", cart, time.time() - t0, {"max_leaf_nodes": best, "val_accuracy": best_acc})
         t = cart.tree_
         with open(os.path.join(models, name + ".cart.json"), "w") as f:
