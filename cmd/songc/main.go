@@ -223,6 +223,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 				err = fmt.Errorf("%w: %s", err, hint)
 			}
 		}
+		// --budget 10: Go's durations need a unit.
+		if strings.Contains(err.Error(), "missing unit in duration") {
+			err = fmt.Errorf("%w: give a unit, e.g. 90s, 10m or 1h30m", err)
+		}
 		usage(stderr, cmd, err)
 		return 2
 	}

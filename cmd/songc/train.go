@@ -22,6 +22,10 @@ import (
 	"github.com/songc/songc/trainer/refine"
 )
 
+// defaultBudget is the default of --budget, its tag's "10m"
+// (TestDefaultBudget): a different value says the flag was given.
+const defaultBudget = 10 * time.Minute
+
 // TrainCmd learns a model. The flags a person needs are shown by --help;
 // the recipe's knobs and research options are hidden, in groups, and shown
 // by --help-all. Their measured effects are in docs/RESULTS.md, not here.
@@ -200,6 +204,12 @@ func (c *TrainCmd) Run(g *Globals) error {
 			if err := c.autoConflicts(); err != nil {
 				return err
 			}
+		} else if c.Budget != defaultBudget {
+			fixed := "--preset " + preset + " trains"
+			if c.Preset == "" {
+				fixed = "without --data, the embedded demo trains the quick recipe,"
+			}
+			return usagef("--budget bounds the auto recipe's search, and %s one fixed recipe: leave --budget out, or set its length with --epochs", fixed)
 		}
 		if err := trainer.CheckConfig(&cfg); err != nil {
 			return usageError{err}
@@ -477,7 +487,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--preset": c.Preset != "", "--seed": c.Seed != 1, "--restart": c.Restart != 0, "--precision": c.Precision != "f32",
 		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
 		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
-		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != 10*time.Minute,
+		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != defaultBudget,
 		"--header": c.Header != "auto", "--label-col": c.LabelCol != "", "--restarts": c.Restarts != 1,
 		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
 		"--ignore": c.Ignore != nil,

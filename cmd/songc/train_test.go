@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -515,11 +516,26 @@ func TestRecipeRefusals(t *testing.T) {
 		{[]string{"--preset", "fast", "--restarts", "0"}, "--restarts must be in [1, 64], got 0"},
 		{[]string{"--preset", "fast", "--restarts", "2", "--restart", "1048576"}, "--restart 1048576 --restarts 2 goes past the last restart, 1048576"},
 		{[]string{"--preset", "fast", "--restarts", "2", "--val", "0"}, "--restarts 2 keeps the graph that does best on the validation rows; --val 0 leaves none"},
+		{[]string{"--preset", "fast", "--budget", "5s"}, "--budget bounds the auto recipe's search, and --preset fast trains one fixed recipe: leave --budget out"},
+		{[]string{"--budget", "10"}, `--budget: expected duration but got "10": time: missing unit in duration "10": give a unit, e.g. 90s, 10m or 1h30m`},
 	} {
 		args := append([]string{"train", "--data", train, "-o", filepath.Join(dir, "m.json")}, tc.args...)
 		if code, _, errs := songc(t, context.Background(), args...); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, want 2 and %q: %s", tc.args, code, tc.want, errs)
 		}
+	}
+}
+
+// TestDefaultBudget: defaultBudget is --budget's default, which the demo
+// leaves alone and refuses when given.
+func TestDefaultBudget(t *testing.T) {
+	f, _ := reflect.TypeFor[TrainCmd]().FieldByName("Budget")
+	if d, err := time.ParseDuration(f.Tag.Get("default")); err != nil || d != defaultBudget {
+		t.Errorf("--budget's default %q, defaultBudget %v (%v)", f.Tag.Get("default"), defaultBudget, err)
+	}
+	code, _, errs := songc(t, context.Background(), "train", "--budget", "5s", "-o", filepath.Join(t.TempDir(), "m.json"))
+	if want := "without --data, the embedded demo trains the quick recipe, one fixed recipe"; code != 2 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, want 2 and %q: %s", code, want, errs)
 	}
 }
 
