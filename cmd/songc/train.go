@@ -260,6 +260,9 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
+	if err := wrongLabel(train, task, args.LabelCol != ""); err != nil {
+		return err
+	}
 	for _, w := range readWarnings(train, task, args.Header, args.LabelCol != "") { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
@@ -896,13 +899,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	if ds.Schema != nil && ds.Schema.Label != "" {
 		label = fmt.Sprintf("label column %q", ds.Schema.Label)
 	}
-	if !labelGiven && ds.Schema != nil && !labelName(ds.Schema.Label) {
-		for _, in := range ds.Schema.Inputs {
-			if labelName(in.Name) {
-				out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, in.Name, in.Name))
-				break
-			}
-		}
+	if name := likeLabel(ds.Schema, labelGiven); name != "" {
+		out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, name, name))
 	}
 	counts := task.ClassCounts()
 	headerLabel := false // the first row's label, a class of its own, is said to be a header's
@@ -920,19 +918,75 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	}
 	// A label of numbers is seldom the classes of a classifier.
 	const notClasses = "songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col"
-	numbers, fraction := numberNames(task.ClassNames)
-	switch n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts); {
-	case n > rows/2 && rows >= 10:
+	n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts)
+	switch labelOddity(task.ClassNames, counts, rows) {
+	case mostlySingle:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
-	case numbers && fraction:
+	case fractions:
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
-	case n >= manyClasses && numbers && 2*rare > n:
+	case wholeCounts:
 		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rare, rareRows, notClasses, labelHint(ds.Schema)))
-	case len(single) > 0 && !headerLabel:
-		what, it := subject("class", single, 5, "has", "have")
-		out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
+	case classesLike:
+		if len(single) > 0 && !headerLabel {
+			what, it := subject("class", single, 5, "has", "have")
+			out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
+		}
 	}
 	return out
+}
+
+// oddity says why a label's values do not read as the classes of a
+// classifier, or that they do (classesLike).
+type oddity int
+
+const (
+	classesLike  oddity = iota
+	mostlySingle        // most classes have a single row
+	fractions           // numbers with fractions: a measurement
+	wholeCounts         // many whole numbers, most of them rare: a count
+)
+
+// labelOddity returns the oddity of a label whose classes are names, with
+// counts rows each, in a file of rows rows.
+func labelOddity(names []string, counts []int, rows int) oddity {
+	numbers, fraction := numberNames(names)
+	switch n := len(names); {
+	case n > rows/2 && rows >= 10:
+		return mostlySingle
+	case numbers && fraction:
+		return fractions
+	case n >= manyClasses && numbers && 2*rareClasses(counts) > n:
+		return wholeCounts
+	}
+	return classesLike
+}
+
+// likeLabel returns the first input of s named like a label, when the label
+// is the last column by default (not given) and is not named like one, or
+// "".
+func likeLabel(s *runtime.Schema, labelGiven bool) string {
+	if labelGiven || s == nil || labelName(s.Label) {
+		return ""
+	}
+	for _, in := range s.Inputs {
+		if labelName(in.Name) {
+			return in.Name
+		}
+	}
+	return ""
+}
+
+// wrongLabel refuses a file whose label, the last column by default, has
+// values that do not read as classes while another column is named like a
+// label: that file's label is the other column, and training on the last
+// would only waste the user's time.
+func wrongLabel(ds *data.Dataset, task *trainer.Task, labelGiven bool) error {
+	name := likeLabel(ds.Schema, labelGiven)
+	if name == "" || labelOddity(task.ClassNames, task.ClassCounts(), ds.Rows) == classesLike {
+		return nil
+	}
+	return fmt.Errorf("%s: the label is the last column, %q, whose %d distinct values in %d rows do not read as classes, and column %q is named like a label: pass --label-col %q (or --label-col %q to learn the last column all the same)",
+		ds.Name, ds.Schema.Label, len(task.ClassNames), ds.Rows, name, name, ds.Schema.Label)
 }
 
 // A label of at least manyClasses whole numbers, most of them in fewer than

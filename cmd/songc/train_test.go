@@ -1174,6 +1174,26 @@ func TestLabelDoubts(t *testing.T) {
 	}
 }
 
+// TestWrongLabel: a last column that does not read as classes, with
+// another column named like a label, stops train before it trains (no
+// model), naming both; --label-col either one goes on.
+func TestWrongLabel(t *testing.T) {
+	train := csvFile(t, "class,age,weight", 60, func(i int) string {
+		return fmt.Sprintf("%s,%d,%d.%d", []string{"up", "down"}[i%2], i%7, 50+i, i%10)
+	})
+	out := filepath.Join(t.TempDir(), "m.json")
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "--preset", "quick", "--epochs", "1", "-o", out)
+	want := `the label is the last column, "weight", whose 60 distinct values in 60 rows do not read as classes, and column "class" is named like a label: pass --label-col "class" (or --label-col "weight" to learn the last column all the same)`
+	if _, err := os.Stat(out); code != 1 || !strings.Contains(errs, want) || err == nil {
+		t.Errorf("exit %d, want 1 and %q, and no model (%v):\n%s", code, want, err, errs)
+	}
+	for _, label := range []string{"class", "weight"} {
+		if code, errs := trainQuick(t, train, "--label-col", label); code != 0 {
+			t.Errorf("--label-col %s: exit %d:\n%s", label, code, errs)
+		}
+	}
+}
+
 // TestIgnoreCommaName: a column whose name holds a comma can be left out,
 // with the --ignore that songc's own message gives.
 func TestIgnoreCommaName(t *testing.T) {
