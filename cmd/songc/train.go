@@ -263,7 +263,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if err := wrongLabel(train, task, args.LabelCol != ""); err != nil {
 		return err
 	}
-	for _, w := range readWarnings(train, task, args.Header, args.LabelCol != "") { // always said: the file may be misread
+	warned := readWarnings(train, task, args.Header, args.LabelCol != "")
+	for _, w := range warned { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
@@ -408,7 +409,19 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if interrupted != "" {
 		os.Remove(interrupted) // resumed, and done with
 	}
-	return reportTraining(g, model, test, r, args, time.Since(start))
+	if err := reportTraining(g, model, test, r, args, time.Since(start)); err != nil {
+		return err
+	}
+	// The warnings came before the progress lines, which can push them
+	// out of sight.
+	if len(warned) > 0 && !c.Quiet {
+		what, them := "a warning", "it"
+		if len(warned) > 1 {
+			what, them = fmt.Sprintf("%d warnings", len(warned)), "them"
+		}
+		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, as the file may have been misread\n", what, train.Name, them)
+	}
+	return nil
 }
 
 // trainRestarts trains the graphs of rs side by side, the first showing
@@ -1238,6 +1251,9 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, mc != nil, balanced)
 		if !balanced && mc == nil {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
+		}
+		if test == nil {
+			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
 		}
 	}
 	return reportTest(g, m, test, meta)

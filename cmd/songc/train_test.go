@@ -1194,6 +1194,30 @@ func TestWrongLabel(t *testing.T) {
 	}
 }
 
+// TestTrainRecalls: after training, train recalls the data warnings that
+// came before its progress, and without --test it says that the
+// validation rows' scores flatter the model they chose.
+func TestTrainRecalls(t *testing.T) {
+	dir := t.TempDir()
+	train := csvFile(t, "Class,age,flag", 60, func(i int) string {
+		return fmt.Sprintf("%s,%d,%s", []string{"up", "down"}[i%2], i, []string{"TRUE", "FALSE"}[i%3%2])
+	})
+	out := filepath.Join(dir, "m.json")
+	base := []string{"-o", out, "--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0"}
+	const recall = "came before training, above: read it before you use the model"
+	const flatter = "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval " // then the model
+	code, stdout, errs := songc(t, context.Background(), append([]string{"train", "--data", train}, base...)...)
+	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") {
+		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
+	}
+	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
+	test := csvFile(t, "a,b,kind", 20, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i%4, []string{"up", "down"}[i%2]) })
+	code, stdout, errs = songc(t, context.Background(), append([]string{"train", "--data", train, "--test", test}, base...)...)
+	if code != 0 || strings.Contains(errs, recall[:20]) || strings.Contains(stdout, flatter) {
+		t.Errorf("no warning, --test: exit %d:\n%s\n%s", code, stdout, errs)
+	}
+}
+
 // TestIgnoreCommaName: a column whose name holds a comma can be left out,
 // with the --ignore that songc's own message gives.
 func TestIgnoreCommaName(t *testing.T) {
