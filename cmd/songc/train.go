@@ -324,11 +324,15 @@ func (c *TrainCmd) Run(g *Globals) error {
 			}
 			switch done := r.EpochsDone(); {
 			case r.Search != nil && ckpt == nil && r.Done():
-				fmt.Fprintf(g.Stderr, " (chosen by the search, which had trained it to its end: %s)", text.Count(done, "epoch"))
+				end := "all " + text.Count(done, "epoch")
+				if done < r.Config.Epochs {
+					end = fmt.Sprintf("%d of at most %d epochs", done, r.Config.Epochs)
+				}
+				fmt.Fprintf(g.Stderr, "; chosen by the search, which had trained it to its end: %s", end)
 			case r.Search != nil && ckpt == nil:
-				fmt.Fprintf(g.Stderr, " (chosen by the search after %s; it trains on to its end)", text.Count(done, "epoch"))
+				fmt.Fprintf(g.Stderr, "; chosen by the search after %s, it trains on to its end", text.Count(done, "epoch"))
 			case done > 0:
-				fmt.Fprintf(g.Stderr, " (resuming after epoch %d)", done)
+				fmt.Fprintf(g.Stderr, "; resuming after epoch %d", done)
 			}
 			fmt.Fprintln(g.Stderr)
 			show = newProgressPrinter(g.Stderr, g.Terminal, r.ValRows() > 0)
@@ -611,11 +615,11 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if ck != nil {
 			resumed = " (resuming " + ck.Path + ")"
 		}
-		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (nodes/steps %s; lr %s; weight decay %s), cut to %s at epochs %s, budget %s%s\n",
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (nodes/steps %s; lr %s; weight decay %s), in rounds cut to %s at epochs %s (a candidate whose validation accuracy stalls stops sooner), budget %s%s\n",
 			src, n, sizeList(s.Sizes), list(s.LRs), list(s.WeightDecays), fraction(s.Eta), list(s.Rungs()), s.Budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
-			fmt.Fprintf(g.Stderr, "search %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
+			fmt.Fprintf(g.Stderr, "round %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
 				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
 				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
 		}

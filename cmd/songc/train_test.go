@@ -381,8 +381,8 @@ func TestAutoSearch(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		if !strings.Contains(errs, "songc: searching on "+train+": 6 candidates (nodes/steps 3/2; lr 0.01, 0.03, 0.1; weight decay 0, 0.01), cut to a third at epochs") ||
-			!strings.Contains(errs, "search 1/2") || !strings.Contains(out, "by hard-walk validation accuracy") {
+		if !strings.Contains(errs, "songc: searching on "+train+": 6 candidates (nodes/steps 3/2; lr 0.01, 0.03, 0.1; weight decay 0, 0.01), in rounds cut to a third at epochs") ||
+			!strings.Contains(errs, "round 1/2") || !strings.Contains(out, "by hard-walk validation accuracy") {
 			t.Errorf("output:\n%s\n%s", out, errs)
 		}
 		models[i], _ = os.ReadFile(model)
@@ -404,9 +404,9 @@ func TestAutoSearch(t *testing.T) {
 		t.Fatalf("search record %+v", s)
 	}
 	// The summary says whether the chosen run still trains on.
-	chosen := fmt.Sprintf("(chosen by the search after %d epochs; it trains on to its end)", s.Candidates[s.Chosen].Epochs)
+	chosen := fmt.Sprintf("; chosen by the search after %d epochs, it trains on to its end", s.Candidates[s.Chosen].Epochs)
 	if s.Candidates[s.Chosen].Epochs == 6 {
-		chosen = "(chosen by the search, which had trained it to its end: 6 epochs)"
+		chosen = "; chosen by the search, which had trained it to its end: all 6 epochs"
 	}
 	if !strings.Contains(lastErrs, chosen) {
 		t.Errorf("want %q in:\n%s", chosen, lastErrs)
