@@ -1244,6 +1244,15 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		fmt.Fprintln(g.Stdout, searchLine(s))
 	}
 	warnConstant(g.Stdout, mc, "--no-majority-check")
+	if k, err := runtime.New(m); err == nil && mc == nil {
+		if used, n := len(k.Reachable()), k.NumNodes(); used < n {
+			what := "; the others are never visited, and songc compile leaves them out"
+			if used == 1 {
+				what = ": the compiled classifier is a single linear test"
+			}
+			fmt.Fprintf(g.Stdout, "walk: it reaches %d of the %d nodes%s\n", used, n, what)
+		}
+	}
 	if r.ValRows() > 0 {
 		k, err := runtime.New(m)
 		if err != nil {

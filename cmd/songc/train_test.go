@@ -1195,8 +1195,9 @@ func TestWrongLabel(t *testing.T) {
 }
 
 // TestTrainRecalls: after training, train recalls the data warnings that
-// came before its progress, and without --test it says that the
-// validation rows' scores flatter the model they chose.
+// came before its progress, says how many nodes the walk reaches when it
+// leaves some unvisited, and without --test says that the validation rows'
+// scores flatter the model they chose.
 func TestTrainRecalls(t *testing.T) {
 	dir := t.TempDir()
 	train := csvFile(t, "Class,age,flag", 60, func(i int) string {
@@ -1209,6 +1210,18 @@ func TestTrainRecalls(t *testing.T) {
 	code, stdout, errs := songc(t, context.Background(), append([]string{"train", "--data", train}, base...)...)
 	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") {
 		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
+	}
+	// A walk that leaves nodes unvisited says how many it reaches.
+	k, err := runtime.LoadClassifier(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := ""
+	if used := len(k.Reachable()); used < 3 {
+		walk = fmt.Sprintf("walk: it reaches %d of the 3 nodes", used)
+	}
+	if i := strings.Index(stdout, "walk: "); walk == "" && i >= 0 || walk != "" && !strings.Contains(stdout, walk) {
+		t.Errorf("want %q in the summary:\n%s", walk, stdout)
 	}
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
 	test := csvFile(t, "a,b,kind", 20, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i%4, []string{"up", "down"}[i%2]) })
