@@ -1555,6 +1555,23 @@ func (s *CSVStream) Next() (ok bool, err error) {
 	}
 }
 
+// otherFile says, of a first row rec that is not read as a header but has
+// only names (no number) and names none of the model's input columns, that
+// the file may not be for this model; else it returns "".
+func (s *CSVStream) otherFile(rec []string, line int, header bool) string {
+	sc := s.opt.Schema
+	if header || line != 1 || !s.opt.Named || sc == nil {
+		return ""
+	}
+	inputs := sc.Names()
+	for _, f := range rec {
+		if _, err := runtime.ParseNumber(f); err == nil || slices.Contains(inputs, strings.TrimSpace(f)) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(inputs, 3))
+}
+
 // start reads the first row: whether it is a header, and where the inputs
 // and the label are.
 func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
@@ -1627,11 +1644,11 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
 		}
 	default:
-		ignored := ""
-		if len(sc.Ignored) > 0 && !header {
+		other, ignored := s.otherFile(rec, line, header), ""
+		if len(sc.Ignored) > 0 && !header && other == "" {
 			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
 		}
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s%s", s.name, line, s.width, s.inputs, ignored, separatorHint(rec))
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s%s%s", s.name, line, s.width, s.inputs, ignored, separatorHint(rec), other)
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {
