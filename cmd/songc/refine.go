@@ -77,7 +77,11 @@ func (c *RefineCmd) Run(g *Globals) error {
 	}
 	fmt.Fprintf(g.Stdout, "model: %s%s; %s\n", c.Output, outcome, time.Since(start).Round(time.Second))
 	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
-	return reportTest(g, out, task.Test, meta)
+	k, err := runtime.New(out)
+	if err != nil {
+		return err
+	}
+	return reportTest(g, k, task.Test, meta)
 }
 
 // loadTask reads the training data (the embedded Letter data without a
@@ -207,17 +211,13 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 	fmt.Fprintln(w, line)
 }
 
-// reportTest prints the model's test accuracies, in float64 by the
-// runtime; meta is the model's training metadata.
-func reportTest(g *Globals, m *runtime.Model, test *data.Dataset, meta runlog.Metadata) error {
+// reportTest prints the test accuracies of the model k classifies by, in
+// float64 by the runtime; meta is the model's training metadata.
+func reportTest(g *Globals, k *runtime.Classifier, test *data.Dataset, meta runlog.Metadata) error {
 	if test == nil {
 		return nil
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return err
-	}
-	y, err := test.Targets(m.ClassNames)
+	y, err := test.Targets(k.Model.ClassNames)
 	if err != nil {
 		return err
 	}

@@ -1244,7 +1244,11 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		fmt.Fprintln(g.Stdout, searchLine(s))
 	}
 	warnConstant(g.Stdout, mc, "--no-majority-check")
-	if k, err := runtime.New(m); err == nil && mc == nil {
+	k, err := runtime.New(m)
+	if err != nil {
+		return err
+	}
+	if mc == nil {
 		if used, n := len(k.Reachable()), k.NumNodes(); used < n {
 			what := "; the others are never visited, and songc compile leaves them out"
 			if used == 1 {
@@ -1254,10 +1258,6 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 	}
 	if r.ValRows() > 0 {
-		k, err := runtime.New(m)
-		if err != nil {
-			return err
-		}
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
 		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
@@ -1269,7 +1269,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
 		}
 	}
-	return reportTest(g, m, test, meta)
+	return reportTest(g, k, test, meta)
 }
 
 // reportMetrics prints a line naming what was measured, with the hard walk's
