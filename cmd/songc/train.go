@@ -260,10 +260,10 @@ func (c *TrainCmd) Run(g *Globals) error {
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
 	}
-	if err := wrongLabel(train, task, args.LabelCol != ""); err != nil {
+	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
+	if err != nil {
 		return err
 	}
-	warned := readWarnings(train, task, args.Header, args.LabelCol != "")
 	for _, w := range warned { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
 	}
@@ -840,9 +840,11 @@ func leaveOut(header bool, them string, ignore ...string) string {
 // the classes apart (a leak); and a label column that looks like an
 // identifier or a measurement, that may not be the label at all (another
 // column is named like one), whose first row is a header read as data, or
-// that has a class of a single row.
+// that has a class of a single row. Where the label does not read as
+// classes and another column is named like one, it returns an error
+// instead, before any training: that file's label is the other column.
 // header is --header's value; labelGiven says --label-col was given.
-func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) []string {
+func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) ([]string, error) {
 	headerNo := header == "no"
 	var out []string
 	if names := ds.DecimalComma; len(names) > 0 {
@@ -916,10 +918,15 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	if ds.Schema != nil && ds.Schema.Label != "" {
 		label = fmt.Sprintf("label column %q", ds.Schema.Label)
 	}
+	counts := task.ClassCounts()
+	odd := labelOddity(task.ClassNames, counts, ds.Rows)
 	if name := likeLabel(ds.Schema, labelGiven); name != "" {
+		if odd != classesLike {
+			return nil, fmt.Errorf("%s: the label is the last column, %q, whose %d distinct values in %d rows do not read as classes, and column %q is named like a label: pass --label-col %q (or --label-col %q to learn the last column all the same)",
+				ds.Name, ds.Schema.Label, len(task.ClassNames), ds.Rows, name, name, ds.Schema.Label)
+		}
 		out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, name, name))
 	}
-	counts := task.ClassCounts()
 	headerLabel := false // the first row's label, a class of its own, is said to be a header's
 	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
 		if k, err := data.ClassIndex(task.ClassNames)(ds.Labels[0]); err == nil && counts[k] == 1 && len(counts) > 2 && minOther(counts, k) >= 5 {
@@ -936,7 +943,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	// A label of numbers is seldom the classes of a classifier.
 	const notClasses = "songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col"
 	n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts)
-	switch labelOddity(task.ClassNames, counts, rows) {
+	switch odd {
 	case mostlySingle:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions:
@@ -949,7 +956,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
 		}
 	}
-	return out
+	return out, nil
 }
 
 // oddity says why a label's values do not read as the classes of a
@@ -991,19 +998,6 @@ func likeLabel(s *runtime.Schema, labelGiven bool) string {
 		}
 	}
 	return ""
-}
-
-// wrongLabel refuses a file whose label, the last column by default, has
-// values that do not read as classes while another column is named like a
-// label: that file's label is the other column, and training on the last
-// would only waste the user's time.
-func wrongLabel(ds *data.Dataset, task *trainer.Task, labelGiven bool) error {
-	name := likeLabel(ds.Schema, labelGiven)
-	if name == "" || labelOddity(task.ClassNames, task.ClassCounts(), ds.Rows) == classesLike {
-		return nil
-	}
-	return fmt.Errorf("%s: the label is the last column, %q, whose %d distinct values in %d rows do not read as classes, and column %q is named like a label: pass --label-col %q (or --label-col %q to learn the last column all the same)",
-		ds.Name, ds.Schema.Label, len(task.ClassNames), ds.Rows, name, name, ds.Schema.Label)
 }
 
 // A label of at least manyClasses whole numbers, most of them in fewer than
