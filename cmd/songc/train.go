@@ -41,7 +41,7 @@ type TrainCmd struct {
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: m.log.jsonl for m.json)."`
-	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run after every epoch, to resume it if it stops (without it, Ctrl-C saves MODEL.ckpt)."`
+	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run every epoch, to resume it if it stops (else Ctrl-C saves m.json.ckpt for -o m.json)."`
 	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint with its own flags; give --data, --test, -o or --log only where those files moved."`
 	Quiet      bool   `short:"q" group:"output" help:"No progress output or notes; warnings stay."`
 
@@ -74,15 +74,15 @@ type TrainCmd struct {
 	DataFlags   `embed:""`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
-	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Values meaning missing besides an empty field (default: ${missing})."`
+	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Values meaning missing besides an empty field, in place of the default (${missing})."`
 }
 
 // Help implements kong.HelpProvider.
 func (TrainCmd) Help() string {
 	return `Examples:
-  songc train                       # the demo: the embedded Letter data, quick recipe
+  songc train                            # the demo, on embedded Letter data
   songc train --data train.csv --test test.csv -o letter.json
-  songc train --resume letter.ckpt  # continue a run that stopped
+  songc train --resume letter.json.ckpt  # continue it after Ctrl-C
 
 Progress goes to stderr. Ctrl-C saves a checkpoint and prints how to resume.
 The model's terms: docs/model.md. Expert flags: songc train --help-all.`
