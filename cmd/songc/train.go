@@ -862,10 +862,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
 	}
-	for _, in := range ds.Schema.Inputs {
-		if a, b := caseTwins(in.Levels); a != "" {
-			out = append(out, fmt.Sprintf("column %q holds values that differ only in case (%q and %q), each a category of its own: if they mean the same, write them alike", in.Name, a, b))
-		}
+	for _, c := range ds.CaseTwins {
+		out = append(out, fmt.Sprintf("column %q holds values that differ only in case (%q and %q), each a category of its own: if they mean the same, write them alike", c.Name, c.A, c.B))
 	}
 	for _, m := range ds.Marks {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, strconv.FormatFloat(m.CommaRead(), 'g', -1, 64)))
@@ -1030,20 +1028,6 @@ func rareClasses(counts []int) int {
 		}
 	}
 	return rare
-}
-
-// caseTwins returns the first two of levels that differ only in case
-// ("yes" and "Yes"), or "" when none do.
-func caseTwins(levels []string) (a, b string) {
-	seen := make(map[string]string, len(levels))
-	for _, l := range levels {
-		k := strings.ToLower(l)
-		if first, ok := seen[k]; ok {
-			return first, l
-		}
-		seen[k] = l
-	}
-	return "", ""
 }
 
 // subject names names (columns or classes, by noun), at most n of them,

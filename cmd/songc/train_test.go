@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -1191,6 +1193,37 @@ func TestWrongLabel(t *testing.T) {
 		if code, errs := trainQuick(t, train, "--label-col", label); code != 0 {
 			t.Errorf("--label-col %s: exit %d:\n%s", label, code, errs)
 		}
+	}
+}
+
+// TestTrainIDX: train reads IDX images, whose data has no schema (no
+// column names or categories), and warns of nothing.
+func TestTrainIDX(t *testing.T) {
+	dir := t.TempDir()
+	gzFile := func(name string, b []byte) {
+		var z bytes.Buffer
+		w := gzip.NewWriter(&z)
+		w.Write(b)
+		w.Close()
+		if err := os.WriteFile(filepath.Join(dir, name), z.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const n = 60 // 2x2 images: class 1 bright on the left, class 0 on the right
+	images := binary.BigEndian.AppendUint32(nil, 0x803)
+	labels := binary.BigEndian.AppendUint32(nil, 0x801)
+	images = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(images, n), 2), 2)
+	labels = binary.BigEndian.AppendUint32(labels, n)
+	for i := range n {
+		k := byte(i % 2)
+		images = append(images, 200*k, 200*(1-k), 10, byte(i))
+		labels = append(labels, k)
+	}
+	gzFile("x-images-idx3-ubyte.gz", images)
+	gzFile("x-labels-idx1-ubyte.gz", labels)
+	code, errs := trainQuick(t, filepath.Join(dir, "x-images-idx3-ubyte.gz"))
+	if code != 0 || strings.Contains(errs, "warning") {
+		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
 

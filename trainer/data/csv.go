@@ -324,6 +324,9 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
+		if a, b := caseTwins(in.Levels); a != "" { // categorical ones have levels
+			ds.CaseTwins = append(ds.CaseTwins, CaseTwinColumn{Name: in.Name, A: a, B: b})
+		}
 		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) {
 			t.noteCategorical(ds, in, j, opt.Missing)
 		}
@@ -370,6 +373,20 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 	case n >= MinScattered && 2*n > values:
 		ds.Scattered = append(ds.Scattered, ScatteredColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Levels: n, Values: values, Some: in.Levels[:3]})
 	}
+}
+
+// caseTwins returns the first two of levels that differ only in case
+// ("yes" and "Yes"), or "" when none do.
+func caseTwins(levels []string) (a, b string) {
+	seen := make(map[string]string, len(levels))
+	for _, l := range levels {
+		k := strings.ToLower(l)
+		if first, ok := seen[k]; ok {
+			return first, l
+		}
+		seen[k] = l
+	}
+	return "", ""
 }
 
 // decimalCommas reports whether levels are all numbers, some written with
