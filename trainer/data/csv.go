@@ -1573,20 +1573,19 @@ func (s *CSVStream) Next() (ok bool, err error) {
 }
 
 // otherFile says, of a first row rec that is not read as a header but has
-// only names (no number) and names none of the model's input columns, that
-// the file may not be for this model; else it returns "".
-func (s *CSVStream) otherFile(rec []string, line int, header bool) string {
-	sc := s.opt.Schema
-	if header || line != 1 || !s.opt.Named || sc == nil {
+// only names (no number) and names none of the model's input columns (by
+// index, start's), that the file may not be for this model; else it
+// returns "".
+func (s *CSVStream) otherFile(rec []string, index map[string]int, header bool) string {
+	if header || !s.opt.Named {
 		return ""
 	}
-	inputs := sc.Names()
 	for _, f := range rec {
-		if _, err := runtime.ParseNumber(f); err == nil || slices.Contains(inputs, strings.TrimSpace(f)) {
+		if _, ok := index[runtime.Level(f)]; ok || runtime.IsNumber(f) {
 			return ""
 		}
 	}
-	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(inputs, 3))
+	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(s.opt.Schema.Names(), 3))
 }
 
 // start reads the first row: whether it is a header, and where the inputs
@@ -1661,7 +1660,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
 		}
 	default:
-		other, ignored := s.otherFile(rec, line, header), ""
+		other, ignored := s.otherFile(rec, index, header), ""
 		if len(sc.Ignored) > 0 && !header && other == "" {
 			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
 		}

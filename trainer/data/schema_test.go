@@ -587,9 +587,12 @@ func TestIgnore(t *testing.T) {
 	if _, err := read(t, "1,5,x,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `row has 4 columns; the model reads 1 (plus an optional label column); it leaves out "note", "id", which a file without a header must not hold`) {
 		t.Errorf("a file without a header holding the ignored columns: %v", err)
 	}
-	// Another file's header: names only, none of them the model's.
-	if _, err := read(t, "u,v,w,label\n1,2,3,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `row has 4 columns; the model reads 1 (plus an optional label column); its first row reads like a header, but names none of the model's columns ("a"): is this the file the model is for?`) {
-		t.Errorf("another file's header: %v", err)
+	// Another file's header: names only, none of them the model's (after
+	// a blank line too).
+	for _, file := range []string{"u,v,w,label\n1,2,3,p\n", "\nu,v,w,label\n1,2,3,p\n"} {
+		if _, err := read(t, file, CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), `row has 4 columns; the model reads 1 (plus an optional label column); its first row reads like a header, but names none of the model's columns ("a"): is this the file the model is for?`) {
+			t.Errorf("another file's header %q: %v", file, err)
+		}
 	}
 	// A file without a header is positional, its first row data, even
 	// where a field is empty (an unnamed header column would be x1).
