@@ -201,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"version": versionText(), "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
+		kong.Vars{"version": versionText(), "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "budget": durationText(defaultBudget), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)
@@ -441,4 +441,17 @@ func sizeList(sizes [][2]int) string {
 		return strings.Join(parts, "")
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// durationText writes d as a person would: 10m, 1h30m, 90s (where
+// Duration.String writes 10m0s).
+func durationText(d time.Duration) string {
+	t := d.String()
+	if strings.HasSuffix(t, "m0s") {
+		t = strings.TrimSuffix(t, "0s")
+	}
+	if strings.HasSuffix(t, "h0m") {
+		t = strings.TrimSuffix(t, "0m")
+	}
+	return t
 }

@@ -22,22 +22,22 @@ import (
 	"github.com/songc/songc/trainer/refine"
 )
 
-// defaultBudget is the default of --budget, its tag's "10m"
-// (TestDefaultBudget): a different value says the flag was given.
+// defaultBudget is the auto recipe's search budget when --budget is not
+// given.
 const defaultBudget = 10 * time.Minute
 
 // TrainCmd learns a model. The flags a person needs are shown by --help;
 // the recipe's knobs and research options are hidden, in groups, and shown
 // by --help-all. Their measured effects are in docs/RESULTS.md, not here.
 type TrainCmd struct {
-	Data   string        `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
-	Test   string        `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
-	Nodes  *int          `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
-	Steps  *int          `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
-	Epochs *int          `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls; at most N, default 120-400."`
-	Preset string        `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the walk last. Default: auto with --data; the demo: quick."`
-	Budget time.Duration `default:"10m" placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${default}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
-	Seed   uint64        `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
+	Data   string         `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
+	Test   string         `placeholder:"FILE" group:"data" help:"Test rows, only reported, never used to choose the model."`
+	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
+	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
+	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls; at most N, default 120-400."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the walk last. Default: auto with --data; the demo: quick."`
+	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${budget}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
+	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: m.log.jsonl for m.json)."`
@@ -204,7 +204,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 			if err := c.autoConflicts(); err != nil {
 				return err
 			}
-		} else if c.Budget != defaultBudget {
+		} else if c.Budget != nil {
 			fixed := "--preset " + preset + " trains"
 			if c.Preset == "" {
 				fixed = "without --data, the embedded demo trains the quick recipe,"
@@ -482,7 +482,8 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 	if c.WeightDecay != nil {
 		s.WeightDecays = []float64{cfg.WeightDecay}
 	}
-	s.Budget = c.Budget
+	s.Budget = defaultBudget
+	setIf(&s.Budget, c.Budget)
 	if c.Val == nil { // a share the user gives is kept
 		s.AimSE = trainer.DefaultAimSE
 	}
@@ -507,7 +508,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--preset": c.Preset != "", "--seed": c.Seed != 1, "--restart": c.Restart != 0, "--precision": c.Precision != "f32",
 		"--init": c.Init != "paper", "--gumbel": c.Gumbel != "dirty", "--node-reg-gamma": c.NodeRegGamma != 1,
 		"--node-reg-lambda": c.NodeRegLambda != 0, "--straight-through": c.StraightThrough != 0,
-		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != defaultBudget,
+		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != nil,
 		"--header": c.Header != "auto", "--label-col": c.LabelCol != "", "--restarts": c.Restarts != 1,
 		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
 		"--ignore": c.Ignore != nil,
@@ -531,8 +532,8 @@ func (c *TrainCmd) autoConflicts() error {
 		return usagef("the auto recipe chooses on validation rows: --val must be above 0 (or choose another --preset)")
 	case c.Patience != nil && *c.Patience < 1:
 		return usagef("the auto recipe stops each candidate by its patience: --patience must be at least 1 (or choose another --preset)")
-	case c.Budget < 0:
-		return usagef("--budget must be 0 (no limit) or more, got %s", c.Budget)
+	case c.Budget != nil && *c.Budget < 0:
+		return usagef("--budget must be 0 (no limit) or more, got %s", *c.Budget)
 	case c.Restarts != 1:
 		return usagef("--restarts trains several graphs of one recipe; the auto recipe searches instead (give --preset fast, paper or quick)")
 	}

@@ -528,16 +528,30 @@ func TestRecipeRefusals(t *testing.T) {
 	}
 }
 
-// TestDefaultBudget: defaultBudget is --budget's default, which the demo
-// leaves alone and refuses when given.
+// TestDefaultBudget: --budget is the auto recipe's, given or not: with
+// a fixed recipe (the demo's too) it is refused even at its default value,
+// and its help shows the default as a person writes it.
 func TestDefaultBudget(t *testing.T) {
-	f, _ := reflect.TypeFor[TrainCmd]().FieldByName("Budget")
-	if d, err := time.ParseDuration(f.Tag.Get("default")); err != nil || d != defaultBudget {
-		t.Errorf("--budget's default %q, defaultBudget %v (%v)", f.Tag.Get("default"), defaultBudget, err)
+	for d, want := range map[time.Duration]string{defaultBudget: "10m", 90 * time.Second: "1m30s", 90 * time.Minute: "1h30m", 2 * time.Hour: "2h"} {
+		if got := durationText(d); got != want {
+			t.Errorf("durationText(%v) = %q, want %q", d, got, want)
+		}
 	}
-	code, _, errs := songc(t, context.Background(), "train", "--budget", "5s", "-o", filepath.Join(t.TempDir(), "m.json"))
-	if want := "without --data, the embedded demo trains the quick recipe, one fixed recipe"; code != 2 || !strings.Contains(errs, want) {
-		t.Errorf("exit %d, want 2 and %q: %s", code, want, errs)
+	out := filepath.Join(t.TempDir(), "m.json")
+	for _, tc := range []struct{ args []string }{
+		{[]string{"train", "--budget", "5s", "-o", out}},
+		{[]string{"train", "--budget", "10m", "--preset", "fast", "-o", out}},
+	} {
+		want := "--budget bounds the auto recipe's search, and --preset fast trains one fixed recipe"
+		if len(tc.args) == 5 {
+			want = "--budget bounds the auto recipe's search, and without --data, the embedded demo trains the quick recipe, one fixed recipe"
+		}
+		if code, _, errs := songc(t, context.Background(), tc.args...); code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
+		}
+	}
+	if _, help, _ := songc(t, context.Background(), "train", "--help"); !strings.Contains(help, "(default 10m; 0: no limit)") {
+		t.Errorf("--help: %s", help)
 	}
 }
 
