@@ -49,6 +49,22 @@ def load_idx(images, labels):
     return x, y
 
 
+def load_set(data, name):
+    """The training and test rows of set name in DATA, and its classes
+    (the training labels, sorted): x, class index, x, class index (-1
+    for a class no training row has), classes."""
+    if name == "mnist":
+        d = os.path.join(data, "mnist")
+        xtr, ytr = load_idx(os.path.join(d, "train-images-idx3-ubyte.gz"), os.path.join(d, "train-labels-idx1-ubyte.gz"))
+        xte, yte = load_idx(os.path.join(d, "t10k-images-idx3-ubyte.gz"), os.path.join(d, "t10k-labels-idx1-ubyte.gz"))
+    else:
+        xtr, ytr = load_csv(os.path.join(data, name + ".train.csv"))
+        xte, yte = load_csv(os.path.join(data, name + ".test.csv"))
+    classes = sorted(set(ytr))
+    index = {c: i for i, c in enumerate(classes)}
+    return xtr, np.array([index[v] for v in ytr]), xte, np.array([index.get(v, -1) for v in yte]), classes
+
+
 def val_share(rows):
     # The auto recipe's rule (trainer.DefaultValShare): about 60 rows, 0.1 to 0.3.
     return min(0.3, max(0.1, 60 / rows))
@@ -78,18 +94,8 @@ def main():
         with open(out) as f:
             results = json.load(f)
     for name in names:
-        if name == "mnist":
-            d = os.path.join(data, "mnist")
-            xtr, ytr = load_idx(os.path.join(d, "train-images-idx3-ubyte.gz"), os.path.join(d, "train-labels-idx1-ubyte.gz"))
-            xte, yte = load_idx(os.path.join(d, "t10k-images-idx3-ubyte.gz"), os.path.join(d, "t10k-labels-idx1-ubyte.gz"))
-        else:
-            xtr, ytr = load_csv(os.path.join(data, name + ".train.csv"))
-            xte, yte = load_csv(os.path.join(data, name + ".test.csv"))
-        classes = sorted(set(ytr))
-        index = {c: i for i, c in enumerate(classes)}
-        ytr_i = np.array([index[v] for v in ytr])
-        known = np.array([v in index for v in yte])
-        yte_i = np.array([index.get(v, -1) for v in yte])
+        xtr, ytr_i, xte, yte_i, classes = load_set(data, name)
+        known = yte_i >= 0
         res = {}
 
         def score(key, model, seconds, extra=None):

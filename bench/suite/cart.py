@@ -11,11 +11,10 @@ and max_leaf_nodes. Files already there are kept.
 """
 import json, os, sys
 
-import numpy as np
 from sklearn.metrics import accuracy_score
 
 sys.dont_write_bytecode = True  # no __pycache__ in the checkout
-from baselines import fit_cart, load_csv  # noqa: E402
+from baselines import fit_cart, load_set  # noqa: E402
 
 
 def main():
@@ -24,11 +23,7 @@ def main():
         todo = [k for k in seeds if not os.path.exists(os.path.join(out, "%s-cart-s%s.eval.json" % (name, k)))]
         if not todo:
             continue
-        xtr, ytr = load_csv(os.path.join(data, name + ".train.csv"))
-        xte, yte = load_csv(os.path.join(data, name + ".test.csv"))
-        index = {c: i for i, c in enumerate(sorted(set(ytr)))}
-        ytr_i = np.array([index[v] for v in ytr])
-        yte_i = np.array([index.get(v, -1) for v in yte])
+        xtr, ytr_i, xte, yte_i, _ = load_set(data, name)
         for k in todo:
             cart, leaves, _ = fit_cart(xtr, ytr_i, int(k))
             path = os.path.join(out, "%s-cart-s%s.eval.json" % (name, k))
