@@ -1228,13 +1228,7 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		return err
 	}
 	if mc == nil {
-		if used, n := len(k.Reachable()), k.NumNodes(); used < n {
-			what := "; the others are never visited, and songc compile leaves them out"
-			if used == 1 {
-				what = ": the compiled classifier is a single linear test"
-			}
-			fmt.Fprintf(g.Stdout, "walk: it reaches %d of the %d nodes%s\n", used, n, what)
-		}
+		fmt.Fprint(g.Stdout, walkNote(k))
 	}
 	if r.ValRows() > 0 {
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
@@ -1249,6 +1243,20 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		}
 	}
 	return reportTest(g, k, test, meta)
+}
+
+// walkNote says how many of k's nodes its walk reaches from the root, as
+// a line, when that is not all of them; else it returns "".
+func walkNote(k *runtime.Classifier) string {
+	n := k.NumNodes()
+	used, _ := slices.BinarySearch(k.Reachable(), n) // the nodes before the leaves
+	switch {
+	case used == n:
+		return ""
+	case used == 1:
+		return fmt.Sprintf("walk: it reaches 1 of the %d nodes: the compiled classifier is a single linear test\n", n)
+	}
+	return fmt.Sprintf("walk: it reaches %d of the %d nodes; the others are never visited, and songc compile leaves them out\n", used, n)
 }
 
 // reportMetrics prints a line naming what was measured, with the hard walk's

@@ -1258,23 +1258,48 @@ func TestTrainRecalls(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") {
 		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
 	}
-	// A walk that leaves nodes unvisited says how many it reaches.
+	// The summary carries walkNote's line (TestWalkNote).
 	k, err := runtime.LoadClassifier(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	walk := ""
-	if used := len(k.Reachable()); used < 3 {
-		walk = fmt.Sprintf("walk: it reaches %d of the 3 nodes", used)
-	}
-	if i := strings.Index(stdout, "walk: "); walk == "" && i >= 0 || walk != "" && !strings.Contains(stdout, walk) {
-		t.Errorf("want %q in the summary:\n%s", walk, stdout)
+	if !strings.Contains(stdout, walkNote(k)) {
+		t.Errorf("want %q in the summary:\n%s", walkNote(k), stdout)
 	}
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
 	test := csvFile(t, "a,b,kind", 20, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i%4, []string{"up", "down"}[i%2]) })
 	code, stdout, errs = songc(t, context.Background(), append([]string{"train", "--data", train, "--test", test}, base...)...)
 	if code != 0 || strings.Contains(errs, recall[:20]) || strings.Contains(stdout, flatter) {
 		t.Errorf("no warning, --test: exit %d:\n%s\n%s", code, stdout, errs)
+	}
+}
+
+// TestWalkNote: the nodes a walk reaches are counted without its leaves.
+func TestWalkNote(t *testing.T) {
+	// Three nodes, two classes; rows are destinations (nodes 0-2, leaves
+	// a and b), columns sources. Node 0 goes left to leaf a and right to
+	// node 1 or leaf b; node 1 to the leaves; node 2 is never reached.
+	m := &runtime.Model{Format: runtime.Format, Nodes: 3, Classes: 2, Steps: 4, Features: 1, ClassNames: []string{"a", "b"},
+		M0Logits: [][]float64{{0, 0, 0}, {0, 0, 0}, {0, 0, 5}, {5, 5, 0}, {0, 0, 0}},
+		W:        [][]float64{{1}, {1}, {1}}, B: []float64{0, 0, 0}}
+	for _, tc := range []struct {
+		right [5]float64 // node 0's column of M1Logits
+		want  string
+	}{
+		{[5]float64{0, 5, 0, 0, 0}, "walk: it reaches 2 of the 3 nodes; the others are never visited, and songc compile leaves them out\n"},
+		{[5]float64{0, 0, 0, 0, 5}, "walk: it reaches 1 of the 3 nodes: the compiled classifier is a single linear test\n"},
+	} {
+		m.M1Logits = [][]float64{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 5, 5}}
+		for i, v := range tc.right {
+			m.M1Logits[i][0] = v
+		}
+		k, err := runtime.New(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := walkNote(k); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
 	}
 }
 
