@@ -933,23 +933,23 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			headerLabel = true
 		}
 	}
-	var single []string // the classes of one training row
-	for k, c := range counts {
-		if c == 1 {
-			single = append(single, task.ClassNames[k])
-		}
-	}
 	// A label of numbers is seldom the classes of a classifier.
 	const notClasses = "songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col"
-	n, rows, rare := len(task.ClassNames), ds.Rows, rareClasses(counts)
+	n, rows := len(task.ClassNames), ds.Rows
 	switch odd {
 	case mostlySingle:
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
 	case fractions:
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
 	case wholeCounts:
-		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rare, rareRows, notClasses, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rareClasses(counts), rareRows, notClasses, labelHint(ds.Schema)))
 	case classesLike:
+		var single []string // the classes of one training row
+		for k, c := range counts {
+			if c == 1 {
+				single = append(single, task.ClassNames[k])
+			}
+		}
 		if len(single) > 0 && !headerLabel {
 			what, it := subject("class", single, 5, "has", "have")
 			out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
