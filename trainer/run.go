@@ -345,11 +345,7 @@ type InterruptError struct {
 
 func (e *InterruptError) Error() string {
 	if e.Graphs > 1 {
-		are := "are"
-		if e.EpochsDone == 1 {
-			are = "is"
-		}
-		return fmt.Sprintf("training interrupted in epoch %d; %s of the %d graphs %s saved in %s", e.Epoch, text.Count(e.EpochsDone, "epoch"), e.Graphs, are, e.Checkpoint)
+		return fmt.Sprintf("training interrupted in epoch %d; %s of the %d graphs %s saved in %s", e.Epoch, text.Count(e.EpochsDone, "epoch"), e.Graphs, text.Verb(e.EpochsDone, "is", "are"), e.Checkpoint)
 	}
 	if e.Search {
 		return fmt.Sprintf("training interrupted during the search (a candidate's epoch %d); the search is saved in %s", e.Epoch, e.Checkpoint)

@@ -111,11 +111,7 @@ func noteData(g *Globals, ds *data.Dataset, quiet bool) {
 // and, when a missing-value token of missing was one, which, and how to
 // make it a class.
 func noLabelNote(path string, u data.Unlabelled, missing []string) string {
-	are := "are"
-	if u.Rows == 1 {
-		are = "is"
-	}
-	note := fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, text.Has(u.Rows, "row"), are, u.First)
+	note := fmt.Sprintf("songc: %s: %s no label (empty, or a missing-value token) and %s left out; the first is line %d", path, text.Has(u.Rows, "row"), text.Verb(u.Rows, "is", "are"), u.First)
 	if u.Token == "" {
 		return note
 	}
@@ -142,11 +138,7 @@ func skippedHeaderNote(path string) string {
 // unseenNote says how many rows of path hold an unseen category, and in
 // which columns of s.
 func unseenNote(path string, u *data.UnseenTally, rows int, s *runtime.Schema) string {
-	hold := "hold"
-	if u.Rows == 1 {
-		hold = "holds"
-	}
-	return fmt.Sprintf("songc: %s: %d of %d rows %s a category no training row had (it sets none of its column's features): %s", path, u.Rows, rows, hold, u.Columns(s))
+	return fmt.Sprintf("songc: %s: %d of %d rows %s a category no training row had (it sets none of its column's features): %s", path, u.Rows, rows, text.Verb(u.Rows, "holds", "hold"), u.Columns(s))
 }
 
 func (f DataFlags) trainOptions() data.CSVOptions {

@@ -324,7 +324,7 @@ func (c *TrainCmd) Run(g *Globals) error {
 			}
 			switch done := r.EpochsDone(); {
 			case r.Search != nil && ckpt == nil && r.Done():
-				end := "all " + text.Count(done, "epoch")
+				end := text.Verb(done, "its one epoch", "all "+text.Count(done, "epoch"))
 				if done < r.Config.Epochs {
 					end = fmt.Sprintf("%d of at most %d epochs", done, r.Config.Epochs)
 				}
@@ -419,11 +419,8 @@ func (c *TrainCmd) Run(g *Globals) error {
 	// The warnings came before the progress lines, which can push them
 	// out of sight.
 	if len(warned) > 0 && !c.Quiet {
-		what, them := "a warning", "it"
-		if len(warned) > 1 {
-			what, them = fmt.Sprintf("%d warnings", len(warned)), "them"
-		}
-		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, as the file may have been misread\n", what, train.Name, them)
+		what := text.Verb(len(warned), "a warning", text.Count(len(warned), "warning"))
+		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, as the file may have been misread\n", what, train.Name, text.Verb(len(warned), "it", "them"))
 	}
 	return nil
 }
@@ -1036,11 +1033,8 @@ func rareClasses(counts []int) int {
 // ("column "a" holds", "columns "a", "b" hold"), and returns the pronoun
 // that refers back to them.
 func subject(noun string, names []string, n int, verb, verbs string) (what, them string) {
-	what = text.Plural(len(names), noun) + " " + data.QuoteList(names, n) + " "
-	if len(names) == 1 {
-		return what + verb, "it"
-	}
-	return what + verbs, "them"
+	k := len(names)
+	return text.Plural(k, noun) + " " + data.QuoteList(names, n) + " " + text.Verb(k, verb, verbs), text.Verb(k, "it", "them")
 }
 
 // labelName reports whether a column's name is one a label column

@@ -27,21 +27,20 @@ func Plural(n int, noun string) string {
 	return noun + "s"
 }
 
-// Has returns Count with its verb: "1 row has", "2 rows have".
-func Has(n int, noun string) string {
+// Verb returns the verb that agrees with n things: one for 1 ("holds",
+// "is"), many otherwise ("hold", "are").
+func Verb(n int, one, many string) string {
 	if n == 1 {
-		return Count(n, noun) + " has"
+		return one
 	}
-	return Count(n, noun) + " have"
+	return many
 }
 
+// Has returns Count with its verb: "1 row has", "2 rows have".
+func Has(n int, noun string) string { return Count(n, noun) + " " + Verb(n, "has", "have") }
+
 // Is returns Count with its verb: "1 node is", "2 nodes are".
-func Is(n int, noun string) string {
-	if n == 1 {
-		return Count(n, noun) + " is"
-	}
-	return Count(n, noun) + " are"
-}
+func Is(n int, noun string) string { return Count(n, noun) + " " + Verb(n, "is", "are") }
 
 // Sign returns what goes before the magnitude of the i-th term of a sum
 // written out (from 0): "-" or "" for the first, " - " or " + " for the

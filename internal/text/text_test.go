@@ -36,6 +36,9 @@ func TestCount(t *testing.T) {
 	if got := Is(0, "epoch"); got != "0 epochs are" {
 		t.Errorf("Is(0) = %q", got)
 	}
+	if got := Verb(1, "holds", "hold") + ", " + Verb(2, "holds", "hold") + ", " + Verb(0, "it", "them"); got != "holds, hold, them" {
+		t.Errorf("Verb: %q", got)
+	}
 }
 
 func TestSign(t *testing.T) {
