@@ -42,7 +42,6 @@ func TestErrors(t *testing.T) {
 		{"straight-through 1", []string{"train", "--data", good, "-o", out, "--straight-through", "1"}, 2, "--straight-through must be in [0, 1)"},
 		{"straight-through-lr alone", []string{"train", "--data", good, "-o", out, "--straight-through-lr", "0.01"}, 2, "--straight-through-lr needs --straight-through"},
 		{"straight-through-lr negative", []string{"train", "--data", good, "-o", out, "--straight-through", "0.2", "--straight-through-lr=-1"}, 2, "--straight-through-lr must be a finite number >= 0"},
-		{"missing folder", []string{"train", "--data", good, "-o", filepath.Join(dir, "no", "m.json")}, 1, "cannot write " + filepath.Join(dir, "no", "m.json") + ": the folder " + filepath.Join(dir, "no") + " does not exist; create it first"},
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "songc train: unknown flag --nodez"},
 		{"unknown command", []string{"trian"}, 2, "songc: unexpected argument trian"},
@@ -83,6 +82,51 @@ func TestErrors(t *testing.T) {
 				t.Errorf("a failed command left %s", out)
 			}
 		})
+	}
+}
+
+// TestOutputFolders: train, predict, refine and select create the folder
+// of the file they write, as compile and analyze do, and a command that
+// fails leaves no folder behind.
+func TestOutputFolders(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 30, 1)
+	ragged := filepath.Join(dir, "ragged.csv")
+	os.WriteFile(ragged, []byte("1,2,a\n3,b\n"), 0o644)
+	model := filepath.Join(dir, "models", "v1", "m.json")
+	small := []string{"--nodes", "2", "--steps", "2", "--epochs", "1", "-q"}
+	ok := [][]string{
+		append([]string{"train", "--data", good, "-o", model}, small...),
+		{"predict", model, "--data", good, "-o", filepath.Join(dir, "preds", "p.csv")},
+		{"refine", model, "--data", good, "-o", filepath.Join(dir, "refined", "r.json"), "-q"},
+		{"select", model, "--data", good, "-o", filepath.Join(dir, "chosen", "c.json")},
+	}
+	for _, args := range ok {
+		if code, _, errs := songc(t, context.Background(), args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, errs)
+		}
+	}
+	for _, p := range []string{model, filepath.Join(dir, "preds", "p.csv"), filepath.Join(dir, "refined", "r.json"), filepath.Join(dir, "chosen", "c.json")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("not written: %v", err)
+		}
+	}
+	// The data is read after the folders are made: they go again.
+	bad := [][]string{
+		append([]string{"train", "--data", ragged, "-o", filepath.Join(dir, "t1", "t2", "m.json")}, small...),
+		{"predict", model, "--data", ragged, "-o", filepath.Join(dir, "p1", "p.csv")},
+		{"refine", model, "--data", ragged, "-o", filepath.Join(dir, "r1", "r.json")},
+		{"select", model, "--data", ragged, "-o", filepath.Join(dir, "s1", "c.json")},
+	}
+	for _, args := range bad {
+		if code, _, _ := songc(t, context.Background(), args...); code != 1 {
+			t.Errorf("%s on ragged data: exit %d, want 1", args[0], code)
+		}
+	}
+	for _, d := range []string{"t1", "p1", "r1", "s1"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
+			t.Errorf("a command that failed left the folder %s", d)
+		}
 	}
 }
 

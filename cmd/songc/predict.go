@@ -45,7 +45,7 @@ Examples:
   songc predict letter.json --data rows.csv --proba --class-names -o masses.csv`
 }
 
-func (c *PredictCmd) Run(g *Globals) error {
+func (c *PredictCmd) Run(g *Globals) (err error) {
 	k, err := runtime.LoadClassifier(c.Model)
 	if err != nil {
 		return err
@@ -56,9 +56,11 @@ func (c *PredictCmd) Run(g *Globals) error {
 	if c.Output == "" {
 		return c.predict(g, g.Stdout, k)
 	}
-	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, input{"model", c.Model}, input{"--data", c.Data}); err != nil {
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, input{"model", c.Model}, input{"--data", c.Data})
+	if err != nil {
 		return err
 	}
+	defer removeOnError(&err, &made)
 	var perr error // the rows' error, said as it is
 	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
 		perr = c.predict(g, w, k)

@@ -39,7 +39,7 @@ Example:
       --test connect4-test.csv.gz -o c4-refined.json`
 }
 
-func (c *RefineCmd) Run(g *Globals) error {
+func (c *RefineCmd) Run(g *Globals) (err error) {
 	if c.Passes < 1 {
 		return usagef("--passes must be at least 1, got %d", c.Passes)
 	}
@@ -47,9 +47,11 @@ func (c *RefineCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, dataFiles(c.Data, c.Test)...); err != nil {
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, dataFiles(c.Data, c.Test)...)
+	if err != nil {
 		return err
 	}
+	defer removeOnError(&err, &made)
 	if c.Majority {
 		// Without metadata, refining itself says so below.
 		if meta, err := runlog.ReadMetadata(m.Training); err == nil {

@@ -57,7 +57,7 @@ type testAccuracy struct {
 	Fidelity     float64 `json:"fidelity"`
 }
 
-func (c *SelectCmd) Run(g *Globals) error {
+func (c *SelectCmd) Run(g *Globals) (err error) {
 	raws := make([][]byte, len(c.Models))
 	models := make([]*runtime.Model, len(c.Models))
 	for i, path := range c.Models {
@@ -78,9 +78,11 @@ func (c *SelectCmd) Run(g *Globals) error {
 	for _, path := range c.Models {
 		inputs = append(inputs, input{"model", path})
 	}
-	if _, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, false, inputs...); err != nil {
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, inputs...)
+	if err != nil {
 		return err
 	}
+	defer removeOnError(&err, &made)
 	for i, m := range models[1:] {
 		if !sameInputs(m, models[0]) {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])

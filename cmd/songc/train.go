@@ -102,7 +102,7 @@ type trainArgs struct {
 	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
 }
 
-func (c *TrainCmd) Run(g *Globals) error {
+func (c *TrainCmd) Run(g *Globals) (err error) {
 	var args trainArgs
 	var cfg trainer.Config
 	var preset string
@@ -245,9 +245,11 @@ func (c *TrainCmd) Run(g *Globals) error {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
 		flags, outputs[interrupt] = append(flags, interrupt), ctrlCFor(args.Output)
 	}
-	if _, err := checkOutputs(flags, outputs, false, dataFiles(args.Data, args.Test)...); err != nil {
+	made, err := checkOutputs(flags, outputs, true, dataFiles(args.Data, args.Test)...)
+	if err != nil {
 		return err
 	}
+	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 
 	train, test, err := loadTrainData(args)
 	if err != nil {
