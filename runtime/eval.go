@@ -27,7 +27,8 @@ type Metrics struct {
 	ForcedExits int     `json:"forced_exits"`
 	MeanPathLen float64 `json:"mean_path_length"`
 	MaxPathLen  int     `json:"max_path_length"`
-	// Confusion matrices: [true class][predicted class] row counts.
+	// Confusion matrices: [true class][predicted class] row counts; rows
+	// past NumClasses are true classes the model lacks (Evaluator.Add).
 	ConfusionSoft [][]int `json:"confusion_soft"`
 	ConfusionHard [][]int `json:"confusion_hard"`
 }
@@ -68,11 +69,17 @@ func (k *Classifier) NewEvaluator() *Evaluator {
 		block: k.NewSoftBlock(), y: make([]int, 0, k.BlockRows()), scratch: make([]float64, k.d)}
 }
 
-// Add measures one raw row of true class y (0 <= y < NumClasses). It
-// copies the row.
+// Add measures one raw row of true class y. It copies the row. A y of
+// NumClasses or more is a class the model lacks (a label its training
+// rows never had): the row is always wrong, and the confusion matrices
+// get rows up to y for such classes, after the model's own.
 func (e *Evaluator) Add(row []float64, y int) {
-	if y < 0 || y >= e.k.c {
-		panic(fmt.Sprintf("runtime: class %d is out of range [0, %d)", y, e.k.c))
+	if y < 0 {
+		panic(fmt.Sprintf("runtime: class %d is negative", y))
+	}
+	for len(e.m.ConfusionSoft) <= y {
+		e.m.ConfusionSoft = append(e.m.ConfusionSoft, make([]int, e.k.c))
+		e.m.ConfusionHard = append(e.m.ConfusionHard, make([]int, e.k.c))
 	}
 	full := e.block.Hold(row)
 	e.y = append(e.y, y)
@@ -137,13 +144,16 @@ func (e *Evaluator) Metrics() Metrics {
 }
 
 // BalancedAccuracy returns the mean recall over the classes (rows of the
-// confusion matrix conf[true][predicted]) that have rows.
+// confusion matrix conf[true][predicted]) that have rows; a row past the
+// predicted classes (a class the model lacks) has a recall of 0.
 func BalancedAccuracy(conf [][]int) float64 {
 	var sum float64
 	classes := 0
 	for k, row := range conf {
 		if total := rowTotal(row); total > 0 {
-			sum += float64(row[k]) / float64(total)
+			if k < len(row) {
+				sum += float64(row[k]) / float64(total)
+			}
 			classes++
 		}
 	}

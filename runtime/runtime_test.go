@@ -220,13 +220,18 @@ func TestBalancedAndMajority(t *testing.T) {
 	if got := BalancedAccuracy([][]int{{0, 0}, {1, 1}}); got != 0.5 {
 		t.Errorf("balanced with an empty class %v, want 0.5", got)
 	}
+	// A third row, a class the model lacks, has a recall of 0.
+	if got := BalancedAccuracy([][]int{{3, 1}, {2, 0}, {1, 1}}); got != 0.25 {
+		t.Errorf("balanced with a class the model lacks %v, want 0.25", got)
+	}
 }
 
 // TestEvaluator: metrics accumulated row by row (what eval streams, a
 // block of rows at a time) are those computed here directly from Walk
 // and Soft, one row after another: accuracies, fidelity, forced exits,
 // path lengths, both confusion matrices and the mean leaf mass to the
-// bit, over more rows than an Evaluator holds at once.
+// bit, over more rows than an Evaluator holds at once, with rows of two
+// classes the model lacks among them.
 func TestEvaluator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, m := range []*Model{tiny(), randomModel(rng, 30, 4, 6, 12)} {
@@ -238,14 +243,15 @@ func TestEvaluator(t *testing.T) {
 		e := k.NewEvaluator()
 		var hard, soft, agree, forced, paths, maxPath int
 		var mass float64
-		confHard, confSoft := square(c), square(c)
+		// Classes c and c+1 are ones the model lacks: rows after its own.
+		confHard, confSoft := append(square(c), make([]int, c), make([]int, c)), append(square(c), make([]int, c), make([]int, c))
 		q, scratch, sc := make([]float64, c), make([]float64, d), k.NewSoftScratch()
 		x := make([]float64, d)
 		for range rows {
 			for j := range x {
 				x[j] = 3 * rng.NormFloat64()
 			}
-			y := rng.IntN(c)
+			y := rng.IntN(c + 2)
 			e.Add(x, y) // x is reused: Add must copy it
 			w, _ := k.Walk(x, scratch, nil)
 			s := k.Soft(q, x, sc)

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
@@ -34,7 +36,8 @@ func (EvalCmd) Help() string {
 
 A file with a header is matched to the model's columns, its label too, by
 name, in any order; --ignore leaves out columns the model does not read
-(docs/data.md).
+(docs/data.md). Rows whose label no training row had count as wrong, and a
+warning names those labels.
 
 The terms are explained in docs/model.md.
 
@@ -47,19 +50,25 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	met, unseen, err := evaluate(g, k, c.Data, c.options(k.Model))
+	met, unseen, lacking, err := evaluate(g, k, c.Data, c.options(k.Model))
 	if err != nil {
 		return err
+	}
+	if len(lacking) > 0 {
+		fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, met.Rows, k.Model.ClassNames))
 	}
 	if c.JSON {
 		out := struct {
 			Model   string   `json:"model"`
 			Data    string   `json:"data"`
 			Classes []string `json:"classes"`
+			// Lacking names the confusion matrices' rows past the
+			// model's classes: labels its training rows never had.
+			Lacking []string `json:"labels_the_model_lacks,omitempty"`
 			runtime.Metrics
 			Unseen  int            `json:"unseen_rows"`
 			Columns map[string]int `json:"unseen_by_column,omitempty"`
-		}{c.Model, c.Data, k.Model.ClassNames, met, unseen.Rows, unseen.ByName(k.Model.Schema)}
+		}{c.Model, c.Data, k.Model.ClassNames, labelNames(lacking), met, unseen.Rows, unseen.ByName(k.Model.Schema)}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -91,9 +100,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if b := softBaselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
-	if k.NumClasses() <= 12 {
+	if k.NumClasses()+len(lacking) <= 12 {
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")
-		writeConfusion(w, k.Model.ClassNames, met.ConfusionHard)
+		writeConfusion(w, append(slices.Clone(k.Model.ClassNames), labelNames(lacking)...), k.Model.ClassNames, met.ConfusionHard)
 	}
 	return w.Flush()
 }
@@ -101,8 +110,13 @@ func (c *EvalCmd) Run(g *Globals) error {
 // evaluate measures k on the labelled rows of path, streamed through in
 // constant memory whatever the file's size, and counts those with an
 // unseen category; rows with a missing label are left out, and said so.
-func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen data.UnseenTally, err error) {
+// Rows whose label is none of the model's classes are measured too, as
+// classes after the model's own that it never predicts (they count as
+// wrong), and returned in lacking, in the order first met; when no row's
+// label is one of the model's classes, that is an error.
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen data.UnseenTally, lacking []lackingLabel, err error) {
 	index := data.ClassIndex(k.Model.ClassNames)
+	extra := map[string]int{} // a lacking label's index in lacking
 	e := k.NewEvaluator()
 	var left data.Unlabelled
 	_, err = eachRow(g, path, opt, func(st data.Stream) error {
@@ -114,23 +128,90 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		}
 		y, err := index(st.Label())
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v", path, st.Line(), err)
+			j, ok := extra[st.Label()]
+			if !ok {
+				j = len(lacking)
+				extra[st.Label()] = j
+				lacking = append(lacking, lackingLabel{Name: st.Label(), Line: st.Line()})
+			}
+			lacking[j].Rows++
+			y = k.NumClasses() + j
 		}
 		unseen.Add(st)
 		e.Add(st.Row(), y)
 		return nil
 	})
 	if err != nil {
-		return met, unseen, err
+		return met, unseen, lacking, err
 	}
 	met = e.Metrics()
 	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
-		return met, unseen, err
+		return met, unseen, lacking, err
+	}
+	if len(lacking) > 0 && lackingRows(lacking) == met.Rows {
+		return met, unseen, lacking, fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
+			path, text.Count(k.NumClasses(), "class"), data.QuoteList(k.Model.ClassNames, 8), lacking[0].Line, lacking[0].Name)
 	}
 	if left.Rows > 0 {
 		fmt.Fprintln(g.Stderr, noLabelNote(path, left, opt.Schema.Missing))
 	}
-	return met, unseen, nil
+	return met, unseen, lacking, nil
+}
+
+// lackingLabel is a label of the evaluated rows that is none of the
+// model's classes: how many rows have it, and the line of the first.
+type lackingLabel struct {
+	Name       string
+	Rows, Line int
+}
+
+func labelNames(l []lackingLabel) []string {
+	var out []string
+	for _, x := range l {
+		out = append(out, x.Name)
+	}
+	return out
+}
+
+func lackingRows(l []lackingLabel) int {
+	n := 0
+	for _, x := range l {
+		n += x.Rows
+	}
+	return n
+}
+
+// lackingWarning says which labels of path are none of the model's
+// classes, which it cannot predict, so that their rows count as wrong; a
+// label that differs from a class only in case or surrounding spaces is
+// named with it.
+func lackingWarning(path string, lacking []lackingLabel, rows int, classes []string) string {
+	n := lackingRows(lacking)
+	var b strings.Builder
+	fmt.Fprintf(&b, "warning: %s: %s no training row had:", path, text.Verb(len(lacking), "a label", "labels"))
+	for i, l := range lacking {
+		if i == 8 {
+			fmt.Fprintf(&b, " and %d more", len(lacking)-8)
+			break
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %q (%s, line %d", l.Name, text.Count(l.Rows, "row"), l.Line)
+		if l.Rows > 1 {
+			fmt.Fprintf(&b, " first")
+		}
+		for _, c := range classes {
+			if c != l.Name && strings.EqualFold(strings.TrimSpace(l.Name), strings.TrimSpace(c)) {
+				fmt.Fprintf(&b, "; the class %q differs only in case or spaces", c)
+				break
+			}
+		}
+		b.WriteString(")")
+	}
+	fmt.Fprintf(&b, "; the model cannot predict %s, so %s (%.1f%% of %d) %s as wrong; its classes: %s",
+		text.Verb(len(lacking), "it", "them"), text.Verb(n, "that row", fmt.Sprintf("those %d rows", n)), 100*float64(n)/float64(max(1, rows)), rows, text.Verb(n, "counts", "count"), data.QuoteList(classes, 8))
+	return b.String()
 }
 
 // noteColumns says once, on stderr, that a file's columns were matched to
@@ -145,19 +226,21 @@ func noteColumns(g *Globals, path string, st data.Stream) {
 	}
 }
 
-func writeConfusion(w *bufio.Writer, names []string, m [][]int) {
-	names = printableAll(names)
+// writeConfusion writes m, whose rows are the true classes rows and
+// columns the predicted classes cols.
+func writeConfusion(w *bufio.Writer, rows, cols []string, m [][]int) {
+	rows, cols = printableAll(rows), printableAll(cols)
 	width := 6
-	for _, n := range names {
+	for _, n := range rows {
 		width = max(width, len(n)+1)
 	}
 	fmt.Fprintf(w, "%*s", width, "")
-	for _, n := range names {
+	for _, n := range cols {
 		fmt.Fprintf(w, "%*s", width, n)
 	}
 	fmt.Fprintln(w)
 	for i, row := range m {
-		fmt.Fprintf(w, "%*s", width, names[i])
+		fmt.Fprintf(w, "%*s", width, rows[i])
 		for _, v := range row {
 			fmt.Fprintf(w, "%*d", width, v)
 		}

@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +66,58 @@ func TestEvalBaseline(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestEvalLackingLabels: rows whose label is none of the model's classes
+// are measured as always wrong, each label a confusion row after the
+// model's classes, and a warning names them with their lines (a label
+// that differs from a class only in case says so); a file in which no
+// label is a class is an error.
+func TestEvalLackingLabels(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(model, []byte(`{
+  "format": "songc-model/1",
+  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
+  "class_names": ["a", "b"],
+  "M0_logits": [[0], [9], [0]],
+  "M1_logits": [[0], [9], [0]],
+  "W": [[1]],
+  "b": [0]
+}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := filepath.Join(dir, "rows.csv")
+	os.WriteFile(rows, []byte("1,a\n2,a\n3,c\n4,A\n5,c\n"), 0o644)
+	code, out, errs := songc(t, context.Background(), "eval", model, "--data", rows, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Lacking []string `json:"labels_the_model_lacks"`
+		runtime.Metrics
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// The walk always predicts "a": right on the two rows of "a" only;
+	// balanced over a, c and A: (1 + 0 + 0) / 3.
+	if got.Rows != 5 || got.HardAccuracy != 0.4 || math.Abs(got.HardBalanced-1.0/3) > 1e-15 || got.Majority != 0.4 ||
+		!slices.Equal(got.Lacking, []string{"c", "A"}) || !reflect.DeepEqual(got.ConfusionHard, [][]int{{2, 0}, {0, 0}, {2, 0}, {1, 0}}) {
+		t.Errorf("eval: %+v", got)
+	}
+	want := `warning: ` + rows + `: labels no training row had: "c" (2 rows, line 3 first), "A" (1 row, line 4; the class "a" differs only in case or spaces); the model cannot predict them, so those 3 rows (60.0% of 5) count as wrong`
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr %q; want %q", errs, want)
+	}
+	if code, out, _ := songc(t, context.Background(), "eval", model, "--data", rows); code != 0 || !strings.Contains(out, "\n     A     1     0\n") {
+		t.Errorf("exit %d; the confusion lacks a row for A:\n%s", code, out)
+	}
+	other := filepath.Join(dir, "other.csv")
+	os.WriteFile(other, []byte("1,x\n2,y\n"), 0o644)
+	code, _, errs = songc(t, context.Background(), "eval", model, "--data", other)
+	if want := other + `: no row's label is one of the model's 2 classes ("a", "b"): line 1 has "x"`; code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
 	}
 }
