@@ -35,7 +35,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls; at most N, default 120-400."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto: searches sizes, learning rates and weight decays; saves the most frequent class as a constant (with a warning) unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60. paper: the SONG authors' settings. All but paper refine the walk last. Default: auto with --data; the demo: quick."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default): searches sizes, rates and weight decays; saves the most frequent class instead, and warns, unless the graph beats it significantly. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 (the demo's). paper: the SONG authors'. All but paper refine the walk."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${budget}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
 
@@ -84,8 +84,9 @@ func (TrainCmd) Help() string {
   songc train --data train.csv --test test.csv -o letter.json
   songc train --resume letter.json.ckpt  # continue it after Ctrl-C
 
-Progress goes to stderr. Ctrl-C saves a checkpoint and prints how to resume.
-The model's terms: docs/model.md. Expert flags: songc train --help-all.`
+A SONG routes each row from node to node by learned linear tests until it
+reaches a class (the terms: docs/model.md). Progress goes to stderr; Ctrl-C
+saves a checkpoint and prints how to resume. Expert flags: --help-all.`
 }
 
 // trainArgs is what a checkpoint needs beyond the training config to resume:
