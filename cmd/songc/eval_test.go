@@ -41,18 +41,7 @@ func TestEval(t *testing.T) {
 // accuracy 50% (recalls 1 and 0), and eval warns.
 func TestEvalBaseline(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if err := os.WriteFile(model, []byte(`{
-  "format": "songc-model/1",
-  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
-  "class_names": ["a", "b"],
-  "M0_logits": [[0], [9], [0]],
-  "M1_logits": [[0], [9], [0]],
-  "W": [[1]],
-  "b": [0]
-}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	model := oneNode(t, dir, `["a", "b"]`, `[[0], [9], [0]]`)
 	rows := filepath.Join(dir, "rows.csv")
 	if err := os.WriteFile(rows, []byte("1,a\n2,a\n3,a\n4,b\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -76,18 +65,7 @@ func TestEvalBaseline(t *testing.T) {
 // label is a class is an error.
 func TestEvalLackingLabels(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if err := os.WriteFile(model, []byte(`{
-  "format": "songc-model/1",
-  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
-  "class_names": ["a", "b"],
-  "M0_logits": [[0], [9], [0]],
-  "M1_logits": [[0], [9], [0]],
-  "W": [[1]],
-  "b": [0]
-}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	model := oneNode(t, dir, `["a", "b"]`, `[[0], [9], [0]]`)
 	rows := filepath.Join(dir, "rows.csv")
 	os.WriteFile(rows, []byte("1,a\n2,a\n3,c\n4,A\n5,c\n"), 0o644)
 	code, out, errs := songc(t, context.Background(), "eval", model, "--data", rows, "--json")

@@ -101,3 +101,25 @@ func trainQuick(t *testing.T, train string, extra ...string) (code int, stderr s
 	code, _, stderr = songc(t, context.Background(), append(args, extra...)...)
 	return code, stderr
 }
+
+// oneNode writes to dir/m.json and returns the path of a model of one node
+// on one feature and two classes, named by classNames (a JSON array), whose
+// walk takes the node's test x > 0 and then, from the node, the leaf
+// m1Logits (a JSON array of 3 rows of 1: the node, then the two leaves)
+// ranks highest.
+func oneNode(t *testing.T, dir, classNames, m1Logits string) string {
+	t.Helper()
+	path := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(path, []byte(`{
+  "format": "songc-model/1",
+  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
+  "class_names": `+classNames+`,
+  "M0_logits": [[0], [9], [0]],
+  "M1_logits": `+m1Logits+`,
+  "W": [[1]],
+  "b": [0]
+}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}

@@ -160,18 +160,7 @@ func TestPredictClassNamesQuoted(t *testing.T) {
 // too.
 func TestPredictHostileNames(t *testing.T) {
 	dir := t.TempDir()
-	model := filepath.Join(dir, "m.json")
-	if err := os.WriteFile(model, []byte(`{
-  "format": "songc-model/1",
-  "nodes": 1, "classes": 2, "steps": 2, "features": 1,
-  "class_names": ["a\nb", "\u001b[31mred"],
-  "M0_logits": [[0], [9], [0]],
-  "M1_logits": [[0], [0], [9]],
-  "W": [[1]],
-  "b": [0]
-}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	model := oneNode(t, dir, `["a\nb", "\u001b[31mred"]`, `[[0], [0], [9]]`)
 	rows := filepath.Join(dir, "rows.csv")
 	if err := os.WriteFile(rows, []byte("-1\n1\n-2\n"), 0o644); err != nil {
 		t.Fatal(err)
