@@ -102,11 +102,10 @@ func trainQuick(t *testing.T, train string, extra ...string) (code int, stderr s
 	return code, stderr
 }
 
-// oneNode writes to dir/m.json and returns the path of a model of one node
-// on one feature and two classes, named by classNames (a JSON array), whose
-// walk takes the node's test x > 0 and then, from the node, the leaf
-// m1Logits (a JSON array of 3 rows of 1: the node, then the two leaves)
-// ranks highest.
+// oneNode writes to dir/m.json, and returns the path of, a hand-made model
+// of one node on one feature and two classes named by classNames (a JSON
+// array), its M1 logits m1Logits (3 rows of 1: the node, then the two
+// leaves); its M0 logits send every row to the first leaf.
 func oneNode(t *testing.T, dir, classNames, m1Logits string) string {
 	t.Helper()
 	path := filepath.Join(dir, "m.json")
