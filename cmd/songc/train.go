@@ -416,7 +416,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if interrupted != "" {
 		os.Remove(interrupted) // resumed, and done with
 	}
-	if err := reportTraining(g, model, test, r, args, time.Since(start)); err != nil {
+	if err := reportTraining(g, model, test, r, args, time.Since(start), c.Quiet); err != nil {
 		return err
 	}
 	// The warnings came before the progress lines, which can push them
@@ -1186,8 +1186,9 @@ func refinedText(sel string, rm *runlog.Refine) string {
 }
 
 // reportTraining prints where the model went and how it does on the test
-// data (or the embedded test split), evaluated in float64 by the runtime.
-func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration) error {
+// data (or the embedded test split), evaluated in float64 by the runtime;
+// quiet (-q) leaves out its notes, not its warnings.
+func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
 	meta, _ := runlog.ReadMetadata(m.Training)
 	rm := meta.Refine
 	if rm != nil && len(rm.Log) == 0 {
@@ -1232,10 +1233,10 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
 		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, mc != nil, balanced)
-		if !balanced && mc == nil {
+		if !balanced && mc == nil && !quiet {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
-		if test == nil {
+		if test == nil && !quiet {
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
 		}
 	}

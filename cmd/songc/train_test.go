@@ -1427,3 +1427,20 @@ func TestSingleRowClassWarned(t *testing.T) {
 		t.Errorf("coded classes: exit %d:\n%s", code, errs)
 	}
 }
+
+// TestTrainQuietNotes: -q leaves the summary's notes out (here, that the
+// validation rows flatter a model trained without --test), and keeps the
+// summary.
+func TestTrainQuietNotes(t *testing.T) {
+	dir := t.TempDir()
+	good := blobs(t, dir, "good.csv", 30, 1)
+	args := []string{"train", "--data", good, "-o", filepath.Join(dir, "m.json"), "--nodes", "2", "--steps", "2", "--epochs", "1"}
+	const note = "note: these validation rows chose the model"
+	if code, out, errs := songc(t, context.Background(), args...); code != 0 || !strings.Contains(out, note) {
+		t.Fatalf("exit %d, stdout %q, stderr %s; want the note %q", code, out, errs, note)
+	}
+	code, out, errs := songc(t, context.Background(), append(args, "-q")...)
+	if code != 0 || !strings.Contains(out, "model: ") || strings.Contains(out, "note:") {
+		t.Errorf("-q: exit %d, stdout %q, stderr %s; want the summary without notes", code, out, errs)
+	}
+}
