@@ -129,6 +129,11 @@ type Search struct {
 	// the search aimed at; the candidates above are the second pass's, on
 	// a larger validation share.
 	Pilot *Pilot `json:"pilot,omitempty"`
+	// NoTimeAgain says that the validation rows measured the best
+	// finalist's score too roughly, so that the search would have run
+	// again on more of them, but the first pass had spent more than half
+	// of the budget.
+	NoTimeAgain bool `json:"no_time_to_search_again,omitempty"`
 }
 
 // Pilot is the first pass of a search that ran again on more validation

@@ -342,8 +342,10 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 // again returns the plan of the search's second pass when its first, which
 // has cut its candidates to one and spent spent, calls for one (AimSE),
 // or nil.
+// When one is called for but the first pass took more than half of the
+// budget, it records that in rec (NoTimeAgain) and returns nil.
 func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Search {
-	if s.AimSE <= 0 || s.Pilot != nil || rec.Cut || (s.Budget > 0 && spent > s.Budget/2) {
+	if s.AimSE <= 0 || s.Pilot != nil || rec.Cut {
 		return nil
 	}
 	best := 0.0 // the best finalist's: the earlier cuts kept the best
@@ -353,6 +355,10 @@ func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Sea
 	n0 := task.ValRows(s.Base.Val)
 	val := AimedValShare(task.Train.Rows, best, s.AimSE)
 	if n1 := task.ValRows(val); StdErr(best, n0) <= s.AimSE || n1 <= n0 {
+		return nil
+	}
+	if s.Budget > 0 && spent > s.Budget/2 {
+		rec.NoTimeAgain = true
 		return nil
 	}
 	t := s.withVal(task, val)

@@ -3,8 +3,10 @@ package trainer
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/songc/songc/runlog"
+	"github.com/songc/songc/trainer/data"
 )
 
 // TestOneStandardErrorRule: cuts before the last keep the best third by
@@ -33,5 +35,30 @@ func TestOneStandardErrorRule(t *testing.T) {
 		if got := s.survivors(perfect, []int{0, 1}, []*Run{run30, run30}); !slices.Equal(got, []int{want}) {
 			t.Errorf("a perfect score, another %v rows behind: kept %v, want [%d]", behind, got, want)
 		}
+	}
+}
+
+// TestAgainNoTime: a second pass called for (a best of 0.6 on the 60
+// validation rows of 300, a standard error of 6.3 points, above 3.5) runs
+// when the first pass spent at most half of the budget; past that it does
+// not, and the record says so (NoTimeAgain). A best measured well enough
+// calls for none, and the record says nothing.
+func TestAgainNoTime(t *testing.T) {
+	task := &Task{Train: &data.Dataset{Rows: 300}, ClassNames: []string{"a", "b"}, yTrain: make([]int, 300)}
+	for i := range task.yTrain {
+		task.yTrain[i] = i % 2
+	}
+	s := Search{Base: Config{Val: 0.2, Batch: 64}, AimSE: 0.035, Budget: 10 * time.Second}
+	record := func(best float64) *runlog.Search {
+		return &runlog.Search{Candidates: []runlog.Candidate{{Score: 0.5}, {Score: best}}}
+	}
+	if rec := record(0.6); s.again(task, rec, 4*time.Second) == nil || rec.NoTimeAgain {
+		t.Errorf("4s of 10s spent: no second pass, or NoTimeAgain %v", rec.NoTimeAgain)
+	}
+	if rec := record(0.6); s.again(task, rec, 6*time.Second) != nil || !rec.NoTimeAgain {
+		t.Errorf("6s of 10s spent: a second pass, or NoTimeAgain %v", rec.NoTimeAgain)
+	}
+	if rec := record(0.99); s.again(task, rec, 6*time.Second) != nil || rec.NoTimeAgain {
+		t.Errorf("a best of 0.99: a second pass, or NoTimeAgain %v", rec.NoTimeAgain)
 	}
 }

@@ -1382,6 +1382,9 @@ func searchLine(s *runlog.Search) string {
 	if p := s.Pilot; p != nil {
 		cut += fmt.Sprintf("; a first pass on %d validation rows, best %.2f%%, measured too roughly to choose by", p.ValRows, 100*p.Best)
 	}
+	if s.NoTimeAgain {
+		cut += "; the validation rows measured it too roughly, but the search had spent more than half of --budget, so it did not search again on more of them"
+	}
 	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
 		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)
 }

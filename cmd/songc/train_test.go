@@ -1050,6 +1050,11 @@ func TestSearchLine(t *testing.T) {
 	if got := searchLine(s); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	// A second pass called for, with no time left for it.
+	s.Cut, s.NoTimeAgain = false, true
+	if got := searchLine(s); !strings.HasSuffix(got, "; the validation rows measured it too roughly, but the search had spent more than half of --budget, so it did not search again on more of them") {
+		t.Errorf("no time to search again: %s", got)
+	}
 }
 
 // TestSmallClassesNote: --select balanced is pointed to only when the
