@@ -1804,6 +1804,15 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		switch own := s.opt.Schema.Label; {
 		case labelName != "" && labelName != own && slices.Contains(unknown, own):
 			lbl, fix = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), ""
+		case labelName != "" && s.label < 0:
+			// The label under another name is a column the model does
+			// not know, not one to leave out.
+			lbl = fmt.Sprintf("; the label column is %q, which this header lacks", labelName)
+			if len(unknown) == 1 {
+				fix = fmt.Sprintf(": if %q is the label, pass --label-col %q; else leave it out with %s", unknown[0], unknown[0], IgnoreFlag(unknown...))
+			} else {
+				fix = ": if one of them is the label, name it with --label-col; leave the others out with --ignore"
+			}
 		case labelName != "":
 			lbl = fmt.Sprintf("; the label column is %q", labelName)
 		}

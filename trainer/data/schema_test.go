@@ -136,8 +136,9 @@ func TestNameErrors(t *testing.T) {
 		{"a,c,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "b" and has column(s) the model does not know: "c"`},
 		{"a,y\n1,p\n", `t.csv:1: the header lacks the model's column(s) "b"; where a row's value is unknown, give the column with an empty field, which reads as missing`},
 		{"A,b,y\n1,2,p\n", `t.csv:1: the header lacks the model's column(s) "a" and has column(s) the model does not know: "A"; names are case-sensitive, and the header writes "A" where the model has "a": write them as the model does`},
-		{"a,b,Y\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "Y" (the model reads "a", "b"; the label column is "y"); names are case-sensitive, and the header writes "Y" where the model has "y": write them as the model does`},
-		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y")`},
+		{"a,b,Y\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "Y" (the model reads "a", "b"; the label column is "y", which this header lacks); names are case-sensitive, and the header writes "Y" where the model has "y": write them as the model does`},
+		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y", which this header lacks): if "z" is the label, pass --label-col "z"; else leave it out with --ignore "z"`},
+		{"a,b,z,w\n1,2,p,q\n", `t.csv:1: the header has column(s) the model does not know: "z", "w" (the model reads "a", "b"; the label column is "y", which this header lacks): if one of them is the label, name it with --label-col; leave the others out with --ignore`},
 		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
