@@ -1401,8 +1401,13 @@ func TestCaseTwinsWarned(t *testing.T) {
 		return fmt.Sprintf("%d,%s,%s,%c", i, []string{"yes", "Yes", "no"}[i%3], []string{"red", "blue"}[i%2], "xz"[i%2])
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `column "ok" holds values that differ only in case ("Yes" and "yes"), each a category of its own`) || strings.Contains(errs, `column "kind" holds values`) {
+	if code != 0 || !strings.Contains(errs, `column "ok" holds values that differ only in case ("Yes" and "yes"), each a category of its own`) || strings.Contains(errs, `column "kind" holds values`) || strings.Contains(errs, "classes that differ") {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	// Labels so written are classes of their own.
+	labels := csvFile(t, "a,y", 30, func(i int) string { return fmt.Sprintf("%d,%s", i, []string{"yes", "Yes", "no"}[i%3]) })
+	if code, errs := trainQuick(t, labels); code != 0 || !strings.Contains(errs, `the label column "y" holds classes that differ only in case ("Yes" and "yes"), each a class of its own: if they mean the same, write them alike`) {
+		t.Errorf("labels: exit %d:\n%s", code, errs)
 	}
 }
 
