@@ -1454,3 +1454,21 @@ func TestTrainQuietNotes(t *testing.T) {
 		t.Errorf("-q: exit %d, stdout %q, stderr %s; want the summary without notes", code, out, errs)
 	}
 }
+
+// TestTestIsTrainingFile: --test naming the training file, by another
+// path too, is warned of; another file is not.
+func TestTestIsTrainingFile(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 30, 1)
+	other := blobs(t, dir, "other.csv", 30, 2)
+	const warning = "--test names this file too, so the test scores measure rows the model trained on"
+	for _, tc := range []struct {
+		test string
+		warn bool
+	}{{train, true}, {dir + "/x/../train.csv", true}, {other, false}} {
+		os.MkdirAll(filepath.Join(dir, "x"), 0o755)
+		if code, errs := trainQuick(t, train, "--test", tc.test); code != 0 || strings.Contains(errs, warning) != tc.warn {
+			t.Errorf("--test %s: exit %d, stderr %q; want the warning: %v", tc.test, code, errs, tc.warn)
+		}
+	}
+}
