@@ -101,7 +101,7 @@ func labelIndex(spec string, width int) (int, error) {
 	}
 	k, err := strconv.Atoi(spec)
 	if err != nil || k < 1 {
-		return 0, fmt.Errorf("label column %q: want last, first, none, a column number >= 1 or a name in the header", spec)
+		return 0, fmt.Errorf("label column %q: want last, first, a column number >= 1 or a name in the header", spec)
 	}
 	if k > width {
 		return 0, fmt.Errorf("label column %d: rows have only %d columns", k, width)

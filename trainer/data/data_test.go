@@ -101,7 +101,7 @@ func TestCSVErrors(t *testing.T) {
 		{"label of missing-value tokens", "a,b,\n1,2,NA\n3,4,NA\n", CSVOptions{}, "t.csv: every row's label is missing (empty, or one of the missing-value tokens"},
 		{"quote closed, then text", "1,2,a\n1,\"2\n3\" x,b\n5,6,d\n", CSVOptions{}, "t.csv:2: a quoted field in the record that starts on this line is not closed, or has text after its closing quote"},
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
-		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, none, a column number >= 1 or a name"},
+		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, a column number >= 1 or a name"},
 		{"width for model", "1,2,3,4\n", CSVOptions{Schema: numeric(2)}, "row has 4 columns; the model reads 2 (plus an optional label column)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
