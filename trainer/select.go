@@ -7,6 +7,7 @@ import (
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/data"
 )
 
 // ModelSplit reads the training metadata of m and rebuilds the rows it was
@@ -27,7 +28,8 @@ func splitOf(m *runtime.Model, task *Task, fp, op string) (meta runlog.Metadata,
 		return meta, nil, nil, fmt.Errorf("%s: %v", op, err)
 	}
 	if !slices.Equal(m.ClassNames, task.ClassNames) || m.Features != task.Train.Features {
-		return meta, nil, nil, fmt.Errorf("%s: the model has classes %q and %d features, the training data %s has %q and %d", op, m.ClassNames, m.Features, task.Train.Name, task.ClassNames, task.Train.Features)
+		return meta, nil, nil, fmt.Errorf("%s: %s is not the data the model was trained on: the model has the classes %s and %d features, the file %s and %d; the same training file is needed to rebuild the validation split",
+			op, task.Train.Name, data.QuoteList(m.ClassNames, 8), m.Features, data.QuoteList(task.ClassNames, 8), task.Train.Features)
 	}
 	if !(meta.Val >= 0 && meta.Val < 1) {
 		return meta, nil, nil, fmt.Errorf("%s: the model's training metadata holds the validation share %v, not one in [0, 1)", op, meta.Val)

@@ -117,9 +117,15 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Config, quiet bool) (*runtime.Model, error) {
 	var progress func(runlog.RefinePass)
 	if !quiet {
-		fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", text.Count(cfg.Passes, "pass"))
 		meta, _ := runlog.ReadMetadata(m.Training) // refine.Run checks it
-		progress = func(p runlog.RefinePass) { printRefinePass(g.Stderr, p, meta.ValRows > 0) }
+		said := false                              // the heading, once refine.Run has checked the rows
+		progress = func(p runlog.RefinePass) {
+			if !said {
+				fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", text.Count(cfg.Passes, "pass"))
+				said = true
+			}
+			printRefinePass(g.Stderr, p, meta.ValRows > 0)
+		}
 	}
 	out, err := refine.Run(g.Ctx, m, task, cfg, progress)
 	if err != nil || quiet || !cfg.MajorityCheck {

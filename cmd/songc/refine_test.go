@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,12 @@ func TestRefine(t *testing.T) {
 	}
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("a failed refine left its output behind")
+	}
+	// Other classes: said, quoted as a list, before any progress line.
+	classes := csvFile(t, "f1,f2,f3,f4,kind", 40, func(i int) string { return fmt.Sprintf("%d,%d,1,2,%c", i, i%7, "pq"[i%2]) })
+	code, _, errs = songc(t, context.Background(), "refine", plain, "--data", classes, "-o", bad)
+	if code != 1 || !strings.Contains(errs, "songc refine: "+classes+` is not the data the model was trained on: the model has the classes "ant", "bee", "cat" and 4 features, the file "p", "q" and 4`) || strings.Contains(errs, "refining the hard walk") {
+		t.Errorf("refine on other classes: exit %d: %s", code, errs)
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
