@@ -834,19 +834,6 @@ func leaveOut(header bool, them string, ignore ...string) string {
 	return fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
 }
 
-// caseTwins returns the first two of names that differ only in case.
-func caseTwins(names []string) (a, b string, ok bool) {
-	seen := make(map[string]string, len(names))
-	for _, n := range names {
-		low := strings.ToLower(n)
-		if first, dup := seen[low]; dup {
-			return first, n, true
-		}
-		seen[low] = n
-	}
-	return "", "", false
-}
-
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, or for numbers written with a decimal comma, thousands
@@ -942,7 +929,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		}
 		out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, name, name))
 	}
-	if a, b, ok := caseTwins(task.ClassNames); ok {
+	if a, b := data.CaseTwins(task.ClassNames); a != "" {
 		out = append(out, fmt.Sprintf("the %s holds classes that differ only in case (%q and %q), each a class of its own: if they mean the same, write them alike", label, a, b))
 	}
 	headerLabel := false // the first row's label, a class of its own, is said to be a header's

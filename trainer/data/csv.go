@@ -324,7 +324,7 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
-		if a, b := caseTwins(in.Levels); a != "" { // categorical ones have levels
+		if a, b := CaseTwins(in.Levels); a != "" { // categorical ones have levels
 			ds.CaseTwins = append(ds.CaseTwins, CaseTwinColumn{Name: in.Name, A: a, B: b})
 		}
 		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) {
@@ -375,9 +375,9 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 	}
 }
 
-// caseTwins returns the first two of levels that differ only in case
+// CaseTwins returns the first two of levels that differ only in case
 // ("yes" and "Yes"), or "" when none do.
-func caseTwins(levels []string) (a, b string) {
+func CaseTwins(levels []string) (a, b string) {
 	seen := make(map[string]string, len(levels))
 	for _, l := range levels {
 		k := strings.ToLower(l)
