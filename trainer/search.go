@@ -341,9 +341,8 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 
 // again returns the plan of the search's second pass when its first, which
 // has cut its candidates to one and spent spent, calls for one (AimSE),
-// or nil.
-// When one is called for but the first pass took more than half of the
-// budget, it records that in rec (NoTimeAgain) and returns nil.
+// or nil. When one is called for but the first pass took more than half
+// of the budget, it records that in rec (NoTimeAgain) and returns nil.
 func (s *Search) again(task *Task, rec *runlog.Search, spent time.Duration) *Search {
 	if s.AimSE <= 0 || s.Pilot != nil || rec.Cut {
 		return nil
