@@ -74,7 +74,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 	// The outputs are checked before the data, which may be large, is read.
 	flags := []string{"--dot", "--svg", "--png"}
 	outputs := map[string]string{"--dot": c.DOT, "--svg": c.SVG, "--png": c.PNG}
-	made, err := checkOutputs(flags, outputs, true, input{"model", c.Model}, input{"--data", c.Data})
+	made, err := checkOutputs(flags, outputs, input{"model", c.Model}, input{"--data", c.Data})
 	if err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		fmt.Fprintf(g.Stderr, "songc: warning: %s, beside the classifier, holds golden vectors songc wrote for another model or package, and go test will fail on them: write it again (--emit-tests --data FILE) or delete it\n", testPath)
 	}
 	outputs := map[string]string{"-o": c.Output, "--emit-tests": written}
-	made, err := checkOutputs([]string{"-o", "--emit-tests"}, outputs, true)
+	made, err := checkOutputs([]string{"-o", "--emit-tests"}, outputs)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func (c *PredictCmd) Run(g *Globals) (err error) {
 	if c.Output == "" {
 		return c.predict(g, g.Stdout, k)
 	}
-	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, input{"model", c.Model}, input{"--data", c.Data})
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, input{"model", c.Model}, input{"--data", c.Data})
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, dataFiles(c.Data, c.Test)...)
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, dataFiles(c.Data, c.Test)...)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func (c *SelectCmd) Run(g *Globals) (err error) {
 	for _, path := range c.Models {
 		inputs = append(inputs, input{"model", path})
 	}
-	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, true, inputs...)
+	made, err := checkOutputs([]string{"-o"}, map[string]string{"-o": c.Output}, inputs...)
 	if err != nil {
 		return err
 	}

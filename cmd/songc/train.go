@@ -246,7 +246,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
 		flags, outputs[interrupt] = append(flags, interrupt), ctrlCFor(args.Output)
 	}
-	made, err := checkOutputs(flags, outputs, true, dataFiles(args.Data, args.Test)...)
+	made, err := checkOutputs(flags, outputs, dataFiles(args.Data, args.Test)...)
 	if err != nil {
 		return err
 	}
@@ -677,10 +677,10 @@ func checkNotClobbered(path string) error {
 // a bad one is an error now, not after hours of training; in the order of
 // flags: no two at the same path (checkDistinct), none the same file as
 // one of inputs (checkNotInputs), each writable (runtime.CheckOutput),
-// with its folder made first when makeFolders is set. It returns the
-// folders it made, for removeFolders should the command fail; when it
-// fails itself, it has removed them.
-func checkOutputs(flags []string, outputs map[string]string, makeFolders bool, inputs ...input) (made []string, err error) {
+// with its folder and missing parents made first. It returns the folders
+// it made, for removeFolders should the command fail; when it fails
+// itself, it has removed them.
+func checkOutputs(flags []string, outputs map[string]string, inputs ...input) (made []string, err error) {
 	if err := checkDistinct(flags, outputs); err != nil {
 		return nil, err
 	}
@@ -692,11 +692,9 @@ func checkOutputs(flags []string, outputs map[string]string, makeFolders bool, i
 		if p == "" {
 			continue
 		}
-		if makeFolders {
-			if made, err = makeFolder(filepath.Dir(p), made); err != nil {
-				removeFolders(made)
-				return nil, fmt.Errorf("cannot write %s: %v", p, err)
-			}
+		if made, err = makeFolder(filepath.Dir(p), made); err != nil {
+			removeFolders(made)
+			return nil, fmt.Errorf("cannot write %s: %v", p, err)
 		}
 		if _, err := runtime.CheckOutput(p); err != nil {
 			removeFolders(made)
