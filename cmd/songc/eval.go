@@ -126,16 +126,13 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		if left.Leave(st) {
 			return nil
 		}
-		y, err := index(st.Label())
-		if err != nil {
-			j, ok := extra[st.Label()]
-			if !ok {
-				j = len(lacking)
-				extra[st.Label()] = j
-				lacking = append(lacking, lackingLabel{Name: st.Label(), Line: st.Line()})
-			}
+		l, y, err := st.Label(), 0, error(nil)
+		if j, ok := extra[l]; ok { // met before: index's error is not built again
 			lacking[j].Rows++
 			y = k.NumClasses() + j
+		} else if y, err = index(l); err != nil {
+			extra[l], y = len(lacking), k.NumClasses()+len(lacking)
+			lacking = append(lacking, lackingLabel{Name: l, Line: st.Line(), Rows: 1})
 		}
 		unseen.Add(st)
 		e.Add(st.Row(), y)
