@@ -180,8 +180,7 @@ func lackingRows(l []lackingLabel) int {
 
 // lackingWarning says which labels of path are none of the model's
 // classes, which it cannot predict, so that their rows count as wrong; a
-// label that differs from a class only in case or surrounding spaces is
-// named with it.
+// label that differs from a class only in case is named with it.
 func lackingWarning(path string, lacking []lackingLabel, rows int, classes []string) string {
 	n := lackingRows(lacking)
 	var b strings.Builder
@@ -199,8 +198,8 @@ func lackingWarning(path string, lacking []lackingLabel, rows int, classes []str
 			fmt.Fprintf(&b, " first")
 		}
 		for _, c := range classes {
-			if c != l.Name && strings.EqualFold(strings.TrimSpace(l.Name), strings.TrimSpace(c)) {
-				fmt.Fprintf(&b, "; the class %q differs only in case or spaces", c)
+			if strings.EqualFold(l.Name, c) { // never equal: l is no class
+				fmt.Fprintf(&b, "; the class %q differs only in case", c)
 				break
 			}
 		}

@@ -85,7 +85,7 @@ func TestEvalLackingLabels(t *testing.T) {
 		!slices.Equal(got.Lacking, []string{"c", "A"}) || !reflect.DeepEqual(got.ConfusionHard, [][]int{{2, 0}, {0, 0}, {2, 0}, {1, 0}}) {
 		t.Errorf("eval: %+v", got)
 	}
-	want := `warning: ` + rows + `: labels no training row had: "c" (2 rows, line 3 first), "A" (1 row, line 4; the class "a" differs only in case or spaces); the model cannot predict them, so those 3 rows (60.0% of 5) count as wrong`
+	want := `warning: ` + rows + `: labels no training row had: "c" (2 rows, line 3 first), "A" (1 row, line 4; the class "a" differs only in case); the model cannot predict them, so those 3 rows (60.0% of 5) count as wrong`
 	if !strings.Contains(errs, want) {
 		t.Errorf("stderr %q; want %q", errs, want)
 	}
