@@ -16,7 +16,8 @@ type Metrics struct {
 	SoftBalanced float64 `json:"soft_balanced_accuracy"`
 	HardBalanced float64 `json:"hard_balanced_accuracy"`
 	// Majority is the share of the most frequent class in y: the accuracy
-	// of always predicting it.
+	// of always predicting it (out of reach when it is a class the model
+	// lacks, Evaluator.Add).
 	Majority float64 `json:"majority_baseline"`
 	// Fidelity is the share of rows where the hard walk predicts the same
 	// class as the soft model.
@@ -72,14 +73,11 @@ func (k *Classifier) NewEvaluator() *Evaluator {
 // Add measures one raw row of true class y. It copies the row. A y of
 // NumClasses or more is a class the model lacks (a label its training
 // rows never had): the row is always wrong, and the confusion matrices
-// get rows up to y for such classes, after the model's own.
+// get rows up to y for such classes, after the model's own (Evaluate
+// takes such classes too).
 func (e *Evaluator) Add(row []float64, y int) {
 	if y < 0 {
 		panic(fmt.Sprintf("runtime: class %d is negative", y))
-	}
-	for len(e.m.ConfusionSoft) <= y {
-		e.m.ConfusionSoft = append(e.m.ConfusionSoft, make([]int, e.k.c))
-		e.m.ConfusionHard = append(e.m.ConfusionHard, make([]int, e.k.c))
 	}
 	full := e.block.Hold(row)
 	e.y = append(e.y, y)
@@ -101,6 +99,10 @@ func (e *Evaluator) add(x, q []float64, soft, y []int) {
 	k := e.k
 	m := &e.m
 	for r, y := range y {
+		for len(m.ConfusionSoft) <= y { // a class the model lacks (Add)
+			m.ConfusionSoft = append(m.ConfusionSoft, make([]int, k.c))
+			m.ConfusionHard = append(m.ConfusionHard, make([]int, k.c))
+		}
 		for _, v := range q[r*k.c : (r+1)*k.c] {
 			e.mass += v
 		}
