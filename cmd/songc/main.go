@@ -435,8 +435,8 @@ func sizeList(sizes [][2]int) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// durationText writes d as a person would: 10m, 1h30m, 90s (where
-// Duration.String writes 10m0s).
+// durationText writes d as a person would: 10m, 1h30m, 1m30s, without the
+// zero units Duration.String ends with (10m0s, 1h30m0s).
 func durationText(d time.Duration) string {
 	t := d.String()
 	if strings.HasSuffix(t, "m0s") {

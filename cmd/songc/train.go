@@ -619,8 +619,16 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if ck != nil {
 			resumed = " (resuming " + ck.Path + ")"
 		}
-		fmt.Fprintf(g.Stderr, "songc: searching on %s: %d candidates (nodes/steps %s; lr %s; weight decay %s), in rounds cut to %s at epochs %s (a candidate whose validation accuracy stalls stops sooner), budget %s%s\n",
-			src, n, sizeList(s.Sizes), list(s.LRs), list(s.WeightDecays), fraction(s.Eta), list(s.Rungs()), s.Budget, resumed)
+		rounds := ""
+		if rungs := s.Rungs(); len(rungs) > 0 {
+			rounds = fmt.Sprintf(", in rounds cut to %s at epochs %s (a candidate whose validation accuracy stalls stops sooner)", fraction(s.Eta), list(rungs))
+		}
+		budget := "budget " + durationText(s.Budget)
+		if s.Budget == 0 {
+			budget = "no time limit"
+		}
+		fmt.Fprintf(g.Stderr, "songc: searching on %s: %s (nodes/steps %s; lr %s; weight decay %s)%s, %s%s\n",
+			src, text.Count(n, "candidate"), sizeList(s.Sizes), list(s.LRs), list(s.WeightDecays), rounds, budget, resumed)
 		s.Progress = func(p trainer.SearchProgress) {
 			cd, b := p.Candidate, p.Best
 			fmt.Fprintf(g.Stderr, "round %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
@@ -1389,8 +1397,8 @@ func searchLine(s *runlog.Search) string {
 	if s.NoTimeAgain {
 		cut += "; the validation rows measured it too roughly, but the search had spent more than half of --budget, so it did not search again on more of them"
 	}
-	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %d candidates (%s %.2f%%)%s",
-		c.Nodes, c.Steps, c.LR, c.WeightDecay, len(s.Candidates), by, 100*c.Score, cut)
+	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %s (%s %.2f%%)%s",
+		c.Nodes, c.Steps, c.LR, c.WeightDecay, text.Count(len(s.Candidates), "candidate"), by, 100*c.Score, cut)
 }
 
 // hardBy names the hard walk's validation score that chose a model of
