@@ -1100,13 +1100,11 @@ func firstRowNote(cols []data.MixedColumn, headerNo bool) string {
 // missing-value tokens the file was read with.
 func mixedNote(mc data.MixedColumn, missing []string) string {
 	// Inf and NAN are numbers to strconv, but not to a model.
-	are := "are not finite numbers"
-	if mc.Words == 1 {
-		are = "is not a finite number"
-	}
+	v := func(one, many string) string { return text.Verb(mc.Words, one, many) }
 	return fmt.Sprintf("column %q is read as categorical (a feature per distinct value) because %d of its %d values %s (%s); "+
-		"if they mean missing, list them: %s; if they are numbers written otherwise, fix them, or --numeric %q makes each an error naming its line",
-		mc.Name, mc.Words, mc.Words+mc.Numbers, are, mc.Examples(), data.MissingFlag(missing, mc.Some), mc.Name)
+		"if %s missing, list %s: %s; if %s written otherwise, fix %s, or --numeric %q makes each an error naming its line",
+		mc.Name, mc.Words, mc.Words+mc.Numbers, v("is not a finite number", "are not finite numbers"), mc.Examples(),
+		v("it means", "they mean"), v("it", "them"), data.MissingFlag(missing, mc.Some), v("it is a number", "they are numbers"), v("it", "them"), mc.Name)
 }
 
 // labelHint names the categorical columns of s that could be a label

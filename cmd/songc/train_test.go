@@ -741,7 +741,7 @@ func TestMixedColumnWarned(t *testing.T) {
 		return fmt.Sprintf("%d,%s,%c", i, v, "xz"[i%2])
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `column "b" is read as categorical (a feature per distinct value) because 1 of its 20 values is not a finite number ("unknown"); if they mean missing, list them: --missing "NA,N/A,n/a,?,NaN,nan,-nan,NULL,null,None,<NA>,#N/A,unknown"`) {
+	if code != 0 || !strings.Contains(errs, `column "b" is read as categorical (a feature per distinct value) because 1 of its 20 values is not a finite number ("unknown"); if it means missing, list it: --missing "NA,N/A,n/a,?,NaN,nan,-nan,NULL,null,None,<NA>,#N/A,unknown"`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
