@@ -267,11 +267,11 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	if test != nil && sameFile(args.Data, args.Test) {
-		warned = append(warned, "--test names this file too, so the test scores measure rows the model trained on and flatter it: give --test a file of other rows")
-	}
 	for _, w := range warned { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)
+	}
+	if test != nil && sameFile(args.Data, args.Test) { // not a misreading: not recalled with those
+		fmt.Fprintf(g.Stderr, "songc: warning: %s: --test names this file too, so the test scores measure rows the model trained on and flatter it: give --test a file of other rows\n", train.Name)
 	}
 	for _, ds := range []*data.Dataset{train, test} {
 		if ds != nil {
