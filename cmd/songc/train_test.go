@@ -538,15 +538,14 @@ func TestDefaultBudget(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "m.json")
-	for _, tc := range []struct{ args []string }{
-		{[]string{"train", "--budget", "5s", "-o", out}},
-		{[]string{"train", "--budget", "10m", "--preset", "fast", "-o", out}},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--budget", "5s", "-o", out}, "--budget bounds the auto recipe's search, and without --data, the embedded demo trains the quick recipe, one fixed recipe"},
+		{[]string{"train", "--budget", "10m", "--preset", "fast", "-o", out}, "--budget bounds the auto recipe's search, and --preset fast trains one fixed recipe"},
 	} {
-		want := "--budget bounds the auto recipe's search, and --preset fast trains one fixed recipe"
-		if len(tc.args) == 5 {
-			want = "--budget bounds the auto recipe's search, and without --data, the embedded demo trains the quick recipe, one fixed recipe"
-		}
-		if code, _, errs := songc(t, context.Background(), tc.args...); code != 2 || !strings.Contains(errs, want) {
+		if code, _, errs := songc(t, context.Background(), tc.args...); code != 2 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
 		}
 	}
@@ -1263,12 +1262,13 @@ func TestTrainRecalls(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") {
 		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
 	}
-	// The summary carries walkNote's line (TestWalkNote).
+	// The summary carries walkNote's line (TestWalkNote), which this
+	// graph of 3 nodes, some never visited, has.
 	k, err := runtime.LoadClassifier(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, walkNote(k)) {
+	if walkNote(k) == "" || !strings.Contains(stdout, walkNote(k)) {
 		t.Errorf("want %q in the summary:\n%s", walkNote(k), stdout)
 	}
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
@@ -1462,11 +1462,13 @@ func TestTestIsTrainingFile(t *testing.T) {
 	train := blobs(t, dir, "train.csv", 30, 1)
 	other := blobs(t, dir, "other.csv", 30, 2)
 	const warning = "--test names this file too, so the test scores measure rows the model trained on"
+	if err := os.Mkdir(filepath.Join(dir, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		test string
 		warn bool
 	}{{train, true}, {dir + "/x/../train.csv", true}, {other, false}} {
-		os.MkdirAll(filepath.Join(dir, "x"), 0o755)
 		if code, errs := trainQuick(t, train, "--test", tc.test); code != 0 || strings.Contains(errs, warning) != tc.warn {
 			t.Errorf("--test %s: exit %d, stderr %q; want the warning: %v", tc.test, code, errs, tc.warn)
 		}
