@@ -1153,7 +1153,8 @@ func describeColumns(s *runtime.Schema) string {
 	if cat > 0 {
 		encoded = ", one-hot encoded"
 	}
-	line := fmt.Sprintf("%d input columns (%d numeric, %d categorical%s) make %d features", len(s.Inputs), len(s.Inputs)-cat, cat, encoded, s.Width())
+	line := fmt.Sprintf("%s (%d numeric, %d categorical%s) %s %s", text.Count(len(s.Inputs), "input column"), len(s.Inputs)-cat, cat, encoded,
+		text.Verb(len(s.Inputs), "makes", "make"), text.Count(s.Width(), "feature"))
 	if miss > 0 {
 		line += fmt.Sprintf("; %s missing values, each with a feature that says so", text.Has(miss, "column"))
 	}

@@ -808,7 +808,7 @@ func TestIgnoreFlag(t *testing.T) {
 	model := filepath.Join(filepath.Dir(train), "m.json")
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "--ignore", "id", "-o", model,
 		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
-	if code != 0 || !strings.Contains(errs, `1 input columns (1 numeric, 0 categorical) make 1 features; label column "y"`) {
+	if code != 0 || !strings.Contains(errs, `1 input column (1 numeric, 0 categorical) makes 1 feature; label column "y"`) {
 		t.Fatalf("exit %d:\n%s", code, errs)
 	}
 	m, err := runtime.Load(model)
