@@ -31,8 +31,8 @@ OUT=${1:-bench/seeds-out}
 SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman"}
 SEEDS=${SEEDS:-"1 2 3 4 5 6 7 8 9 10"}
 RECIPES=${RECIPES:-"auto fast"}
-read -r A B <<< "$RECIPES"
-[ -n "$B" ] || { echo "RECIPES names two recipes, got \"$RECIPES\"" >&2; exit 2; }
+read -r A B rest <<< "$RECIPES"
+[ -n "$B" ] && [ -z "$rest" ] || { echo "RECIPES names two recipes, got \"$RECIPES\"" >&2; exit 2; }
 mkdir -p "$OUT"
 go build -o "$OUT/songc" ./cmd/songc
 todo=
@@ -41,7 +41,7 @@ if [ "$A" = cart ] || [ "$B" = cart ]; then
 fi
 if [ -n "$todo" ]; then # the trees not fitted yet
   PY=/usr/bin/python3
-  $PY -c 'import sklearn' 2>/dev/null || apt-get install -y python3-sklearn
+  $PY -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y python3-sklearn; }
   $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
   $PY bench/suite/cart.py "$OUT/data" "$OUT" "$SEEDS" $SETS
 fi
@@ -98,5 +98,6 @@ within = [phi(1 / n) if n > 0 else 1.0 for n in noise if n == n]
 behind, none = sum(1 - p for p in within), 1.0
 for p in within:
     none *= p
-print(f"At these standard errors, a recipe as good as {B} on every set would trail it by more than a point on {behind:.1f} sets on average, and by at most a point on all {len(sets)} with probability {none:.2f}.")
+if within:
+    print(f"At these standard errors, a recipe as good as {B} on every set would trail it by more than a point on {behind:.1f} sets on average, and by at most a point on all {len(within)} with probability {none:.2f}.")
 PY

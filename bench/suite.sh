@@ -31,7 +31,7 @@ mkdir -p "$OUT/runs" "$OUT/predict"
 
 if [ -z "${TABLE:-}" ]; then
   if ! $PY -c 'import sklearn, xgboost' 2>/dev/null; then
-    apt-get install -y python3-sklearn python3-xgboost
+    apt-get update -qq && apt-get install -y python3-sklearn python3-xgboost
   fi
   $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
   [ -e "$OUT/data/mnist" ] || ln -s "$(cd "$SHARED/mnist" && pwd)" "$OUT/data/mnist"

@@ -25,7 +25,6 @@ from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
-from xgboost import XGBClassifier
 
 SEED = 1
 
@@ -114,6 +113,8 @@ def main():
         with open(os.path.join(models, name + ".cart.json"), "w") as f:
             json.dump({"feature": t.feature.tolist(), "threshold": t.threshold.tolist(), "left": t.children_left.tolist(),
                        "right": t.children_right.tolist(), "class": t.value[:, 0, :].argmax(axis=1).tolist()}, f)
+
+        from xgboost import XGBClassifier  # here, so that cart.py's import needs scikit-learn only
 
         t0 = time.time()
         xgb = XGBClassifier(random_state=SEED, n_jobs=2).fit(xtr, ytr_i)
