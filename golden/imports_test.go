@@ -13,10 +13,10 @@ import (
 //	runtime, internal/text  standard library only
 //	runlog                  standard library and internal/text (wording)
 //	trainer/data            standard library, runtime (records' encoding), internal/text
-//	trainer                 runtime, runlog, gonum; never compiler or analysis
+//	trainer                 runtime, runlog, internal/text, gonum; never compiler or analysis
 //	trainer/refine          trainer and runtime's walk
-//	analysis                runtime, runlog, gonum graph and plot; never trainer
-//	compiler                runtime and jennifer; never trainer or gonum
+//	analysis                runtime, runlog, internal/text, gonum graph and plot; never trainer
+//	compiler                runtime, internal/text and jennifer; never trainer or gonum
 //	cmd/songc               on top: the only importer of kong
 func TestDependencyDirection(t *testing.T) {
 	const mod = "github.com/songc/songc/"

@@ -296,8 +296,9 @@ func (t *table) ignoreName(j int, name string) string {
 // noteColumns sets the columns of ds that train warns of: the categorical
 // ones (those opt.Categorical does not force) in Thousands, DecimalComma,
 // Units, Mixed or Scattered, each in the first that takes it
-// (noteCategorical); the numeric ones written with both decimal marks in
-// Marks; and, of the numeric ones
+// (noteCategorical); every one whose levels differ only in case, forced
+// or not, in CaseTwins; the numeric ones written with both decimal marks
+// in Marks; and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
 // Identifiers, those with one value in every row as Constant, and those
@@ -1572,12 +1573,12 @@ func (s *CSVStream) Next() (ok bool, err error) {
 	}
 }
 
-// otherFile says, of a first row rec that is not read as a header but has
-// only names (no number) and names none of the model's input columns (by
-// index, start's), that the file may not be for this model; else it
-// returns "".
-func (s *CSVStream) otherFile(rec []string, index map[string]int, header bool) string {
-	if header || !s.opt.Named {
+// otherFile says, of a first row rec that is not read as a header (start
+// has read a named model's header by name before) but has only names (no
+// number) and names none of the model's input columns (by index, start's),
+// that the file may not be for this model; else it returns "".
+func (s *CSVStream) otherFile(rec []string, index map[string]int) string {
+	if !s.opt.Named {
 		return ""
 	}
 	for _, f := range rec {
@@ -1660,7 +1661,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			return header, fmt.Errorf("%s:%d: row has %d columns; with no label column the model reads %d", s.name, line, s.width, s.inputs)
 		}
 	default:
-		other, ignored := s.otherFile(rec, index, header), ""
+		other, ignored := s.otherFile(rec, index), ""
 		if len(sc.Ignored) > 0 && !header && other == "" {
 			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
 		}
@@ -1820,7 +1821,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		case len(blank) == 0:
 		case s.cr.Column(blank[0]) == 0:
 			lbl += "; a first column the header leaves unnamed is often the row index pandas' to_csv writes: write the file with to_csv(index=False)"
-		case blank[len(blank)-1] == len(rec)-1 && blank[0] == len(rec)-len(blank):
+		case blank[0] == len(rec)-len(blank): // increasing: the last len(blank) columns
 			lbl += "; unnamed columns at the end of the header come from lines that end with a separator: remove the separators at the lines' ends"
 		}
 		if hint, label := headerCaseHint(missingLabel, unknown); hint != "" {
