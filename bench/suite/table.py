@@ -80,7 +80,7 @@ def main():
             cols = len((m or {}).get("inputs", [])) or "-"
             costs.append("| %s | %s | %s | %s | %s | %s | %s |" % (
                 name, cols, (m or {}).get("features", "-"), f("Songc"), f("SongcInput"), f("CART"), f("XGBoost")))
-    print("Test accuracy in percent (`bench/suite.sh`; which build ran each column is listed below the tables); songc's columns are the compiled classifier (the hard walk).")
+    print("Test accuracy in percent (`bench/suite.sh`); songc's columns are the compiled classifier (the hard walk).")
     print()
     print("| set | majority | **auto** | `--preset paper` | `--preset fast` | CART (leaves) | XGBoost | logistic |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|")
