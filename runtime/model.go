@@ -564,7 +564,8 @@ func (m *Model) Save(path string) error {
 
 // WriteFileAtomic calls write with a temporary file in the folder of path,
 // syncs it and renames it to path. On any error the temporary file is removed
-// and path is left as it was.
+// and path is left as it was. Its errors name path, never the temporary
+// file, which a user never sees.
 func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	mode, err := outputMode(path)
 	if err != nil {
@@ -583,20 +584,39 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	if err = write(f); err != nil {
+	if err = write(tempWriter{f}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err = f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %v", path, err)
+		return fmt.Errorf("writing %s: %v", path, pathless(err))
 	}
 	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %v", path, err)
+		return fmt.Errorf("writing %s: %v", path, pathless(err))
 	}
 	if err = os.Chmod(tmp, mode); err != nil {
-		return fmt.Errorf("writing %s: %v", path, err)
+		return fmt.Errorf("writing %s: %v", path, pathless(err))
 	}
 	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("writing %s: %v", path, err)
+		return fmt.Errorf("writing %s: %v", path, pathless(err))
 	}
 	return nil
+}
+
+// tempWriter is WriteFileAtomic's temporary file as its write function
+// sees it: its errors leave out the temporary file's name ("no space left
+// on device"), for the caller to name path instead.
+type tempWriter struct{ f *os.File }
+
+func (t tempWriter) Write(p []byte) (int, error) {
+	n, err := t.f.Write(p)
+	return n, pathless(err)
+}
+
+// pathless returns the error a file operation's *fs.PathError wraps, or err.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

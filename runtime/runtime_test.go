@@ -206,6 +206,24 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 }
 
+// TestTempWriterNamesNoTemp: a write error of the temporary file says what
+// failed without the temporary file's name, which WriteFileAtomic replaces
+// by the path the user gave. /dev/full fails every write with ENOSPC.
+func TestTempWriterNamesNoTemp(t *testing.T) {
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer f.Close()
+	_, err = tempWriter{f}.Write([]byte("x"))
+	if err == nil || strings.Contains(err.Error(), "/dev/full") || !strings.Contains(err.Error(), "no space") {
+		t.Errorf("write error %q, want ENOSPC without the file's name", err)
+	}
+	if _, raw := f.Write([]byte("x")); raw == nil || !strings.Contains(raw.Error(), "/dev/full") {
+		t.Errorf("the file's own error %q should name it, or the test shows nothing", raw)
+	}
+}
+
 // TestBalancedAndMajority: by hand, confusion [[3 1] [2 0]] (rows: true
 // class) has recalls 3/4 and 0/2, so balanced accuracy 0.375; class 0 has
 // 4 of the 6 rows, the majority baseline 4/6. A class without rows is
