@@ -23,7 +23,7 @@ type PredictCmd struct {
 	Data       string `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
 	Soft       bool   `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
 	Proba      bool   `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
-	Hard       bool   `xor:"mode" hidden:"" help:"Print the hard walk's class, the default (kept for older scripts)."`
+	Hard       bool   `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
 	ClassNames bool   `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
 	Output     string `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
 	DataFlags  `embed:""`
@@ -61,12 +61,28 @@ func (c *PredictCmd) Run(g *Globals) (err error) {
 		return err
 	}
 	defer removeOnError(&err, &made)
-	var perr error // the rows' error, said as it is
+	var rowErr error // a row's error, said as it is; a write error is said naming FILE
 	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
-		perr = c.predict(g, w, k)
-		return perr
+		fw := &failWriter{w: w}
+		err := c.predict(g, fw, k)
+		if !fw.failed {
+			rowErr = err
+		}
+		return err
 	})
-	return cmp.Or(perr, err)
+	return cmp.Or(rowErr, err)
+}
+
+// failWriter is a writer that remembers whether a write failed.
+type failWriter struct {
+	w      io.Writer
+	failed bool
+}
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	f.failed = f.failed || err != nil
+	return n, err
 }
 
 // predict writes the line of every row of c.Data to out.
