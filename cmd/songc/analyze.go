@@ -22,7 +22,7 @@ type AnalyzeCmd struct {
 	ModelArg      `embed:""`
 	Data          string  `placeholder:"FILE" help:"Labelled rows for the per-input statistics (path unions, hard-walk paths, class distances)."`
 	JSON          bool    `name:"json" help:"Print the statistics as JSON."`
-	PathThreshold float64 `name:"path-threshold" default:"1e-4" help:"Paths of P_x with probability above this make up an input's path union (the paper's 1e-4)."`
+	PathThreshold float64 `name:"path-threshold" default:"1e-4" help:"Paths of P_x with probability above this make up an input's path union."`
 	MaxPerClass   int     `name:"max-rows-per-class" default:"200" help:"Rows per class used for the class-distance matrix."`
 	DOT           string  `name:"dot" placeholder:"FILE" help:"Write the binary graph in Graphviz DOT."`
 	SVG           string  `name:"svg" placeholder:"FILE" help:"Render the graph to SVG with Graphviz's dot program."`
