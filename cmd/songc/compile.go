@@ -143,15 +143,23 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 	var ds *data.Dataset
 	var y []int // the rows' classes, when the data is labelled
+	var lacking []lackingLabel
 	if c.Data != "" {
 		if ds, err = c.openFor(g, c.Data, m, false); err != nil {
 			return err
 		}
-		// Labels the model lacks are an error before anything is written.
+		// Labels the model lacks count as wrong, as eval counts them;
+		// data with none of its labels is an error before anything is written.
 		if ds.Labels != nil {
-			if y, err = ds.Targets(m.ClassNames); err != nil {
+			lab := newLabeller(m.ClassNames)
+			y = make([]int, ds.Rows)
+			for i, l := range ds.Labels {
+				y[i] = lab.class(l, ds.Line[i])
+			}
+			if err := lab.noneKnown(c.Data, ds.Rows); err != nil {
 				return err
 			}
+			lacking = lab.lacking
 		}
 	}
 	if c.EmitTests && ds.Rows == 0 {
@@ -188,6 +196,9 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: %s)\n", testPath, run)
 	}
 	if y != nil {
+		if len(lacking) > 0 {
+			fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, ds.Rows, m.ClassNames))
+		}
 		met := k.Evaluate(ds.X, y)
 		fmt.Fprintf(g.Stdout, "on %s (%d rows): path length mean %.2f, max %d; hard-walk accuracy %.2f%%, soft accuracy %.2f%%, fidelity %.2f%%, forced exits %d\n",
 			c.Data, met.Rows, met.MeanPathLen, met.MaxPathLen, 100*met.HardAccuracy, 100*met.SoftAccuracy, 100*met.Fidelity, met.ForcedExits)

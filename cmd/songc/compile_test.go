@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
@@ -56,16 +58,33 @@ func TestCompile(t *testing.T) {
 		t.Fatalf("emitted tests: %v\n%s", err, b)
 	}
 
-	// Rows with a label the model lacks: an error before anything is
-	// written, not after both files.
+	// Rows none of whose labels the model has: an error before anything
+	// is written, not after both files.
 	unknown := filepath.Join(dir, "unknown.csv")
 	os.WriteFile(unknown, []byte("0.5,0.5,0.5,0.5,zz\n"), 0o644)
 	lacks := filepath.Join(dir, "lacks", "c.go")
-	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", lacks, "--data", unknown, "--emit-tests"); code != 1 || !strings.Contains(errs, `label "zz" is not one of the 3 classes of the training rows`) {
+	if code, _, errs := songc(t, context.Background(), "compile", model, "-o", lacks, "--data", unknown, "--emit-tests"); code != 1 || !strings.Contains(errs, `unknown.csv: no row's label is one of the model's 3 classes`) {
 		t.Errorf("unknown label: exit %d: %s", code, errs)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(lacks)); len(entries) != 0 {
 		t.Errorf("compile wrote %v before refusing the data", entries)
+	}
+	// One such row among the model's classes counts as wrong, as eval
+	// counts it, and is warned of.
+	rows, _ := os.ReadFile(train)
+	mixed := filepath.Join(dir, "mixed.csv")
+	os.WriteFile(mixed, append(rows, "0.5,0.5,0.5,0.5,zz\n"...), 0o644)
+	_, evalOut, _ := songc(t, context.Background(), "eval", model, "--data", mixed, "--json")
+	code, stdout, errs = songc(t, context.Background(), "compile", model, "-o", lacks, "--data", mixed)
+	if code != 0 || !strings.Contains(errs, `warning: `+mixed+`: a label no training row had: "zz" (1 row, line 122)`) {
+		t.Errorf("a lacking label among others: exit %d: %s", code, errs)
+	}
+	var met struct {
+		Hard float64 `json:"hard_accuracy"`
+	}
+	if err := json.Unmarshal([]byte(evalOut), &met); err != nil || !strings.Contains(stdout, "(121 rows)") ||
+		!strings.Contains(stdout, fmt.Sprintf("hard-walk accuracy %.2f%%", 100*met.Hard)) || met.Hard == 1 {
+		t.Errorf("compile's report differs from eval's (%v, %v):\n%s", met.Hard, err, stdout)
 	}
 
 	bad := filepath.Join(dir, "bad.go")

@@ -115,8 +115,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 // wrong), and returned in lacking, in the order first met; when no row's
 // label is one of the model's classes, that is an error.
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen data.UnseenTally, lacking []lackingLabel, err error) {
-	index := data.ClassIndex(k.Model.ClassNames)
-	extra := map[string]int{} // a lacking label's index in lacking
+	lab := newLabeller(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
 	_, err = eachRow(g, path, opt, func(st data.Stream) error {
@@ -126,18 +125,11 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		if left.Leave(st) {
 			return nil
 		}
-		l, y, err := st.Label(), 0, error(nil)
-		if j, ok := extra[l]; ok { // met before: index's error is not built again
-			lacking[j].Rows++
-			y = k.NumClasses() + j
-		} else if y, err = index(l); err != nil {
-			extra[l], y = len(lacking), k.NumClasses()+len(lacking)
-			lacking = append(lacking, lackingLabel{Name: l, Line: st.Line(), Rows: 1})
-		}
 		unseen.Add(st)
-		e.Add(st.Row(), y)
+		e.Add(st.Row(), lab.class(st.Label(), st.Line()))
 		return nil
 	})
+	lacking = lab.lacking
 	if err != nil {
 		return met, unseen, lacking, err
 	}
@@ -145,14 +137,52 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
 		return met, unseen, lacking, err
 	}
-	if len(lacking) > 0 && lackingRows(lacking) == met.Rows {
-		return met, unseen, lacking, fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
-			path, text.Count(k.NumClasses(), "class"), data.QuoteList(k.Model.ClassNames, 8), lacking[0].Line, lacking[0].Name)
+	if err := lab.noneKnown(path, met.Rows); err != nil {
+		return met, unseen, lacking, err
 	}
 	if left.Rows > 0 {
 		fmt.Fprintln(g.Stderr, noLabelNote(path, left, opt.Schema.Missing))
 	}
 	return met, unseen, lacking, nil
+}
+
+// labeller maps the labels of rows to the model's classes, and a label
+// that is none of them to a class after the model's own, which it never
+// predicts, so that its rows are measured as wrong.
+type labeller struct {
+	classes []string
+	index   func(string) (int, error)
+	extra   map[string]int // a lacking label's index in lacking
+	lacking []lackingLabel // in the order first met
+}
+
+func newLabeller(classes []string) *labeller {
+	return &labeller{classes: classes, index: data.ClassIndex(classes), extra: map[string]int{}}
+}
+
+// class returns the class of label, read on line.
+func (l *labeller) class(label string, line int) int {
+	if j, ok := l.extra[label]; ok { // met before: index's error is not built again
+		l.lacking[j].Rows++
+		return len(l.classes) + j
+	}
+	y, err := l.index(label)
+	if err != nil {
+		y = len(l.classes) + len(l.lacking)
+		l.extra[label] = len(l.lacking)
+		l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line, Rows: 1})
+	}
+	return y
+}
+
+// noneKnown is an error when every one of the rows of path has a label
+// that is none of the model's classes.
+func (l *labeller) noneKnown(path string, rows int) error {
+	if len(l.lacking) == 0 || lackingRows(l.lacking) < rows {
+		return nil
+	}
+	return fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
+		path, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8), l.lacking[0].Line, l.lacking[0].Name)
 }
 
 // lackingLabel is a label of the evaluated rows that is none of the
