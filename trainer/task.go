@@ -113,11 +113,18 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
 		}
 		if t.yTest, err = test.Targets(names); err != nil {
-			return nil, err
+			return nil, &TestClassError{err}
 		}
 	}
 	return t, nil
 }
+
+// TestClassError is NewTask's error when a test row's label is none of
+// the training rows' classes.
+type TestClassError struct{ Err error }
+
+func (e *TestClassError) Error() string { return e.Err.Error() }
+func (e *TestClassError) Unwrap() error { return e.Err }
 
 // Schema returns the input columns a model of the task records: the
 // training file's, or nil when they say nothing a model of format 1 does

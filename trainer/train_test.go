@@ -389,7 +389,8 @@ func TestNewTaskRefusesMismatchedTest(t *testing.T) {
 	if _, err := NewTask(train, read("test.csv", "1,2,3,a\n")); err == nil || !strings.Contains(err.Error(), "test.csv: rows have 3 features, the training data train.csv has 2") {
 		t.Errorf("feature count: %v", err)
 	}
-	if _, err := NewTask(train, read("test.csv", "1,2,a\n1,2,c\n")); err == nil || !strings.Contains(err.Error(), `test.csv:2: label "c" is not one of the 2 classes of the training rows`) {
+	var tc *TestClassError
+	if _, err := NewTask(train, read("test.csv", "1,2,a\n1,2,c\n")); !errors.As(err, &tc) || !strings.Contains(err.Error(), `test.csv:2: label "c" is not one of the 2 classes of the training rows`) {
 		t.Errorf("class: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -113,7 +114,18 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 			return nil, err
 		}
 	}
-	return trainer.NewTask(tr, ts)
+	task, err := trainer.NewTask(tr, ts)
+	return task, testClassHint(err)
+}
+
+// testClassHint adds to NewTask's error for a test row of a class no
+// training row has what measures such rows: songc eval, after training.
+func testClassHint(err error) error {
+	var tc *trainer.TestClassError
+	if !errors.As(err, &tc) {
+		return err
+	}
+	return fmt.Errorf("%v; --test takes rows of those classes only: to measure the model on the others too (as wrong), run songc eval on the file", err)
 }
 
 // refineModel runs refine.Run with a line of progress per pass on stderr.

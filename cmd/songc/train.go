@@ -258,7 +258,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	}
 	task, err := trainer.NewTask(train, test)
 	if err != nil {
-		return err
+		return testClassHint(err)
 	}
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))

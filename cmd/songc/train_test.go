@@ -1474,3 +1474,27 @@ func TestTestIsTrainingFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTestClassHint: a --test row of a class no training row has stops
+// train and refine before any work, and the error says what measures such
+// rows.
+func TestTestClassHint(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 60, 1)
+	test := filepath.Join(dir, "test.csv")
+	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,ant\n0,0,0,0,yak\n"), 0o644)
+	model := filepath.Join(dir, "m.json")
+	const want = `test.csv:3: label "yak" is not one of the 3 classes of the training rows ("ant", "bee", "cat"); a model trained on them predicts only these; --test takes rows of those classes only: to measure the model on the others too (as wrong), run songc eval on the file`
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model, "--preset", "fast", "-q"); code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("train: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(model); err == nil {
+		t.Error("train wrote a model")
+	}
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "4", "--steps", "3", "--epochs", "2", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "refine", model, "--data", train, "--test", test, "-o", filepath.Join(dir, "r.json")); code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("refine: exit %d: %s", code, errs)
+	}
+}
