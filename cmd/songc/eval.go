@@ -10,6 +10,7 @@ import (
 	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
 )
 
@@ -37,7 +38,8 @@ func (EvalCmd) Help() string {
 A file with a header is matched to the model's columns, its label too, by
 name, in any order; --ignore leaves out columns the model does not read
 (docs/data.md). Rows whose label no training row had count as wrong, and a
-warning names those labels.
+warning names those labels. A warning also says when the rows are the
+model's own training file, whose scores flatter it.
 
 The terms are explained in docs/model.md.
 
@@ -56,6 +58,10 @@ func (c *EvalCmd) Run(g *Globals) error {
 	}
 	if len(lacking) > 0 {
 		fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, met.Rows, k.Model.ClassNames))
+	}
+	meta, _ := runlog.ReadMetadata(k.Model.Training)
+	if trainedOn(c.Data, c.options(k.Model), meta, met.Rows) {
+		fmt.Fprintf(g.Stderr, "warning: %s holds the rows the model was trained on (their fingerprint is the model's data_sha256): they fitted it and chose it, so its scores here flatter it; measure it on rows it never saw\n", c.Data)
 	}
 	if c.JSON {
 		out := struct {
@@ -89,7 +95,6 @@ func (c *EvalCmd) Run(g *Globals) error {
 	}
 	// A model the majority check made constant is no better than its
 	// training rows' most frequent class by design: say so.
-	meta, _ := runlog.ReadMetadata(k.Model.Training)
 	mc := meta.Constant()
 	if mc != nil {
 		fmt.Fprintln(w, constantNote("the model predicts", mc))
@@ -105,6 +110,24 @@ func (c *EvalCmd) Run(g *Globals) error {
 		writeConfusion(w, append(slices.Clone(k.Model.ClassNames), labelNames(lacking)...), k.Model.ClassNames, met.ConfusionHard)
 	}
 	return w.Flush()
+}
+
+// trainedOn reports whether path holds the rows a model with training
+// metadata meta was trained on: whether their fingerprint, the rows and
+// labels read as train reads them, is the model's data_sha256. It reads
+// the file again, whole, only when it has as many labelled rows as the
+// model's training and validation rows together, and is false where it
+// cannot tell.
+func trainedOn(path string, opt data.CSVOptions, meta runlog.Metadata, rows int) bool {
+	if meta.DataSHA256 == "" || rows != meta.TrainRows+meta.ValRows {
+		return false
+	}
+	ds, err := data.Open(path, opt)
+	if err != nil {
+		return false
+	}
+	task, err := trainer.NewTask(ds, nil)
+	return err == nil && task.Fingerprint() == meta.DataSHA256
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in

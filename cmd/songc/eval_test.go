@@ -99,3 +99,25 @@ func TestEvalLackingLabels(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
 	}
 }
+
+// TestEvalTrainingFile: eval warns when the rows are the model's own
+// training file, by the fingerprint of its rows and labels, and not for
+// another file of as many rows.
+func TestEvalTrainingFile(t *testing.T) {
+	dir := t.TempDir()
+	train := blobs(t, dir, "train.csv", 90, 1)
+	other := blobs(t, dir, "other.csv", 90, 2)
+	model := filepath.Join(dir, "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "4", "--steps", "3", "--epochs", "2", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	const warning = "train.csv holds the rows the model was trained on (their fingerprint is the model's data_sha256)"
+	for _, args := range [][]string{{}, {"--json"}} {
+		if code, _, errs := songc(t, context.Background(), append([]string{"eval", model, "--data", train}, args...)...); code != 0 || !strings.Contains(errs, warning) {
+			t.Errorf("eval %v on the training file: exit %d: %s", args, code, errs)
+		}
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", other); code != 0 || strings.Contains(errs, "trained on") {
+		t.Errorf("eval on another file: exit %d: %s", code, errs)
+	}
+}
