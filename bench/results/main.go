@@ -10,7 +10,7 @@
 // model is refined, refine-eval.json and refine-result.json. The folders
 // that docs/RESULTS.md quotes are kept in git under experiments/runs:
 //
-//	go run ./bench/results -runs experiments/runs
+//	go run ./bench/results -runs experiments/runs -times=false
 //
 // The seeds of a recipe are pooled: mean (min..max). Training time is the
 // sum of the logged epoch times, so a run resumed from a checkpoint counts
@@ -73,16 +73,18 @@ type run struct {
 
 func main() {
 	dir := flag.String("runs", "bench/runs", "folder of run folders")
+	times := flag.Bool("times", true, "print the training and refining times (-times=false leaves them out, for runs of older builds)")
 	flag.Parse()
-	if err := write(os.Stdout, *dir); err != nil {
+	if err := write(os.Stdout, *dir, *times); err != nil {
 		fmt.Fprintln(os.Stderr, "results:", err)
 		os.Exit(1)
 	}
 }
 
-// write prints the table of the runs under dir. A recipe without a finished
-// run is a row of dashes, so that a partial reproduction still prints.
-func write(w io.Writer, dir string) error {
+// write prints the table of the runs under dir, with the training and
+// refining times when times is set. A recipe without a finished run is a
+// row of dashes, so that a partial reproduction still prints.
+func write(w io.Writer, dir string, times bool) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -105,8 +107,11 @@ func write(w io.Writer, dir string) error {
 		runs[m[1]] = append(runs[m[1]], r)
 	}
 	var b bytes.Buffer
-	b.WriteString("| set | nodes / steps | published | compiled | soft | fidelity | compiled before refining | training | refining | seeds |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	head := []string{"set", "nodes / steps", "published", "compiled", "soft", "fidelity", "compiled before refining", "training", "refining", "seeds"}
+	if !times {
+		head = slices.Delete(head, 7, 9)
+	}
+	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, rc := range recipes {
 		rs := runs[rc.Name]
 		slices.SortFunc(rs, func(a, b run) int { return a.seed - b.seed })
@@ -116,14 +121,17 @@ func write(w io.Writer, dir string) error {
 				ref = append(ref, r)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", rc.Set, rc.Size, rc.Paper,
+		cells := []string{rc.Set, rc.Size, rc.Paper,
 			stat(ref, func(r run) float64 { return 100 * r.refined.HardAccuracy }, "**%.2f**"),
 			stat(ref, func(r run) float64 { return 100 * r.refined.SoftAccuracy }, "%.2f"),
 			stat(ref, func(r run) float64 { return 100 * r.refined.Fidelity }, "%.1f"),
-			stat(rs, func(r run) float64 { return 100 * r.trained.HardAccuracy }, "%.2f"),
-			stat(rs, func(r run) float64 { return r.trainSec / 60 }, "%.1f min"),
-			stat(ref, func(r run) float64 { return r.refSec / 60 }, "%.1f min"),
-			seeds(rs, ref))
+			stat(rs, func(r run) float64 { return 100 * r.trained.HardAccuracy }, "%.2f")}
+		if times {
+			cells = append(cells,
+				stat(rs, func(r run) float64 { return r.trainSec / 60 }, "%.1f min"),
+				stat(ref, func(r run) float64 { return r.refSec / 60 }, "%.1f min"))
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(append(cells, seeds(rs, ref)), " | "))
 	}
 	_, err = w.Write(b.Bytes())
 	return err

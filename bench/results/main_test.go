@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite testdata/table.md with the tabl
 // 60.0 min); the other rows have no runs.
 func TestTable(t *testing.T) {
 	var got bytes.Buffer
-	if err := write(&got, filepath.Join("testdata", "runs")); err != nil {
+	if err := write(&got, filepath.Join("testdata", "runs"), true); err != nil {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "table.md")
@@ -51,6 +51,30 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// TestTableNoTimes: with times off, the table is the golden one without
+// its training and refining columns, the 8th and 9th.
+func TestTableNoTimes(t *testing.T) {
+	var got bytes.Buffer
+	if err := write(&got, filepath.Join("testdata", "runs"), false); err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile(filepath.Join("testdata", "table.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, line := range strings.SplitAfter(string(golden), "\n") {
+		if line == "" {
+			continue
+		}
+		cells := strings.Split(line, "|") // cells[0] is before the first bar
+		want.WriteString(strings.Join(append(cells[:8], cells[10:]...), "|"))
+	}
+	if got.String() != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
+
 // TestBadLog checks that a log line that is not JSON, or has no seconds,
 // is an error naming the file and line, not a time of zero.
 func TestBadLog(t *testing.T) {
@@ -72,7 +96,7 @@ func TestBadLog(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		err := write(new(bytes.Buffer), dir)
+		err := write(new(bytes.Buffer), dir, true)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("log %q: error %v, want one containing %q", tc.log, err, tc.want)
 		}
@@ -96,7 +120,7 @@ func TestRefineWithoutResult(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := write(new(bytes.Buffer), dir); err == nil || !strings.Contains(err.Error(), "refine-result.json") {
+	if err := write(new(bytes.Buffer), dir, true); err == nil || !strings.Contains(err.Error(), "refine-result.json") {
 		t.Errorf("error %v, want one naming refine-result.json", err)
 	}
 }
