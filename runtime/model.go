@@ -479,7 +479,7 @@ func CheckOutput(path string) (os.FileMode, error) {
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return 0, fmt.Errorf("cannot write %s: %v", path, err)
+		return 0, fmt.Errorf("cannot write %s: %v", path, pathless(err))
 	}
 	f.Close()
 	return mode, os.Remove(f.Name())
@@ -575,7 +575,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	removeStaleTemps(path)
 	f, err := os.CreateTemp(dir, fmt.Sprintf(".%s.tmp%d-*", filepath.Base(path), os.Getpid()))
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %v", path, err)
+		return fmt.Errorf("cannot write %s: %v", path, pathless(err))
 	}
 	tmp := f.Name()
 	defer func() {
@@ -612,11 +612,16 @@ func (t tempWriter) Write(p []byte) (int, error) {
 	return n, pathless(err)
 }
 
-// pathless returns the error a file operation's *fs.PathError wraps, or err.
+// pathless returns the error that a file operation's *fs.PathError or
+// *os.LinkError (a rename's) wraps, without the files' names, or err.
 func pathless(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
 		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
 	}
 	return err
 }
