@@ -65,7 +65,7 @@ func (c *PredictCmd) Run(g *Globals) (err error) {
 	err = runtime.WriteFileAtomic(c.Output, func(w io.Writer) error {
 		fw := &failWriter{w: w}
 		err := c.predict(g, fw, k)
-		if !fw.failed {
+		if !fw.caused(err) {
 			rowErr = err
 		}
 		return err
@@ -73,17 +73,23 @@ func (c *PredictCmd) Run(g *Globals) (err error) {
 	return cmp.Or(rowErr, err)
 }
 
-// failWriter is a writer that remembers whether a write failed.
+// failWriter is a writer that keeps its first error.
 type failWriter struct {
-	w      io.Writer
-	failed bool
+	w   io.Writer
+	err error
 }
 
 func (f *failWriter) Write(p []byte) (int, error) {
 	n, err := f.w.Write(p)
-	f.failed = f.failed || err != nil
+	if f.err == nil {
+		f.err = err
+	}
 	return n, err
 }
+
+// caused reports whether err is a write error of f: a row's error, or one
+// after which a write failed too, is not.
+func (f *failWriter) caused(err error) bool { return f.err != nil && errors.Is(err, f.err) }
 
 // predict writes the line of every row of c.Data to out.
 func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) error {

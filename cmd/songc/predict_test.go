@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -213,3 +214,23 @@ func TestPredictNoRows(t *testing.T) {
 		t.Errorf("eval: exit %d, %s", code, errs)
 	}
 }
+
+// TestFailWriter: predict -o says a write error naming FILE and a row's
+// error as it is, also when a write failed after the row's error.
+func TestFailWriter(t *testing.T) {
+	full := errors.New("no space left on device")
+	fw := &failWriter{w: failing{full}}
+	if fw.caused(full) {
+		t.Error("no write has failed yet")
+	}
+	fw.Write([]byte("x"))
+	row := errors.New("rows.csv:3:1: not a number")
+	if !fw.caused(full) || !fw.caused(fmt.Errorf("flushing: %w", full)) || fw.caused(row) {
+		t.Errorf("caused: the write error %v, the row's %v", fw.caused(full), fw.caused(row))
+	}
+}
+
+// failing is a writer whose every write fails with err.
+type failing struct{ err error }
+
+func (f failing) Write(p []byte) (int, error) { return 0, f.err }
