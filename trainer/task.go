@@ -95,7 +95,8 @@ func (t *Task) prepare(cfg *Config) *prepared {
 }
 
 // NewTask factorises the training labels and maps the test labels onto
-// them.
+// them; a test label that is none of the training labels is a
+// *TestClassError.
 func NewTask(train, test *data.Dataset) (*Task, error) {
 	names, err := train.ClassNames()
 	if err != nil {
@@ -112,8 +113,10 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 		if test.Features != train.Features {
 			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
 		}
-		if t.yTest, err = test.Targets(names); err != nil {
+		if t.yTest, err = test.Targets(names); err != nil && test.Labels != nil {
 			return nil, &TestClassError{err}
+		} else if err != nil {
+			return nil, err
 		}
 	}
 	return t, nil

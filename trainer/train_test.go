@@ -393,6 +393,11 @@ func TestNewTaskRefusesMismatchedTest(t *testing.T) {
 	if _, err := NewTask(train, read("test.csv", "1,2,a\n1,2,c\n")); !errors.As(err, &tc) || !strings.Contains(err.Error(), `test.csv:2: label "c" is not one of the 2 classes of the training rows`) {
 		t.Errorf("class: %v", err)
 	}
+	unlabelled := read("test.csv", "1,2,a\n3,4,b\n") // then its labels go, as a file without a label column has none
+	unlabelled.Labels = nil
+	if _, err := NewTask(train, unlabelled); errors.As(err, &tc) || err == nil || !strings.Contains(err.Error(), "test.csv: has no label column") {
+		t.Errorf("no labels: %v", err)
+	}
 }
 
 // TestTemperatureSchedule: 1 before the annealed share of the epochs, then a

@@ -23,7 +23,7 @@ type RefineCmd struct {
 	Majority  bool    `name:"majority-check" help:"Keep the refined walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins (songc train's auto recipe does this)."`
 	Quiet     bool    `short:"q" help:"No progress output or notes; warnings stay."`
 	Data      string  `placeholder:"FILE" group:"data" help:"The rows the model was trained on; its validation rows are rebuilt from them. Without --data, the embedded Letter data."`
-	Test      string  `placeholder:"FILE" group:"data" help:"Test rows, reported, never used to choose."`
+	Test      string  `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
 	DataFlags `embed:""`
 }
 
@@ -125,7 +125,7 @@ func testClassHint(err error) error {
 	if !errors.As(err, &tc) {
 		return err
 	}
-	return fmt.Errorf("%v; --test takes rows of those classes only: to measure the model on the others too (as wrong), run songc eval on the file", err)
+	return fmt.Errorf("%v: --test takes rows of those classes only; remove the others, or, after training, measure the model with songc eval MODEL --data FILE, which counts them as wrong", err)
 }
 
 // refineModel runs refine.Run with a line of progress per pass on stderr.

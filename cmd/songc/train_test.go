@@ -1484,7 +1484,7 @@ func TestTestClassHint(t *testing.T) {
 	test := filepath.Join(dir, "test.csv")
 	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,ant\n0,0,0,0,yak\n"), 0o644)
 	model := filepath.Join(dir, "m.json")
-	const want = `test.csv:3: label "yak" is not one of the 3 classes of the training rows ("ant", "bee", "cat"); a model trained on them predicts only these; --test takes rows of those classes only: to measure the model on the others too (as wrong), run songc eval on the file`
+	const want = `test.csv:3: label "yak" is not one of the 3 classes of the training rows ("ant", "bee", "cat"); a model trained on them predicts only these: --test takes rows of those classes only; remove the others, or, after training, measure the model with songc eval MODEL --data FILE, which counts them as wrong`
 	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model, "--preset", "fast", "-q"); code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("train: exit %d: %s", code, errs)
 	}
@@ -1496,5 +1496,10 @@ func TestTestClassHint(t *testing.T) {
 	}
 	if code, _, errs := songc(t, context.Background(), "refine", model, "--data", train, "--test", test, "-o", filepath.Join(dir, "r.json")); code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("refine: exit %d: %s", code, errs)
+	}
+	// A test file without labels has nothing to do with classes.
+	os.WriteFile(test, []byte("0,0,0,0\n1,1,1,1\n"), 0o644)
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model+"2", "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "--test takes") {
+		t.Errorf("train with an unlabelled test file: exit %d: %s", code, errs)
 	}
 }
