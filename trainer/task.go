@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -157,17 +158,41 @@ func (t *Task) Fingerprint() string {
 }
 
 func (t *Task) hash() string {
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range t.Train.X {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
+	f := NewFingerprinter()
+	d := t.Train.Features
+	for i, l := range t.Train.Labels {
+		f.Add(t.Train.X[i*d:(i+1)*d], l)
 	}
-	for _, l := range t.Train.Labels {
-		h.Write([]byte(l))
-		h.Write([]byte{0})
+	return f.Sum()
+}
+
+// Fingerprinter computes Task.Fingerprint of rows given one at a time, as
+// a file is streamed: a SHA-256 of every row's features (their float64
+// bits, little-endian), row after row, then of every row's label followed
+// by a zero byte. It holds the labels until Sum, which ends it.
+type Fingerprinter struct {
+	h      hash.Hash
+	labels []byte
+	b      [8]byte
+}
+
+// NewFingerprinter returns a Fingerprinter of no rows.
+func NewFingerprinter() *Fingerprinter { return &Fingerprinter{h: sha256.New()} }
+
+// Add adds a row of features x with its label.
+func (f *Fingerprinter) Add(x []float64, label string) {
+	for _, v := range x {
+		binary.LittleEndian.PutUint64(f.b[:], math.Float64bits(v))
+		f.h.Write(f.b[:])
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	f.labels = append(append(f.labels, label...), 0)
+}
+
+// Sum returns the fingerprint of the rows added, in hexadecimal.
+func (f *Fingerprinter) Sum() string {
+	f.h.Write(f.labels)
+	f.labels = f.labels[:0]
+	return hex.EncodeToString(f.h.Sum(nil))
 }
 
 // splitVal returns the training and validation row indices: for each class,

@@ -39,7 +39,8 @@ A file with a header is matched to the model's columns, its label too, by
 name, in any order; --ignore leaves out columns the model does not read
 (docs/data.md). Rows whose label no training row had count as wrong, and a
 warning names those labels. A warning also says when the rows are the
-model's own training file, whose scores flatter it.
+model's own training file (the same rows, in the same order), whose scores
+flatter it.
 
 The terms are explained in docs/model.md.
 
@@ -52,15 +53,16 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	met, unseen, lacking, err := evaluate(g, k, c.Data, c.options(k.Model))
+	meta, _ := runlog.ReadMetadata(k.Model.Training)
+	check := newTrainingCheck(meta)
+	met, unseen, lacking, err := evaluate(g, k, c.Data, c.options(k.Model), check)
 	if err != nil {
 		return err
 	}
 	if len(lacking) > 0 {
 		fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, met.Rows, k.Model.ClassNames))
 	}
-	meta, _ := runlog.ReadMetadata(k.Model.Training)
-	if trainedOn(c.Data, c.options(k.Model), meta, met.Rows) {
+	if check.same() {
 		fmt.Fprintf(g.Stderr, "warning: %s holds the rows the model was trained on (their fingerprint is the model's data_sha256): they fitted it and chose it, so its scores here flatter it; measure it on rows it never saw\n", c.Data)
 	}
 	if c.JSON {
@@ -112,22 +114,44 @@ func (c *EvalCmd) Run(g *Globals) error {
 	return w.Flush()
 }
 
-// trainedOn reports whether path holds the rows a model with training
-// metadata meta was trained on: whether their fingerprint, the rows and
-// labels read as train reads them, is the model's data_sha256. It reads
-// the file again, whole, only when it has as many labelled rows as the
-// model's training and validation rows together, and is false where it
-// cannot tell.
-func trainedOn(path string, opt data.CSVOptions, meta runlog.Metadata, rows int) bool {
-	if meta.DataSHA256 == "" || rows != meta.TrainRows+meta.ValRows {
-		return false
+// trainingCheck tells whether the rows evaluate streams are a model's
+// own training file, the same rows in the same order: whether their
+// fingerprint, computed as they pass, is the model's data_sha256. It holds
+// at most the labels of as many rows as the model trained and validated
+// on, and gives up past them.
+type trainingCheck struct {
+	want string
+	rows int // the model's training and validation rows
+	n    int // the rows added
+	fp   *trainer.Fingerprinter
+}
+
+// newTrainingCheck returns the check for a model with training metadata
+// meta, or nil, a check that is never true, for a model without a
+// fingerprint.
+func newTrainingCheck(meta runlog.Metadata) *trainingCheck {
+	if meta.DataSHA256 == "" {
+		return nil
 	}
-	ds, err := data.Open(path, opt)
-	if err != nil {
-		return false
+	return &trainingCheck{want: meta.DataSHA256, rows: meta.TrainRows + meta.ValRows, fp: trainer.NewFingerprinter()}
+}
+
+// add adds a labelled row.
+func (c *trainingCheck) add(x []float64, label string) {
+	if c == nil || c.fp == nil {
+		return
 	}
-	task, err := trainer.NewTask(ds, nil)
-	return err == nil && task.Fingerprint() == meta.DataSHA256
+	if c.n++; c.n > c.rows {
+		c.fp = nil // more rows than the model's training file
+		return
+	}
+	c.fp.Add(x, label)
+}
+
+// same reports whether the rows added are the model's training file; it
+// ends the check.
+func (c *trainingCheck) same() bool {
+	return c != nil && c.fp != nil && c.n == c.rows && c.fp.Sum() == c.want
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in
@@ -136,8 +160,9 @@ func trainedOn(path string, opt data.CSVOptions, meta runlog.Metadata, rows int)
 // Rows whose label is none of the model's classes are measured too, as
 // classes after the model's own that it never predicts (they count as
 // wrong), and returned in lacking, in the order first met; when no row's
-// label is one of the model's classes, that is an error.
-func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions) (met runtime.Metrics, unseen data.UnseenTally, lacking []lackingLabel, err error) {
+// label is one of the model's classes, that is an error. Every row
+// measured is added to check.
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions, check *trainingCheck) (met runtime.Metrics, unseen data.UnseenTally, lacking []lackingLabel, err error) {
 	lab := newLabeller(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
@@ -149,6 +174,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 			return nil
 		}
 		unseen.Add(st)
+		check.add(st.Row(), st.Label())
 		e.Add(st.Row(), lab.class(st.Label(), st.Line()))
 		return nil
 	})
@@ -194,6 +220,15 @@ func (l *labeller) class(label string, line int) int {
 		y = len(l.classes) + len(l.lacking)
 		l.extra[label] = len(l.lacking)
 		l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line, Rows: 1})
+	}
+	return y
+}
+
+// targets returns the class of every row of ds, which is labelled.
+func (l *labeller) targets(ds *data.Dataset) []int {
+	y := make([]int, ds.Rows)
+	for i, label := range ds.Labels {
+		y[i] = l.class(label, ds.Line[i])
 	}
 	return y
 }

@@ -1,0 +1,47 @@
+package trainer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/songc/songc/trainer/data"
+)
+
+// TestFingerprint: the fingerprint that models record as data_sha256, and
+// that refine, select, resume and eval compare with, is the SHA-256 of the
+// features' float64 bits (little-endian, row after row), then of each
+// label with a zero byte; the rows 1,2,a and 3,4,b, by hand. A change of
+// it would make every model written before it fail those checks.
+func TestFingerprint(t *testing.T) {
+	ds, err := data.ReadCSV(strings.NewReader("1,2,a\n3,4,b\n"), "t.csv", data.CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := NewTask(ds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1, 2, 3 and 4 as float64 bits, little-endian: 0x3ff0..., 0x4000...,
+	// 0x4008..., 0x4010...
+	var b []byte
+	for _, top := range []byte{0xf0, 0x00, 0x08, 0x10} {
+		hi := byte(0x40)
+		if top == 0xf0 {
+			hi = 0x3f
+		}
+		b = append(b, 0, 0, 0, 0, 0, 0, top, hi)
+	}
+	b = append(b, "a\x00b\x00"...)
+	sum := sha256.Sum256(b)
+	if got, want := task.Fingerprint(), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("fingerprint %s, want %s", got, want)
+	}
+	f := NewFingerprinter()
+	f.Add([]float64{1, 2}, "a")
+	f.Add([]float64{3, 4}, "b")
+	if got := f.Sum(); got != task.Fingerprint() {
+		t.Errorf("streamed fingerprint %s, the task's %s", got, task.Fingerprint())
+	}
+}
