@@ -152,10 +152,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		// data with none of its labels is an error before anything is written.
 		if ds.Labels != nil {
 			lab := newLabeller(m.ClassNames)
-			y = make([]int, ds.Rows)
-			for i, l := range ds.Labels {
-				y[i] = lab.class(l, ds.Line[i])
-			}
+			y = lab.targets(ds)
 			if err := lab.noneKnown(c.Data, ds.Rows); err != nil {
 				return err
 			}

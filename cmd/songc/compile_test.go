@@ -70,7 +70,8 @@ func TestCompile(t *testing.T) {
 		t.Errorf("compile wrote %v before refusing the data", entries)
 	}
 	// One such row among the model's classes counts as wrong, as eval
-	// counts it, and is warned of.
+	// counts it, and is warned of: the 120 rows of train.csv, below its
+	// header, then the row of "zz", line 122.
 	rows, _ := os.ReadFile(train)
 	mixed := filepath.Join(dir, "mixed.csv")
 	os.WriteFile(mixed, append(rows, "0.5,0.5,0.5,0.5,zz\n"...), 0o644)
