@@ -17,7 +17,7 @@ type SelectCmd struct {
 	By        string   `enum:"hard,soft" default:"hard" help:"Choose by the validation accuracy of the hard walk, which is what compiles, or of the soft model (${enum})."`
 	JSON      bool     `name:"json" help:"Print the candidates and the choice as JSON."`
 	Data      string   `placeholder:"FILE" group:"data" help:"The rows the models were trained on; their validation rows are rebuilt from them. Without --data, the embedded Letter data."`
-	Test      string   `placeholder:"FILE" group:"data" help:"Test rows, reported, never used to choose."`
+	Test      string   `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
 	DataFlags `embed:""`
 }
 

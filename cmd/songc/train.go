@@ -31,7 +31,7 @@ const defaultBudget = 10 * time.Minute
 // by --help-all. Their measured effects are in docs/RESULTS.md, not here.
 type TrainCmd struct {
 	Data   string         `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
-	Test   string         `placeholder:"FILE" group:"data" help:"Test rows, reported, never used to choose."`
+	Test   string         `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions per row; then a row takes the class its last decision ranks highest (auto: searched; others: 20)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (default 120, up to 400 on small files)."`
