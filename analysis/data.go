@@ -108,7 +108,10 @@ type DataStats struct {
 }
 
 // Data computes the per-input statistics on the rows x (row-major) with
-// classes y. maxPerClass bounds the rows per class used for distances.
+// classes y. A row's path union holds the paths of its P_x whose
+// probability is above threshold (the SONG paper's analysis takes 1e-4,
+// songc analyze's default). maxPerClass bounds the rows per class used for
+// distances.
 func Data(k *runtime.Classifier, x []float64, y []int, threshold float64, maxPerClass int) DataStats {
 	n, c, d := k.NumNodes(), k.NumClasses(), k.NumFeatures()
 	rows := len(y)

@@ -2,7 +2,7 @@
 // folders: one row per row of the paper's tables, with the recipe songc
 // recommends for it.
 //
-//	go run ./bench/results [-runs bench/runs]
+//	go run ./bench/results [-runs bench/runs] [-times=false]
 //
 // A run folder is what bench/recipe.sh writes, RUNS/NAME-sSEED with NAME one
 // of the names in recipes: eval.json (songc eval --json of the trained model
@@ -107,10 +107,11 @@ func write(w io.Writer, dir string, times bool) error {
 		runs[m[1]] = append(runs[m[1]], r)
 	}
 	var b bytes.Buffer
-	head := []string{"set", "nodes / steps", "published", "compiled", "soft", "fidelity", "compiled before refining", "training", "refining", "seeds"}
-	if !times {
-		head = slices.Delete(head, 7, 9)
+	head := []string{"set", "nodes / steps", "published", "compiled", "soft", "fidelity", "compiled before refining"}
+	if times {
+		head = append(head, "training", "refining")
 	}
+	head = append(head, "seeds")
 	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, rc := range recipes {
 		rs := runs[rc.Name]
