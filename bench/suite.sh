@@ -19,12 +19,14 @@
 # Needs ../shared beside the checkout (SHARED=... to say otherwise), Go,
 # and Debian's python3-sklearn and python3-xgboost, which it installs when
 # /usr/bin/python3 lacks them. Finished runs are kept, so the suite
-# resumes where it stopped. The tables go to OUT/table.md and between the
-# suite markers of docs/RESULTS.md.
+# resumes where it stopped. The tables go to OUT/table.md and, unless
+# SETS was given, between the suite markers of docs/RESULTS.md (after runs
+# of a few sets, TABLE=1 bench/suite.sh writes the page from all of OUT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared/data}
 OUT=${1:-bench/suite/out}
+partial=${SETS:+1} # a few sets: the page keeps its table
 SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman letter connect4 mnist"}
 RECIPES=${RECIPES:-"auto fast paper"}
 PY=/usr/bin/python3
@@ -61,6 +63,10 @@ if [ -z "${TABLE:-}" ]; then
 fi
 $PY bench/suite/table.py "$OUT" > "$OUT/table.md"
 cat "$OUT/table.md"
+if [ -n "$partial" ]; then
+  echo "SETS given: docs/RESULTS.md is left as it is; the tables are in $OUT/table.md" >&2
+  exit 0
+fi
 # Replace the table between the markers of the results page.
 $PY - "$OUT/table.md" docs/RESULTS.md <<'PYEOF'
 import sys
