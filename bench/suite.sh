@@ -11,7 +11,7 @@
 #   bench/suite.sh [OUT]            # OUT defaults to bench/suite/out (ignored by git)
 #   SETS="glass seeds" bench/suite.sh
 #   RECIPES="auto fast" bench/suite.sh
-#   TABLE=1 bench/suite.sh          # only print the tables from OUT's files
+#   TABLE=1 bench/suite.sh          # only make the tables, from OUT's runs
 #
 # songc reads the tabular sets' files as they are (categorical and missing
 # values included); the baselines read prep.py's one-hot encoding of them.
