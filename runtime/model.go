@@ -482,7 +482,10 @@ func CheckOutput(path string) (os.FileMode, error) {
 		return 0, fmt.Errorf("cannot write %s: %v", path, pathless(err))
 	}
 	f.Close()
-	return mode, os.Remove(f.Name())
+	if err := os.Remove(f.Name()); err != nil {
+		return 0, fmt.Errorf("cannot write %s: %v", path, pathless(err))
+	}
+	return mode, nil
 }
 
 // staleAge is how old a temporary file of WriteFileAtomic whose writer
