@@ -590,17 +590,12 @@ func WriteFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err = write(tempWriter{f}); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %v", path, pathless(err))
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %v", path, pathless(err))
-	}
-	if err = os.Chmod(tmp, mode); err != nil {
-		return fmt.Errorf("writing %s: %v", path, pathless(err))
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("writing %s: %v", path, pathless(err))
+	for _, step := range []func() error{f.Sync, f.Close,
+		func() error { return os.Chmod(tmp, mode) },
+		func() error { return os.Rename(tmp, path) }} {
+		if err = step(); err != nil {
+			return fmt.Errorf("writing %s: %v", path, pathless(err))
+		}
 	}
 	return nil
 }
