@@ -173,7 +173,7 @@ func (t *Task) hash() string {
 type Fingerprinter struct {
 	h      hash.Hash
 	labels []byte
-	b      [8]byte
+	row    []byte // a row's bytes, reused
 }
 
 // NewFingerprinter returns a Fingerprinter of no rows.
@@ -181,10 +181,11 @@ func NewFingerprinter() *Fingerprinter { return &Fingerprinter{h: sha256.New()} 
 
 // Add adds a row of features x with its label.
 func (f *Fingerprinter) Add(x []float64, label string) {
+	f.row = f.row[:0]
 	for _, v := range x {
-		binary.LittleEndian.PutUint64(f.b[:], math.Float64bits(v))
-		f.h.Write(f.b[:])
+		f.row = binary.LittleEndian.AppendUint64(f.row, math.Float64bits(v))
 	}
+	f.h.Write(f.row)
 	f.labels = append(append(f.labels, label...), 0)
 }
 
