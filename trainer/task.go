@@ -114,10 +114,11 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 		if test.Features != train.Features {
 			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
 		}
-		if t.yTest, err = test.Targets(names); err != nil && test.Labels != nil {
-			return nil, &TestClassError{err}
-		} else if err != nil {
+		switch t.yTest, err = test.Targets(names); {
+		case err != nil && test.Labels == nil: // no label column
 			return nil, err
+		case err != nil:
+			return nil, &TestClassError{err}
 		}
 	}
 	return t, nil
