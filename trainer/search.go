@@ -536,8 +536,10 @@ func (s *Search) survivors(cands []runlog.Candidate, alive []int, runs []*Run) [
 		return ranked[:min(keep, len(ranked))]
 	}
 	best, rows := cands[ranked[0]].Score, runs[ranked[0]].ValRows()
-	se := StdErr(best, rows)
-	if best >= 1 {
+	var se float64
+	if best < 1 {
+		se = StdErr(best, rows)
+	} else {
 		n := float64(max(1, rows))
 		q := (n + 2) / (n + 4)
 		se = math.Sqrt(q * (1 - q) / (n + 4))
