@@ -114,6 +114,8 @@ func TestOutputFolders(t *testing.T) {
 	// The data is read after the folders are made: they go again.
 	bad := [][]string{
 		append([]string{"train", "--data", ragged, "-o", filepath.Join(dir, "t1", "t2", "m.json")}, small...),
+		// Two outputs in two folders of one new folder: x1 goes last.
+		append([]string{"train", "--data", ragged, "-o", filepath.Join(dir, "x1", "a", "m.json"), "--log", filepath.Join(dir, "x1", "b", "l.jsonl")}, small...),
 		{"predict", model, "--data", ragged, "-o", filepath.Join(dir, "p1", "p.csv")},
 		{"refine", model, "--data", ragged, "-o", filepath.Join(dir, "r1", "r.json")},
 		{"select", model, "--data", ragged, "-o", filepath.Join(dir, "s1", "c.json")},
@@ -123,7 +125,7 @@ func TestOutputFolders(t *testing.T) {
 			t.Errorf("%s on ragged data: exit %d, want 1", args[0], code)
 		}
 	}
-	for _, d := range []string{"t1", "p1", "r1", "s1"} {
+	for _, d := range []string{"t1", "x1", "p1", "r1", "s1"} {
 		if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
 			t.Errorf("a command that failed left the folder %s", d)
 		}

@@ -713,7 +713,7 @@ func checkOutputs(flags []string, outputs map[string]string, inputs ...input) (m
 }
 
 // makeFolder makes dir and its missing parents, and returns made with
-// those it made added, deepest first.
+// those it made added, in the order they were made (parents first).
 func makeFolder(dir string, made []string) ([]string, error) {
 	var missing []string
 	for d := dir; ; d = filepath.Dir(d) {
@@ -725,6 +725,7 @@ func makeFolder(dir string, made []string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return made, err
 	}
+	slices.Reverse(missing)
 	return append(made, missing...), nil
 }
 
@@ -737,11 +738,11 @@ func removeOnError(err *error, made *[]string) {
 	}
 }
 
-// removeFolders removes the folders checkOutputs made, deepest first,
-// where they are still empty: those of a command that failed before
-// writing into them.
+// removeFolders removes the folders checkOutputs made, the last made
+// first, so that a folder goes after those made in it, where they are
+// still empty: those of a command that failed before writing into them.
 func removeFolders(made []string) {
-	for _, dir := range made {
+	for _, dir := range slices.Backward(made) {
 		os.Remove(dir)
 	}
 }
