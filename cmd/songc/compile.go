@@ -142,8 +142,8 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 	}
 	defer removeOnError(&err, &made) // on the data, say: the folders made go again
 	var ds *data.Dataset
-	var y []int // the rows' classes, when the data is labelled
-	var lacking []lackingLabel
+	var y []int       // the rows' classes, when the data is labelled
+	var lab *labeller // their labels, then
 	if c.Data != "" {
 		if ds, err = c.openFor(g, c.Data, m, false); err != nil {
 			return err
@@ -151,12 +151,11 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		// Labels the model lacks count as wrong, as eval counts them;
 		// data with none of its labels is an error before anything is written.
 		if ds.Labels != nil {
-			lab := newLabeller(m.ClassNames)
+			lab = newLabeller(m.ClassNames)
 			y = lab.targets(ds)
-			if err := lab.noneKnown(c.Data, ds.Rows); err != nil {
+			if err := lab.noneKnown(c.Data); err != nil {
 				return err
 			}
-			lacking = lab.lacking
 		}
 	}
 	if c.EmitTests && ds.Rows == 0 {
@@ -193,8 +192,8 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: %s)\n", testPath, run)
 	}
 	if y != nil {
-		if len(lacking) > 0 {
-			fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, ds.Rows, m.ClassNames))
+		if w := lab.warning(c.Data); w != "" {
+			fmt.Fprintln(g.Stderr, w)
 		}
 		met := k.Evaluate(ds.X, y)
 		fmt.Fprintf(g.Stdout, "on %s (%d rows): path length mean %.2f, max %d; hard-walk accuracy %.2f%%, soft accuracy %.2f%%, fidelity %.2f%%, forced exits %d\n",

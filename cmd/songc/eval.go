@@ -55,12 +55,12 @@ func (c *EvalCmd) Run(g *Globals) error {
 	}
 	meta, _ := runlog.ReadMetadata(k.Model.Training)
 	check := newTrainingCheck(meta)
-	met, unseen, lacking, err := evaluate(g, k, c.Data, c.options(k.Model), check)
+	met, unseen, lab, err := evaluate(g, k, c.Data, c.options(k.Model), check)
 	if err != nil {
 		return err
 	}
-	if len(lacking) > 0 {
-		fmt.Fprintln(g.Stderr, lackingWarning(c.Data, lacking, met.Rows, k.Model.ClassNames))
+	if w := lab.warning(c.Data); w != "" {
+		fmt.Fprintln(g.Stderr, w)
 	}
 	if check.same() {
 		fmt.Fprintf(g.Stderr, "warning: %s holds the rows the model was trained on (their fingerprint is the model's data_sha256): they fitted it and chose it, so its scores here flatter it; measure it on rows it never saw\n", c.Data)
@@ -76,7 +76,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 			runtime.Metrics
 			Unseen  int            `json:"unseen_rows"`
 			Columns map[string]int `json:"unseen_by_column,omitempty"`
-		}{c.Model, c.Data, k.Model.ClassNames, labelNames(lacking), met, unseen.Rows, unseen.ByName(k.Model.Schema)}
+		}{c.Model, c.Data, k.Model.ClassNames, lab.names(), met, unseen.Rows, unseen.ByName(k.Model.Schema)}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
@@ -107,9 +107,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if b := softBaselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
-	if k.NumClasses()+len(lacking) <= 12 {
+	if len(met.ConfusionHard) <= 12 { // the model's classes and the labels it lacks
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")
-		writeConfusion(w, append(slices.Clone(k.Model.ClassNames), labelNames(lacking)...), k.Model.ClassNames, met.ConfusionHard)
+		writeConfusion(w, slices.Concat(k.Model.ClassNames, lab.names()), k.Model.ClassNames, met.ConfusionHard)
 	}
 	return w.Flush()
 }
@@ -159,11 +159,11 @@ func (c *trainingCheck) same() bool {
 // unseen category; rows with a missing label are left out, and said so.
 // Rows whose label is none of the model's classes are measured too, as
 // classes after the model's own that it never predicts (they count as
-// wrong), and returned in lacking, in the order first met; when no row's
-// label is one of the model's classes, that is an error. Every row
-// measured is added to check.
-func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions, check *trainingCheck) (met runtime.Metrics, unseen data.UnseenTally, lacking []lackingLabel, err error) {
-	lab := newLabeller(k.Model.ClassNames)
+// wrong), and kept by the labeller returned; when no row's label is one
+// of the model's classes, that is an error. Every row measured is added
+// to check.
+func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions, check *trainingCheck) (met runtime.Metrics, unseen data.UnseenTally, lab *labeller, err error) {
+	lab = newLabeller(k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
 	_, err = eachRow(g, path, opt, func(st data.Stream) error {
@@ -178,21 +178,20 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		e.Add(st.Row(), lab.class(st.Label(), st.Line()))
 		return nil
 	})
-	lacking = lab.lacking
 	if err != nil {
-		return met, unseen, lacking, err
+		return met, unseen, lab, err
 	}
 	met = e.Metrics()
 	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
-		return met, unseen, lacking, err
+		return met, unseen, lab, err
 	}
-	if err := lab.noneKnown(path, met.Rows); err != nil {
-		return met, unseen, lacking, err
+	if err := lab.noneKnown(path); err != nil {
+		return met, unseen, lab, err
 	}
 	if left.Rows > 0 {
 		fmt.Fprintln(g.Stderr, noLabelNote(path, left, opt.Schema.Missing))
 	}
-	return met, unseen, lacking, nil
+	return met, unseen, lab, nil
 }
 
 // labeller maps the labels of rows to the model's classes, and a label
@@ -203,6 +202,8 @@ type labeller struct {
 	index   func(string) (int, error)
 	extra   map[string]int // a lacking label's index in lacking
 	lacking []lackingLabel // in the order first met
+	rows    int            // the labels given
+	without int            // of those, the ones that are no class
 }
 
 func newLabeller(classes []string) *labeller {
@@ -211,12 +212,15 @@ func newLabeller(classes []string) *labeller {
 
 // class returns the class of label, read on line.
 func (l *labeller) class(label string, line int) int {
+	l.rows++
 	if j, ok := l.extra[label]; ok { // met before: index's error is not built again
 		l.lacking[j].Rows++
+		l.without++
 		return len(l.classes) + j
 	}
 	y, err := l.index(label)
 	if err != nil {
+		l.without++
 		y = len(l.classes) + len(l.lacking)
 		l.extra[label] = len(l.lacking)
 		l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line, Rows: 1})
@@ -233,10 +237,10 @@ func (l *labeller) targets(ds *data.Dataset) []int {
 	return y
 }
 
-// noneKnown is an error when every one of the rows of path has a label
-// that is none of the model's classes.
-func (l *labeller) noneKnown(path string, rows int) error {
-	if len(l.lacking) == 0 || lackingRows(l.lacking) < rows {
+// noneKnown is an error when every label given, of the rows of path, is
+// none of the model's classes.
+func (l *labeller) noneKnown(path string) error {
+	if l.without == 0 || l.without < l.rows {
 		return nil
 	}
 	return fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
@@ -250,27 +254,25 @@ type lackingLabel struct {
 	Rows, Line int
 }
 
-func labelNames(l []lackingLabel) []string {
+// names returns the labels given that are none of the model's classes,
+// in the order first met.
+func (l *labeller) names() []string {
 	var out []string
-	for _, x := range l {
+	for _, x := range l.lacking {
 		out = append(out, x.Name)
 	}
 	return out
 }
 
-func lackingRows(l []lackingLabel) int {
-	n := 0
-	for _, x := range l {
-		n += x.Rows
+// warning says which labels of path are none of the model's classes,
+// which it cannot predict, so that their rows count as wrong; a label that
+// differs from a class only in case is named with it. It is "" when every
+// label is a class.
+func (l *labeller) warning(path string) string {
+	lacking, classes, n, rows := l.lacking, l.classes, l.without, l.rows
+	if n == 0 {
+		return ""
 	}
-	return n
-}
-
-// lackingWarning says which labels of path are none of the model's
-// classes, which it cannot predict, so that their rows count as wrong; a
-// label that differs from a class only in case is named with it.
-func lackingWarning(path string, lacking []lackingLabel, rows int, classes []string) string {
-	n := lackingRows(lacking)
 	var b strings.Builder
 	fmt.Fprintf(&b, "warning: %s: %s no training row had:", path, text.Verb(len(lacking), "a label", "labels"))
 	for i, l := range lacking {
