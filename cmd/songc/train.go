@@ -240,11 +240,12 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		args.Log = logFor(args.Output)
 	}
 	// The model first, so that an error names it.
+	interrupt := ctrlCFor(args.Output) // the checkpoint Ctrl-C writes
 	flags := []string{"-o", "--log", "--checkpoint"}
 	outputs := map[string]string{"-o": args.Output, "--log": args.Log, "--checkpoint": c.Checkpoint}
 	if c.Checkpoint == "" {
-		const interrupt = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
-		flags, outputs[interrupt] = append(flags, interrupt), ctrlCFor(args.Output)
+		const ctrlC = "the checkpoint Ctrl-C writes (MODEL.ckpt)"
+		flags, outputs[ctrlC] = append(flags, ctrlC), interrupt
 	}
 	made, err := checkOutputs(flags, outputs, dataFiles(args.Data, args.Test)...)
 	if err != nil {
@@ -285,7 +286,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	args.Checkpointed = c.Checkpoint != "" // resumed from its own, or given one now
 	saved := args                          // the checkpoint keeps absolute paths: resumable from any folder
 	saved.Data, saved.Test, saved.Output, saved.Log = abs(args.Data), abs(args.Test), abs(args.Output), abs(args.Log)
-	ckArgs, interrupt := prepareArgs(saved), ctrlCFor(args.Output)
+	ckArgs := prepareArgs(saved)
 	var show func(trainer.Progress)
 	// measure records the structure of the binary graph after every epoch,
 	// for the paper's "back edges fall as the loss falls" curves (songc
