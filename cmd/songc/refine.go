@@ -133,11 +133,9 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	var progress func(runlog.RefinePass)
 	if !quiet {
 		meta, _ := runlog.ReadMetadata(m.Training) // refine.Run checks it
-		said := false                              // the heading, once refine.Run has checked the rows
 		progress = func(p runlog.RefinePass) {
-			if !said {
+			if p.Pass == 0 { // the first report, once refine.Run has checked the rows
 				fmt.Fprintf(g.Stderr, "songc: refining the hard walk on the model's training rows, at most %s\n", text.Count(cfg.Passes, "pass"))
-				said = true
 			}
 			printRefinePass(g.Stderr, p, meta.ValRows > 0)
 		}
