@@ -87,7 +87,8 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	return reportTest(g, k, task.Test, meta)
+	reportTest(g, k, task, meta)
+	return nil
 }
 
 // loadTask reads the training data (the embedded Letter data without a
@@ -234,15 +235,10 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 
 // reportTest prints the test accuracies of the model k classifies by, in
 // float64 by the runtime; meta is the model's training metadata.
-func reportTest(g *Globals, k *runtime.Classifier, test *data.Dataset, meta runlog.Metadata) error {
-	if test == nil {
-		return nil
+func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, meta runlog.Metadata) {
+	if task.Test == nil {
+		return
 	}
-	y, err := test.Targets(k.Model.ClassNames)
-	if err != nil {
-		return err
-	}
-	met := k.Evaluate(test.X, y)
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", test.Name, met.Rows), met, meta.Constant() != nil, meta.Select == "balanced")
-	return nil
+	met := k.Evaluate(task.Test.X, task.TestTargets())
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", task.Test.Name, met.Rows), met, meta.Constant() != nil, meta.Select == "balanced")
 }

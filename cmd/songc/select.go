@@ -105,11 +105,7 @@ func (c *SelectCmd) Run(g *Globals) (err error) {
 			if err != nil {
 				return err
 			}
-			y, err := test.Targets(models[i].ClassNames)
-			if err != nil {
-				return err
-			}
-			met := k.Evaluate(test.X, y)
+			met := k.Evaluate(test.X, task.TestTargets()) // trainer.Select checked the classes are the task's
 			item.Test = &testAccuracy{met.Rows, met.SoftAccuracy, met.HardAccuracy, met.Fidelity}
 		}
 		out.Candidates = append(out.Candidates, item)

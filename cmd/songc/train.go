@@ -420,7 +420,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if interrupted != "" {
 		os.Remove(interrupted) // resumed, and done with
 	}
-	if err := reportTraining(g, model, test, r, args, time.Since(start), c.Quiet); err != nil {
+	if err := reportTraining(g, model, r, args, time.Since(start), c.Quiet); err != nil {
 		return err
 	}
 	// The warnings came before the progress lines, which can push them
@@ -1201,7 +1201,7 @@ func refinedText(sel string, rm *runlog.Refine) string {
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime;
 // quiet (-q) leaves out its notes, not its warnings.
-func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
+func reportTraining(g *Globals, m *runtime.Model, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
 	meta, _ := runlog.ReadMetadata(m.Training)
 	rm := meta.Refine
 	if rm != nil && len(rm.Log) == 0 {
@@ -1249,11 +1249,12 @@ func reportTraining(g *Globals, m *runtime.Model, test *data.Dataset, r *trainer
 		if !balanced && mc == nil && !quiet {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
-		if test == nil && !quiet {
+		if r.Task.Test == nil && !quiet {
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
 		}
 	}
-	return reportTest(g, k, test, meta)
+	reportTest(g, k, r.Task, meta)
+	return nil
 }
 
 // walkNote says how many of k's nodes its walk reaches from the root, as
