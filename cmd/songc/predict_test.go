@@ -215,8 +215,9 @@ func TestPredictNoRows(t *testing.T) {
 	}
 }
 
-// TestFailWriter: predict -o says a write error naming FILE and a row's
-// error as it is, also when a write failed after the row's error.
+// TestFailWriter: the writer predict -o writes through tells an error of
+// its own writes (which WriteFileAtomic names with FILE), also wrapped,
+// from any other (a row's, said as it is; TestPredict covers that path).
 func TestFailWriter(t *testing.T) {
 	full := errors.New("no space left on device")
 	fw := &failWriter{w: failing{full}}
