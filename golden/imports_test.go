@@ -18,6 +18,10 @@ import (
 //	analysis                runtime, runlog, internal/text, gonum graph and plot; never trainer
 //	compiler                runtime, internal/text and jennifer; never trainer or gonum
 //	cmd/songc               on top: the only importer of kong
+//
+// runtime, internal/text, runlog and trainer/data are held to their lists;
+// for the others the test checks the "never" edges, and kong, which only
+// cmd/songc may import.
 func TestDependencyDirection(t *testing.T) {
 	const mod = "github.com/songc/songc/"
 	rules := []struct {
