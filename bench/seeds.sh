@@ -31,6 +31,7 @@ OUT=${1:-bench/seeds-out}
 SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman"}
 SEEDS=${SEEDS:-"1 2 3 4 5 6 7 8 9 10"}
 RECIPES=${RECIPES:-"auto fast"}
+PY=/usr/bin/python3
 read -r A B rest <<< "$RECIPES"
 [ -n "$B" ] && [ -z "$rest" ] || { echo "RECIPES names two recipes, got \"$RECIPES\"" >&2; exit 2; }
 mkdir -p "$OUT"
@@ -40,7 +41,6 @@ if [ "$A" = cart ] || [ "$B" = cart ]; then
   for set in $SETS; do for seed in $SEEDS; do [ -s "$OUT/$set-cart-s$seed.eval.json" ] || todo=1; done; done
 fi
 if [ -n "$todo" ]; then # the trees not fitted yet
-  PY=/usr/bin/python3
   $PY -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y python3-sklearn; }
   $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
   $PY bench/suite/cart.py "$OUT/data" "$OUT" "$SEEDS" $SETS
@@ -61,8 +61,8 @@ for set in $SETS; do
     done
   done
 done
-python3 - "$OUT" "$SETS" "$SEEDS" "$A" "$B" <<'PY'
-import json, statistics as st, sys
+$PY - "$OUT" "$SETS" "$SEEDS" "$A" "$B" <<'PY'
+import json, math, statistics as st, sys
 out, sets, seeds, A, B = sys.argv[1], sys.argv[2].split(), sys.argv[3].split(), sys.argv[4], sys.argv[5]
 cache = {}
 def acc(s, r, k):
@@ -82,7 +82,7 @@ for s in sets:
     ma.append(st.mean(a)); mb.append(st.mean(b))
     gaps += abs(st.mean(d)) > 1
     noise.append(se(d))
-    print(f"| {s} | {st.mean(a):.2f} | {st.mean(b):.2f} | {st.mean(d):+.2f} | {se(d):.2f} |")
+    print(f"| {s} | {st.mean(a):.2f} | {st.mean(b):.2f} | {st.mean(d):+.2f} | {noise[-1]:.2f} |")
 # The mean's standard error: of each seed's difference of the sets' means.
 dm = [st.mean(acc(s, A, k) - acc(s, B, k) for s in sets) for k in seeds]
 print(f"| **mean** | {st.mean(ma):.2f} | {st.mean(mb):.2f} | {st.mean(ma) - st.mean(mb):+.2f} | {se(dm):.2f} |")
@@ -94,10 +94,8 @@ print(f"{gaps} of {len(sets)} sets differ by more than one point.")
 phi = st.NormalDist().cdf
 # A set whose differences are all alike (SE 0) never trails by chance;
 # with one seed there is no SE to judge by.
-within = [phi(1 / n) if n > 0 else 1.0 for n in noise if n == n]
-behind, none = sum(1 - p for p in within), 1.0
-for p in within:
-    none *= p
+within = [phi(1 / n) if n > 0 else 1.0 for n in noise if not math.isnan(n)]
+behind, none = sum(1 - p for p in within), math.prod(within)
 if within:
     print(f"At these standard errors, a recipe as good as {B} on every set would trail it by more than a point on {behind:.1f} sets on average, and by at most a point on all {len(within)} with probability {none:.2f}.")
 PY
