@@ -84,6 +84,8 @@ def fit_cart(xtr, ytr, seed):
 
 
 def main():
+    from xgboost import XGBClassifier  # here, so that cart.py's import needs scikit-learn only
+
     data, out = sys.argv[1], sys.argv[2]
     names = sys.argv[3:]
     models = os.path.splitext(out)[0] + "-models"
@@ -113,8 +115,6 @@ def main():
         with open(os.path.join(models, name + ".cart.json"), "w") as f:
             json.dump({"feature": t.feature.tolist(), "threshold": t.threshold.tolist(), "left": t.children_left.tolist(),
                        "right": t.children_right.tolist(), "class": t.value[:, 0, :].argmax(axis=1).tolist()}, f)
-
-        from xgboost import XGBClassifier  # here, so that cart.py's import needs scikit-learn only
 
         t0 = time.time()
         xgb = XGBClassifier(random_state=SEED, n_jobs=2).fit(xtr, ytr_i)
