@@ -1614,6 +1614,9 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		header = s.looksLikeHeader(rec, index)
 	}
 	extra := cleanNames(s.opt.Ignore)
+	if named && slices.Contains(extra, labelName) {
+		return header, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", labelName)
+	}
 	for _, n := range extra {
 		if _, reads := index[n]; reads && s.opt.Named {
 			return header, fmt.Errorf("%s: --ignore %q names a column the model reads; only columns it does not read can be left out", s.name, n)
@@ -1630,7 +1633,11 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		return header, fmt.Errorf("%s: --ignore names columns of a header, but %s", s.name, why)
 	}
 	if header && s.opt.Named {
-		if drop := cleanNames(slices.Concat(sc.Ignored, extra)); len(drop) > 0 {
+		left := sc.Ignored // the model's, less a label --label-col names
+		if named {
+			left = slices.DeleteFunc(slices.Clone(left), func(n string) bool { return n == labelName })
+		}
+		if drop := cleanNames(slices.Concat(left, extra)); len(drop) > 0 {
 			var absent []string
 			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {

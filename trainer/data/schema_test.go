@@ -702,6 +702,21 @@ func TestIgnoreForModel(t *testing.T) {
 	if ts, err := read(t, "y,,a\np,7,5\n", first); err != nil || !reflect.DeepEqual(ts.X, []float64{5}) {
 		t.Errorf("--ignore x2 after the label: %v, %+v", err, ts)
 	}
+	// --label-col may name a column the model left out; --ignore may not
+	// name the label.
+	byID := named
+	byID.LabelCol = "id"
+	if ts, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", byID); err == nil || !strings.Contains(err.Error(), `does not know: "y"`) {
+		t.Errorf("--label-col id, a column the model left out, and y unknown: %v, %+v", err, ts)
+	}
+	byID.Ignore = []string{"y"}
+	if ts, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", byID); err != nil || !reflect.DeepEqual(ts.X, []float64{5, 6}) || !reflect.DeepEqual(ts.Labels, []string{"1", "2"}) {
+		t.Errorf("--label-col id, a column the model left out: %v, %+v", err, ts)
+	}
+	byID.Ignore = []string{"y", "id"}
+	if _, err := read(t, "id,a,y\n1,5,p\n", byID); err == nil || err.Error() != `--ignore "id" names the label column (--label-col "id")` {
+		t.Errorf("--ignore names the label column: %v", err)
+	}
 	positional, err := read(t, "5,p\n6,q\n", CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
