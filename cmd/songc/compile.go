@@ -151,9 +151,11 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		// Labels the model lacks count as wrong, as eval counts them;
 		// data with none of its labels is an error before anything is written.
 		if ds.Labels != nil {
-			lab = newLabeller(m.ClassNames)
-			y = lab.targets(ds)
-			if err := lab.noneKnown(c.Data); err != nil {
+			lab = newLabeller(c.Data, m.ClassNames)
+			if y, err = lab.targets(ds); err != nil {
+				return err
+			}
+			if err := lab.noneKnown(); err != nil {
 				return err
 			}
 		}
@@ -192,7 +194,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		fmt.Fprintf(g.Stdout, "wrote %s: golden vectors, zero-allocation test, BenchmarkPredict (run: %s)\n", testPath, run)
 	}
 	if y != nil {
-		if w := lab.warning(c.Data); w != "" {
+		if w := lab.warning(); w != "" {
 			fmt.Fprintln(g.Stderr, w)
 		}
 		met := k.Evaluate(ds.X, y)

@@ -59,7 +59,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if w := lab.warning(c.Data); w != "" {
+	if w := lab.warning(); w != "" {
 		fmt.Fprintln(g.Stderr, w)
 	}
 	if check.same() {
@@ -163,7 +163,7 @@ func (c *trainingCheck) same() bool {
 // of the model's classes, that is an error. Every row measured is added
 // to check.
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions, check *trainingCheck) (met runtime.Metrics, unseen data.UnseenTally, lab *labeller, err error) {
-	lab = newLabeller(k.Model.ClassNames)
+	lab = newLabeller(path, k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
 	_, err = eachRow(g, path, opt, func(st data.Stream) error {
@@ -175,7 +175,11 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		}
 		unseen.Add(st)
 		check.add(st.Row(), st.Label())
-		e.Add(st.Row(), lab.class(st.Label(), st.Line()))
+		y, err := lab.class(st.Label(), st.Line())
+		if err != nil {
+			return err
+		}
+		e.Add(st.Row(), y)
 		return nil
 	})
 	if err != nil {
@@ -185,7 +189,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
 		return met, unseen, lab, err
 	}
-	if err := lab.noneKnown(path); err != nil {
+	if err := lab.noneKnown(); err != nil {
 		return met, unseen, lab, err
 	}
 	if left.Rows > 0 {
@@ -196,55 +200,74 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 
 // labeller maps the labels of rows to the model's classes, and a label
 // that is none of them to a class after the model's own, which it never
-// predicts, so that its rows are measured as wrong.
+// predicts, so that its rows are measured as wrong. A label that is a
+// number is matched by its value, as training matched them: "07", "7.0"
+// and "7" are one class, and one lacking label.
 type labeller struct {
+	path    string // the file the labels are read from
 	classes []string
 	index   func(string) (int, error)
-	extra   map[string]int // a lacking label's index in lacking
+	extra   map[string]int // a lacking label's index in lacking, by its key
 	lacking []lackingLabel // in the order first met
 	rows    int            // the labels given
 	without int            // of those, the ones that are no class
 }
 
-func newLabeller(classes []string) *labeller {
-	return &labeller{classes: classes, index: data.ClassIndex(classes), extra: map[string]int{}}
+// maxLacking is how many distinct labels that are none of the model's
+// classes a file may have. Each costs a row of the confusion matrices,
+// and a file with more is read with the wrong label column (an ID, a
+// measurement) or is data for another model.
+const maxLacking = 1000
+
+func newLabeller(path string, classes []string) *labeller {
+	return &labeller{path: path, classes: classes, index: data.ClassIndex(classes), extra: map[string]int{}}
 }
 
-// class returns the class of label, read on line.
-func (l *labeller) class(label string, line int) int {
-	l.rows++
-	if j, ok := l.extra[label]; ok { // met before: index's error is not built again
+// class returns the class of label, read on line; it is an error when
+// label is a lacking label past the first maxLacking.
+func (l *labeller) class(label string, line int) (int, error) {
+	key := data.LabelKey(label)
+	if j, ok := l.extra[key]; ok { // met before: index's error is not built again
+		l.rows++
 		l.lacking[j].Rows++
 		l.without++
-		return len(l.classes) + j
+		return len(l.classes) + j, nil
 	}
 	y, err := l.index(label)
 	if err != nil {
+		if len(l.lacking) == maxLacking {
+			return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of the model's %s (%s); is this the label column (--label-col), and the data the model is for?",
+				l.path, line, label, maxLacking, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8))
+		}
 		l.without++
 		y = len(l.classes) + len(l.lacking)
-		l.extra[label] = len(l.lacking)
+		l.extra[key] = len(l.lacking)
 		l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line, Rows: 1})
 	}
-	return y
+	l.rows++
+	return y, nil
 }
 
 // targets returns the class of every row of ds, which is labelled.
-func (l *labeller) targets(ds *data.Dataset) []int {
+func (l *labeller) targets(ds *data.Dataset) ([]int, error) {
 	y := make([]int, ds.Rows)
 	for i, label := range ds.Labels {
-		y[i] = l.class(label, ds.Line[i])
+		var err error
+		if y[i], err = l.class(label, ds.Line[i]); err != nil {
+			return nil, err
+		}
 	}
-	return y
+	return y, nil
 }
 
-// noneKnown is an error when every label given, of the rows of path, is
-// none of the model's classes.
-func (l *labeller) noneKnown(path string) error {
+// noneKnown is an error when every label given is none of the model's
+// classes.
+func (l *labeller) noneKnown() error {
 	if l.without == 0 || l.without < l.rows {
 		return nil
 	}
 	return fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
-		path, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8), l.lacking[0].Line, l.lacking[0].Name)
+		l.path, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8), l.lacking[0].Line, l.lacking[0].Name)
 }
 
 // lackingLabel is a label of the evaluated rows that is none of the
@@ -264,12 +287,12 @@ func (l *labeller) names() []string {
 	return out
 }
 
-// warning says which labels of path are none of the model's classes,
+// warning says which labels of the file are none of the model's classes,
 // which it cannot predict, so that their rows count as wrong; a label that
 // differs from a class only in case is named with it. It is "" when every
 // label is a class.
-func (l *labeller) warning(path string) string {
-	lacking, classes, n, rows := l.lacking, l.classes, l.without, l.rows
+func (l *labeller) warning() string {
+	lacking, classes, n, rows, path := l.lacking, l.classes, l.without, l.rows, l.path
 	if n == 0 {
 		return ""
 	}

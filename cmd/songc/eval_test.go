@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,6 +98,37 @@ func TestEvalLackingLabels(t *testing.T) {
 	code, _, errs = songc(t, context.Background(), "eval", model, "--data", other)
 	if want := other + `: no row's label is one of the model's 2 classes ("a", "b"): line 1 has "x"`; code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
+	}
+}
+
+// TestLabeller: lacking labels that are one number are one lacking
+// label, and a file with more than maxLacking lacking labels is an error
+// naming its line.
+func TestLabeller(t *testing.T) {
+	l := newLabeller("f.csv", []string{"1", "2"})
+	for i, label := range []string{"01", "3", "03", "3.0", "2.0", "4"} {
+		if _, err := l.class(label, i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := l.names(); !slices.Equal(got, []string{"3", "4"}) || l.lacking[0].Rows != 3 || l.without != 4 || l.rows != 6 {
+		t.Errorf("lacking %+v, %d of %d rows without a class", l.lacking, l.without, l.rows)
+	}
+	l = newLabeller("f.csv", []string{"a", "b"})
+	for i := range maxLacking {
+		if _, err := l.class(fmt.Sprint("id", i), i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if y, err := l.class("a", 1001); y != 0 || err != nil {
+		t.Errorf("a known label after %d lacking: class %d, %v", maxLacking, y, err)
+	}
+	_, err := l.class("id-last", 1002)
+	if want := `f.csv:1002: label "id-last": more than 1000 distinct labels are none of the model's 2 classes ("a", "b")`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v; want %q", err, want)
+	}
+	if _, err := l.class("id0", 1003); err != nil {
+		t.Errorf("a lacking label met before: %v", err)
 	}
 }
 

@@ -422,6 +422,14 @@ func canonical(s string) (c string, v float64, ok bool) {
 	return strconv.FormatFloat(f, 'g', -1, 64), f, true
 }
 
+// LabelKey returns the form by which a label is matched to a class:
+// canonical's for a number ("07", "7.0" and "7" are "7"), the label itself
+// otherwise.
+func LabelKey(label string) string {
+	c, _, _ := canonical(label)
+	return c
+}
+
 // ClassNames returns the sorted set of labels (see the package comment for
 // the order). It fails when the file has no labels or a single class.
 func (d *Dataset) ClassNames() ([]string, error) {
