@@ -253,7 +253,8 @@ func TestBalancedAndMajority(t *testing.T) {
 // and Soft, one row after another: accuracies, fidelity, forced exits,
 // path lengths, both confusion matrices and the mean leaf mass to the
 // bit, over more rows than an Evaluator holds at once, with rows of two
-// classes the model lacks among them.
+// classes the model lacks among them; and Evaluate, given all the rows at
+// once, gives the same metrics.
 func TestEvaluator(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, m := range []*Model{tiny(), randomModel(rng, 30, 4, 6, 12)} {
@@ -269,12 +270,15 @@ func TestEvaluator(t *testing.T) {
 		confHard, confSoft := append(square(c), make([]int, c), make([]int, c)), append(square(c), make([]int, c), make([]int, c))
 		q, scratch, sc := make([]float64, c), make([]float64, d), k.NewSoftScratch()
 		x := make([]float64, d)
+		var all []float64
+		var ys []int
 		for range rows {
 			for j := range x {
 				x[j] = 3 * rng.NormFloat64()
 			}
 			y := rng.IntN(c + 2)
 			e.Add(x, y) // x is reused: Add must copy it
+			all, ys = append(all, x...), append(ys, y)
 			w, _ := k.Walk(x, scratch, nil)
 			s := k.Soft(q, x, sc)
 			for _, v := range q {
@@ -295,6 +299,9 @@ func TestEvaluator(t *testing.T) {
 			!reflect.DeepEqual(got.ConfusionHard, confHard) || !reflect.DeepEqual(got.ConfusionSoft, confSoft) {
 			t.Errorf("%d nodes: metrics %+v; want %d rows, hard %d, soft %d, agree %d, forced %d, paths %d (max %d), mass %v, confusion %v and %v",
 				k.NumNodes(), got, rows, hard, soft, agree, forced, paths, maxPath, mass/n, confHard, confSoft)
+		}
+		if whole := k.Evaluate(all, ys); !reflect.DeepEqual(whole, got) {
+			t.Errorf("%d nodes: Evaluate %+v; Add gave %+v", k.NumNodes(), whole, got)
 		}
 	}
 }
