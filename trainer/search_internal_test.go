@@ -40,7 +40,8 @@ func TestOneStandardErrorRule(t *testing.T) {
 
 // TestAgainNoTime: a second pass called for (a best of 0.6 on the 60
 // validation rows of 300, a standard error of 6.3 points, above 3.5) runs
-// when the first pass spent at most half of the budget; past that it does
+// when the first pass spent at most half of the budget (exactly half
+// included); a nanosecond past that it does
 // not, and the record says so (NoTimeAgain). A best measured well enough
 // calls for none, and the record says nothing.
 func TestAgainNoTime(t *testing.T) {
@@ -52,11 +53,15 @@ func TestAgainNoTime(t *testing.T) {
 	record := func(best float64) *runlog.Search {
 		return &runlog.Search{Candidates: []runlog.Candidate{{Score: 0.5}, {Score: best}}}
 	}
-	if rec := record(0.6); s.again(task, rec, 4*time.Second) == nil || rec.NoTimeAgain {
-		t.Errorf("4s of 10s spent: no second pass, or NoTimeAgain %v", rec.NoTimeAgain)
+	for _, spent := range []time.Duration{4 * time.Second, 5 * time.Second} { // 5s: exactly half
+		if rec := record(0.6); s.again(task, rec, spent) == nil || rec.NoTimeAgain {
+			t.Errorf("%v of 10s spent: no second pass, or NoTimeAgain %v", spent, rec.NoTimeAgain)
+		}
 	}
-	if rec := record(0.6); s.again(task, rec, 6*time.Second) != nil || !rec.NoTimeAgain {
-		t.Errorf("6s of 10s spent: a second pass, or NoTimeAgain %v", rec.NoTimeAgain)
+	for _, spent := range []time.Duration{5*time.Second + 1, 6 * time.Second} {
+		if rec := record(0.6); s.again(task, rec, spent) != nil || !rec.NoTimeAgain {
+			t.Errorf("%v of 10s spent: a second pass, or NoTimeAgain %v", spent, rec.NoTimeAgain)
+		}
 	}
 	if rec := record(0.99); s.again(task, rec, 6*time.Second) != nil || rec.NoTimeAgain {
 		t.Errorf("a best of 0.99: a second pass, or NoTimeAgain %v", rec.NoTimeAgain)
