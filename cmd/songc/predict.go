@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,12 +21,13 @@ import (
 // PredictCmd predicts a class for every row.
 type PredictCmd struct {
 	ModelArg   `embed:""`
-	Data       string `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
-	Soft       bool   `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
-	Proba      bool   `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
-	Hard       bool   `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
-	ClassNames bool   `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
-	Output     string `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
+	Data       string   `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
+	Soft       bool     `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
+	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
+	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
+	ClassNames bool     `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
+	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction, as the file writes them (an ID, say); a first line then names the columns."`
+	Output     string   `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
 	DataFlags  `embed:""`
 }
 
@@ -36,13 +38,17 @@ the code of songc compile returns; with --soft the class of the soft model; with
 the last digits). The rows stream through in constant memory. A file with a
 header is matched to the model's columns by name, in any order (by position
 for a model trained on a file without one); the label column may be absent,
-and --ignore leaves out columns the model does not read (docs/data.md). On
-stdout, the lines of the rows before a bad one come out before its error;
-with -o FILE, nothing is written unless every row is predicted.
+and --ignore leaves out columns the model does not read (docs/data.md).
+--keep carries columns through: each line starts with their fields, and a
+first line names the columns (the kept ones, then "predicted", or the class
+names with --proba); a kept column the model does not read needs no
+--ignore. On stdout, the lines of the rows before a bad one come out before
+its error; with -o FILE, nothing is written unless every row is predicted.
 
 Examples:
   songc predict letter.json --data letter-test.csv.gz
-  songc predict letter.json --data rows.csv --proba --class-names -o masses.csv`
+  songc predict letter.json --data rows.csv --proba --class-names -o masses.csv
+  songc predict churn.json --data customers.csv --keep id -o churn.csv`
 }
 
 func (c *PredictCmd) Run(g *Globals) (err error) {
@@ -95,22 +101,41 @@ func (f *failWriter) caused(err error) bool { return f.err != nil && errors.Is(e
 func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) error {
 	m := k.Model
 	w := bufio.NewWriterSize(out, 1<<16)
-	if c.ClassNames {
-		cw := csv.NewWriter(w)
-		cw.Write(printableAll(m.ClassNames))
-		if cw.Flush(); cw.Error() != nil {
-			return cw.Error()
-		}
+	opt := c.options(m)
+	opt.Keep = c.Keep
+	p := newPredictor(k, c.Proba, c.Soft, len(c.Keep))
+	// The first line, when there is one, once the file's header has
+	// matched: the columns' names.
+	var names []string
+	switch {
+	case len(c.Keep) > 0 && c.Proba:
+		names = slices.Concat(c.Keep, m.ClassNames)
+	case len(c.Keep) > 0:
+		names = append(slices.Clone(c.Keep), "predicted")
+	case c.ClassNames:
+		names = m.ClassNames
 	}
-	p := newPredictor(k, c.Proba, c.Soft)
+	head := func() error {
+		if names == nil {
+			return nil
+		}
+		cw := csv.NewWriter(w)
+		cw.Write(printableAll(names))
+		cw.Flush()
+		names = nil
+		return cw.Error()
+	}
 	var unseen data.UnseenTally
-	rows, err := eachRow(g, c.Data, c.options(m), func(st data.Stream) error {
+	rows, err := eachRow(g, c.Data, opt, func(st data.Stream) error {
+		if err := head(); err != nil {
+			return err
+		}
 		unseen.Add(st)
-		return p.write(w, st.Row())
+		return p.write(w, st.Row(), st.Kept())
 	})
 	if errors.Is(err, data.ErrNoRows) { // a batch with no rows: nothing to predict
 		fmt.Fprintf(g.Stderr, "songc: %s holds a header and no rows: nothing to predict\n", c.Data)
-		err = nil
+		err = head()
 	}
 	// The rows held, also before an error: their lines come first.
 	err = cmp.Or(err, p.flush(w))
@@ -168,11 +193,13 @@ type predictor struct {
 	scratch []float64
 	line    []byte
 	names   []string // the class names, printable
+	keep    int      // the kept fields a line starts with
+	kept    []string // those of the rows held, one after another
 }
 
-func newPredictor(k *runtime.Classifier, proba, soft bool) *predictor {
+func newPredictor(k *runtime.Classifier, proba, soft bool, keep int) *predictor {
 	p := &predictor{k: k, soft: soft, scratch: make([]float64, k.NumFeatures()),
-		names: printableAll(k.Model.ClassNames)}
+		names: printableAll(k.Model.ClassNames), keep: keep}
 	if proba || soft {
 		p.block = k.NewSoftBlock()
 	}
@@ -199,13 +226,17 @@ func printableAll(names []string) []string {
 	return out
 }
 
-// write writes row's line, or holds the row until a block is full.
-func (p *predictor) write(w *bufio.Writer, row []float64) error {
+// write writes the line of row, whose kept fields are kept, or holds the
+// row until a block is full.
+func (p *predictor) write(w *bufio.Writer, row []float64, kept []string) error {
 	if p.block == nil { // the hard walk, as compiled code runs it
 		res, _ := p.k.Walk(row, p.scratch, nil)
+		p.line = appendFields(p.line[:0], kept)
+		w.Write(p.line)
 		w.WriteString(p.names[res.Class])
 		return w.WriteByte('\n')
 	}
+	p.kept = append(p.kept, kept...)
 	if p.block.Hold(row) {
 		return p.flush(w)
 	}
@@ -220,10 +251,11 @@ func (p *predictor) flush(w *bufio.Writer) error {
 	c := p.k.NumClasses()
 	_, q, class := p.block.Flush()
 	for r, k := range class {
+		p.line = appendFields(p.line[:0], p.kept[r*p.keep:(r+1)*p.keep])
 		if p.soft {
+			w.Write(p.line)
 			w.WriteString(p.names[k])
 		} else {
-			p.line = p.line[:0]
 			for j, v := range q[r*c : (r+1)*c] {
 				if j > 0 {
 					p.line = append(p.line, ',')
@@ -236,5 +268,23 @@ func (p *predictor) flush(w *bufio.Writer) error {
 			return err
 		}
 	}
+	p.kept = p.kept[:0]
 	return nil
+}
+
+// appendFields appends to b each of fields and a comma after it, each
+// quoted as CSV quotes a field when it holds a comma, a quote or a line
+// break.
+func appendFields(b []byte, fields []string) []byte {
+	for _, f := range fields {
+		if strings.ContainsAny(f, ",\"\r\n") {
+			b = append(b, '"')
+			b = append(b, strings.ReplaceAll(f, `"`, `""`)...)
+			b = append(b, '"')
+		} else {
+			b = append(b, f...)
+		}
+		b = append(b, ',')
+	}
+	return b
 }

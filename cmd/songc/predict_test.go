@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -212,6 +213,80 @@ func TestPredictNoRows(t *testing.T) {
 	}
 	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", empty); code != 1 || !strings.Contains(errs, "has a header but no data rows") {
 		t.Errorf("eval: exit %d, %s", code, errs)
+	}
+}
+
+// TestPredictKeep: --keep starts each line with the kept columns' fields,
+// quoted as CSV quotes them, under a first line of the columns' names, in
+// each mode, over more rows than the soft model's block; a kept column the
+// model does not read needs no --ignore; a kept column the header lacks,
+// a file without a header, or an IDX file, is an error; a file with no rows gets the
+// first line only.
+func TestPredictKeep(t *testing.T) {
+	r := trainBlobs(t)
+	text, err := os.ReadFile(r.train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The 300 training rows with an id before them and a note after.
+	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	var b strings.Builder
+	ids := []string{"id"}
+	for i, l := range lines {
+		id, note := fmt.Sprintf("r%d", i), `"say ""hi"", twice"`
+		if i == 0 {
+			id, note = "id", "note"
+		}
+		if i == 7 {
+			id = `"7,b"`
+		}
+		fmt.Fprintf(&b, "%s,%s,%s\n", id, l, note)
+		if i > 0 {
+			ids = append(ids, strings.Trim(id, `"`))
+		}
+	}
+	file := filepath.Join(r.dir, "ids.csv")
+	os.WriteFile(file, []byte(b.String()), 0o644)
+	for _, mode := range [][]string{nil, {"--soft"}, {"--proba"}} {
+		code, plain, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", r.train}, mode...)...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		code, kept, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", file, "--keep", "id,note"}, mode...)...)
+		if code != 0 {
+			t.Fatalf("--keep %v: exit %d: %s", mode, code, errs)
+		}
+		want := []string{"id,note,predicted"}
+		if mode != nil && mode[0] == "--proba" {
+			want[0] = "id,note,ant,bee,cat"
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(plain, "\n"), "\n") {
+			id := ids[i+1]
+			if strings.Contains(id, ",") {
+				id = `"` + id + `"`
+			}
+			want = append(want, id+`,"say ""hi"", twice",`+l)
+		}
+		if got := strings.Split(strings.TrimSuffix(kept, "\n"), "\n"); !slices.Equal(got, want) {
+			t.Errorf("--keep %v: %d lines, want %d; first lines %q, want %q", mode, len(got), len(want), got[:min(3, len(got))], want[:3])
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--data", file, "--keep", "ID"}, `ids.csv:1:1: --keep "ID": the header has no such column (it has "id", "f1", "f2", "f3", "f4", "kind", "note"); names are case-sensitive: did you mean "id"?`},
+		{[]string{"--data", file, "--keep", "id", "--header", "no"}, `ids.csv: --keep names columns of a header, but --header no says the file has no header row`},
+		{[]string{"--data", filepath.Join(r.dir, "t10k-images-idx3-ubyte"), "--keep", "id"}, `t10k-images-idx3-ubyte: --keep names columns of a CSV header, and an IDX file has none`},
+	} {
+		if code, _, errs := songc(t, context.Background(), append([]string{"predict", r.model}, tc.args...)...); code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %s; want %s", tc.args, code, errs, tc.want)
+		}
+	}
+	empty := filepath.Join(r.dir, "empty.csv")
+	os.WriteFile(empty, []byte("id,f1,f2,f3,f4\n"), 0o644)
+	if code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", empty, "--keep", "id"); code != 0 || out != "id,predicted\n" {
+		t.Errorf("no rows: exit %d, output %q, %s", code, out, errs)
 	}
 }
 

@@ -61,6 +61,12 @@ type CSVOptions struct {
 	// them out besides the schema's own, and each must be in its header
 	// and none an input of the model.
 	Ignore []string
+	// Keep names columns of a file's header whose fields a file read for
+	// a model carries through row by row, as the file writes them
+	// (Stream.Kept): an identifier to print beside a prediction. Of a
+	// model whose names came from a header, a kept column it does not read
+	// is left out of its inputs, as Ignore leaves one out.
+	Keep []string
 }
 
 // width is the number of features of the model's input columns, 0 when
@@ -1143,6 +1149,11 @@ type csvReader struct {
 	*csv.Reader
 	header []string // the header given to ignore
 	keep   []int    // the file's columns records hold; nil: all
+	// carry are the file's columns whose fields Read keeps in carried,
+	// as the file writes them less the spaces around, before it leaves
+	// columns out.
+	carry   []int
+	carried []string
 	// comma says which fields of the last record Read held a decimal
 	// comma that it made a point (in a file separated by semicolons).
 	comma []bool
@@ -1151,6 +1162,14 @@ type csvReader struct {
 // Read returns the next record, as csv.Reader.Read does.
 func (r *csvReader) Read() ([]string, error) {
 	rec, err := r.Reader.Read()
+	if err == nil && r.carry != nil {
+		r.carried = r.carried[:0]
+		for _, j := range r.carry {
+			if j < len(rec) { // else a row of too few columns, an error to come
+				r.carried = append(r.carried, strings.TrimSpace(rec[j]))
+			}
+		}
+	}
 	if err == nil && r.keep != nil && !blankRecord(rec) {
 		rec, err = r.leaveOut(rec)
 	}
@@ -1617,6 +1636,18 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	if named && slices.Contains(extra, labelName) {
 		return header, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", labelName)
 	}
+	if keep := cleanNames(s.opt.Keep); len(keep) > 0 {
+		if err := s.carry(rec, line, header, keep); err != nil {
+			return header, err
+		}
+		if header && s.opt.Named { // the kept columns it does not read are left out
+			for _, n := range keep {
+				if _, reads := index[n]; !reads && n != labelName && !slices.Contains(extra, n) {
+					extra = append(extra, n)
+				}
+			}
+		}
+	}
 	for _, n := range extra {
 		if _, reads := index[n]; reads && s.opt.Named {
 			return header, fmt.Errorf("%s: --ignore %q names a column the model reads; only columns it does not read can be left out", s.name, n)
@@ -1682,6 +1713,41 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	}
 	return header, nil
 }
+
+// carry makes the stream carry the fields of the columns keep names
+// through (Kept), found in the first row rec, on line, which must be a
+// header.
+func (s *CSVStream) carry(rec []string, line int, header bool, keep []string) error {
+	if !header {
+		why := "its first row is not one"
+		if s.opt.Header == HeaderNo {
+			why = "--header no says the file has no header row"
+		}
+		return fmt.Errorf("%s: --keep names columns of a header, but %s", s.name, why)
+	}
+	var carry []int
+	var absent, names []string
+	for j, f := range rec {
+		names = append(names, headerName(f, j))
+	}
+	for _, n := range keep {
+		if j := slices.Index(names, n); j >= 0 {
+			carry = append(carry, j)
+		} else {
+			absent = append(absent, n)
+		}
+	}
+	if len(absent) > 0 {
+		return fmt.Errorf("%s:%d:1: --keep %s: the header has no such column (it has %s)%s", s.name, line, QuoteList(absent, len(absent)), QuoteList(names, 8), caseHint(absent, names))
+	}
+	s.cr.carry = carry
+	return nil
+}
+
+// Kept returns the current row's fields of the columns Keep names, in
+// its order, as the file writes them (a decimal comma stays a comma)
+// less the spaces around; the slice is reused. It is nil without Keep.
+func (s *CSVStream) Kept() []string { return s.cr.carried }
 
 // positionalLabel returns the label's column in a file read by position
 // whose rows hold one column more than the inputs: where LabelCol says,

@@ -35,6 +35,10 @@ type Stream interface {
 	// SkippedHeader reports whether a header row was skipped and the
 	// columns read by position, the model's names being positional.
 	SkippedHeader() bool
+	// Kept returns the current row's fields of the columns that
+	// CSVOptions.Keep names, in its order; the slice is reused. It is nil
+	// without Keep.
+	Kept() []string
 	// Close releases the files.
 	Close() error
 }
@@ -43,6 +47,9 @@ type Stream interface {
 // opt.Schema, the model's input columns, must be set.
 func OpenStream(path string, opt CSVOptions) (Stream, error) {
 	if IsIDX(path) {
+		if len(opt.Keep) > 0 {
+			return nil, fmt.Errorf("%s: --keep names columns of a CSV header, and an IDX file has none", path)
+		}
 		return openIDXStream(path, opt.width())
 	}
 	if opt.Schema == nil {
@@ -128,6 +135,7 @@ func (s *idxStream) Next() (bool, error) {
 
 func (s *idxStream) Row() []float64       { return s.x }
 func (s *idxStream) Labelled() bool       { return s.lr != nil }
+func (s *idxStream) Kept() []string       { return nil }
 func (s *idxStream) Label() string        { return s.label }
 func (s *idxStream) MissingLabel() string { return "" } // IDX labels are numbers, never missing
 func (s *idxStream) Line() int            { return s.n }
