@@ -8,7 +8,7 @@
 # seed shows can be told from a gap the recipes have.
 #
 #   bench/seeds.sh [OUT]                       # OUT defaults to bench/seeds-out (ignored by git)
-#   SEEDS="1 2 3" SETS="glass winequality-red" bench/seeds.sh
+#   SEEDS="1 2 3" SETS="glass winequality-red" bench/seeds.sh   # default: the tabular sets of bench/suite/sets.txt
 #   RECIPES="fast-r1 fast" bench/seeds.sh      # one recipe against itself
 #   RECIPES="auto cart" bench/seeds.sh         # against the tuned CART tree
 #
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared/data}
 OUT=${1:-bench/seeds-out}
-SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman"}
+SETS=${SETS:-$(awk '!/^#/ && $2 == "tabular" { print $1 }' bench/suite/sets.txt)}
 SEEDS=${SEEDS:-"1 2 3 4 5 6 7 8 9 10"}
 RECIPES=${RECIPES:-"auto fast"}
 PY=/usr/bin/python3

@@ -9,7 +9,7 @@
 # every test row), on the test rows in a shuffled order.
 #
 #   bench/suite.sh [OUT]            # OUT defaults to bench/suite/out (ignored by git)
-#   SETS="glass seeds" bench/suite.sh
+#   SETS="glass seeds" bench/suite.sh   # default: all of bench/suite/sets.txt
 #   RECIPES="auto fast" bench/suite.sh
 #   TABLE=1 bench/suite.sh          # only make the tables, from OUT's runs
 #
@@ -27,7 +27,7 @@ cd "$(dirname "$0")/.."
 SHARED=${SHARED:-../shared/data}
 OUT=${1:-bench/suite/out}
 partial=${SETS:+1} # a few sets: the page keeps its table
-SETS=${SETS:-"credit-g vote hypothyroid soybean abalone ionosphere sonar glass ecoli seeds winequality-red haberman letter connect4 mnist"}
+SETS=${SETS:-$(awk '!/^#/ { print $1 }' bench/suite/sets.txt)}
 RECIPES=${RECIPES:-"auto fast paper"}
 PY=/usr/bin/python3
 mkdir -p "$OUT/runs" "$OUT/predict"

@@ -16,14 +16,20 @@ hand until songc reads categorical columns itself:
     a level seen only in the test rows sets none of them;
   - a missing numeric value becomes the column's training median.
 The same files feed songc and the scikit-learn/XGBoost baselines, so all
-see the same splits and the same inputs. Letter and Connect-4 are numeric
-already; MNIST stays in its IDX files (songc reads them directly).
+see the same splits and the same inputs. The sets are those of sets.txt;
+Letter and Connect-4 are numeric already; MNIST stays in its IDX files
+(songc reads them directly).
 """
 import csv, gzip, json, os, statistics, sys
 
 MISSING = {"", "NA", "N/A", "n/a", "?", "NaN", "nan", "-nan", "NULL", "null", "None", "<NA>", "#N/A"}  # songc's default tokens
-TABULAR = ["credit-g", "vote", "hypothyroid", "soybean", "abalone", "ionosphere",
-           "sonar", "glass", "ecoli", "seeds", "winequality-red", "haberman"]
+
+
+def suite(kinds=("tabular", "own", "idx")):
+    """The names of the suite's sets (sets.txt, beside this file) of kinds, in its order."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "sets.txt")) as f:
+        lines = [l.split() for l in f if l.strip() and not l.startswith("#")]
+    return [name for name, kind in lines if kind in kinds]
 
 
 def read(path, header):
@@ -78,9 +84,8 @@ def write(path, header, rows):
 def main():
     shared, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    sets = [(n, os.path.join(shared, "tabular", n + ".%s.csv.gz"), True) for n in TABULAR]
-    sets += [("letter", os.path.join(shared, "letter", "%s.csv.gz"), False),
-             ("connect4", os.path.join(shared, "connect4", "%s.csv.gz"), False)]
+    sets = [(n, os.path.join(shared, "tabular", n + ".%s.csv.gz"), True) for n in suite(["tabular"])]
+    sets += [(n, os.path.join(shared, n, "%s.csv.gz"), False) for n in suite(["own"])]
     for name, pattern, header in sets:
         names, train = read(pattern % "train", header)
         _, test = read(pattern % "test", header)

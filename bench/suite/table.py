@@ -14,8 +14,9 @@ A run that has not finished shows "-".
 """
 import json, os, sys
 
-SETS = ["credit-g", "vote", "hypothyroid", "soybean", "abalone", "ionosphere", "sonar", "glass",
-        "ecoli", "seeds", "winequality-red", "haberman", "letter", "connect4", "mnist"]
+from prep import suite
+
+SETS = suite()
 
 
 def load(path):
