@@ -45,19 +45,11 @@ if [ -n "$todo" ]; then # the trees not fitted yet
   $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
   $PY bench/suite/cart.py "$OUT/data" "$OUT" "$SEEDS" $SETS
 fi
+export RAW=$SHARED/tabular # run.sh reads the sets' own files
 for set in $SETS; do
   for seed in $SEEDS; do
     for recipe in $A $B; do
-      [ "$recipe" = cart ] && continue
-      base=$OUT/$set-$recipe-s$seed
-      [ -s "$base.eval.json" ] && continue
-      flags=(--seed "$seed")
-      preset=${recipe%-r*}
-      [ "$preset" != auto ] && flags+=(--preset "$preset")
-      [ "$preset" != "$recipe" ] && flags+=(--restart "${recipe##*-r}")
-      "$OUT/songc" train --data "$SHARED/tabular/$set.train.csv.gz" -o "$base.json" "${flags[@]}" > "$base.train.out" 2>&1
-      "$OUT/songc" eval "$base.json" --data "$SHARED/tabular/$set.test.csv.gz" --json > "$base.eval.json.tmp"
-      mv "$base.eval.json.tmp" "$base.eval.json"
+      [ "$recipe" = cart ] || bench/suite/run.sh "$OUT/songc" "$OUT/data" "$OUT" "$set" "$recipe" "$seed"
     done
   done
 done
