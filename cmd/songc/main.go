@@ -61,7 +61,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Header row in CSV files (${enum})."`
-	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: last, or the model's."`
+	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: last, or a model's own."`
 	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
 }
 
