@@ -1594,15 +1594,23 @@ func (s *CSVStream) Next() (ok bool, err error) {
 
 // otherFile says, of a first row rec that is not read as a header (start
 // has read a named model's header by name before) but has only names (no
-// number) and names none of the model's input columns (by index, start's),
-// that the file may not be for this model; else it returns "".
+// number, and no level of a categorical input: a data row of a model of
+// categories holds those) and names none of the model's input columns (by
+// index, start's), that the file may not be for this model; else it
+// returns "".
 func (s *CSVStream) otherFile(rec []string, index map[string]int) string {
 	if !s.opt.Named {
 		return ""
 	}
 	for _, f := range rec {
-		if _, ok := index[runtime.Level(f)]; ok || runtime.IsNumber(f) {
+		l := runtime.Level(f)
+		if _, ok := index[l]; ok || runtime.IsNumber(f) {
 			return ""
+		}
+		for _, in := range s.opt.Schema.Inputs {
+			if in.Kind == runtime.Categorical && slices.Contains(in.Levels, l) {
+				return ""
+			}
 		}
 	}
 	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(s.opt.Schema.Names(), 3))

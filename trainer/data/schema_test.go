@@ -595,6 +595,15 @@ func TestIgnore(t *testing.T) {
 			t.Errorf("another file's header %q: %v", file, err)
 		}
 	}
+	// A data row of a model of categories is no header: it holds their
+	// levels.
+	cats, err := read(t, "colour,size,y\nred,big,p\nblue,small,q\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := read(t, "red,big,p,extra\n", CSVOptions{Schema: cats.Schema, Named: true}); err == nil || !strings.Contains(err.Error(), "row has 4 columns") || strings.Contains(err.Error(), "reads like a header") {
+		t.Errorf("a data row of categories, one column too many: %v", err)
+	}
 	// A file without a header is positional, its first row data, even
 	// where a field is empty (an unnamed header column would be x1).
 	idx, err := read(t, ",a,b,label\n0,1,2,p\n1,3,4,q\n2,5,6,p\n", CSVOptions{Ignore: []string{"x1"}})
