@@ -102,7 +102,7 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 	m := k.Model
 	w := bufio.NewWriterSize(out, 1<<16)
 	opt := c.options(m)
-	opt.Keep = c.Keep
+	opt.Keep, opt.KeepHint = c.Keep, true
 	p := newPredictor(k, c.Proba, c.Soft, len(c.Keep))
 	// The first line, when there is one, once the file's header has
 	// matched: the columns' names.

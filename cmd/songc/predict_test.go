@@ -219,9 +219,10 @@ func TestPredictNoRows(t *testing.T) {
 // TestPredictKeep: --keep starts each line with the kept columns' fields,
 // quoted as CSV quotes them, under a first line of the columns' names, in
 // each mode, over more rows than the soft model's block; a kept column the
-// model does not read needs no --ignore; a kept column the header lacks,
-// a file without a header, or an IDX file, is an error; a file with no rows gets the
-// first line only.
+// model does not read needs no --ignore, and an error about such a column
+// offers --keep; a kept column the header lacks, a file without a header,
+// or an IDX file, is an error; a file with no rows gets the first line
+// only.
 func TestPredictKeep(t *testing.T) {
 	r := trainBlobs(t)
 	text, err := os.ReadFile(r.train)
@@ -276,6 +277,8 @@ func TestPredictKeep(t *testing.T) {
 		want string
 	}{
 		{[]string{"--data", file, "--keep", "ID"}, `ids.csv:1:1: --keep "ID": the header has no such column (it has "id", "f1", "f2", "f3", "f4", "kind", "note"); names are case-sensitive: did you mean "id"?`},
+		{[]string{"--data", file}, `leave them out with --ignore "id,note" (or print them beside each prediction with --keep "id,note")`},
+		{[]string{"--data", file, "--keep", "idd"}, `did you mean "id"?`},
 		{[]string{"--data", file, "--keep", "id", "--header", "no"}, `ids.csv: --keep names columns of a header, but --header no says the file has no header row`},
 		{[]string{"--data", filepath.Join(r.dir, "t10k-images-idx3-ubyte"), "--keep", "id"}, `t10k-images-idx3-ubyte: --keep names columns of a CSV header, and an IDX file has none`},
 	} {

@@ -823,7 +823,7 @@ func TestIgnoreFlag(t *testing.T) {
 	// A column the model never saw: eval and predict refuse it, naming
 	// the flag, and leave it out with --ignore.
 	extra := csvFile(t, "a,note,y", 30, func(i int) string { r := row(false)(i); return r[:1] + ",n" + r[1:] })
-	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", extra); code != 1 || !strings.Contains(errs, `leave them out with --ignore "note"`) {
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", extra); code != 1 || !strings.Contains(errs, `leave it out with --ignore "note"`) {
 		t.Errorf("eval, an unknown column: exit %d, %s", code, errs)
 	}
 	code, c, errs := songc(t, context.Background(), "predict", model, "--data", extra, "--ignore", "note")

@@ -56,3 +56,52 @@ func Sign(i int, negative bool) string {
 	}
 	return " + "
 }
+
+// Nearest returns the first of among that name is a typo of: at the
+// fewest edits (a letter added, left out or changed, or two next to each
+// other swapped), and at most one edit for every three letters of name
+// (at least one, at most two); "" when none is that near, when one equals
+// name, or when name is a single letter.
+func Nearest(name string, among []string) string {
+	a := []rune(name)
+	if len(a) < 2 {
+		return ""
+	}
+	most := min(2, max(1, len(a)/3))
+	best, at := "", most+1
+	for _, s := range among {
+		if d := edits(a, []rune(s)); d == 0 {
+			return ""
+		} else if d < at {
+			best, at = s, d
+		}
+	}
+	return best
+}
+
+// edits returns the optimal string alignment distance between a and b:
+// the fewest letters added, left out or changed, or pairs of neighbours
+// swapped, that make a into b.
+func edits(a, b []rune) int {
+	// d[i][j] is the distance between a[:i] and b[:j], kept three rows at
+	// a time.
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}

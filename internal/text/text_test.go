@@ -54,3 +54,27 @@ func TestSign(t *testing.T) {
 		t.Errorf("Sign(0, false) = %q", got)
 	}
 }
+
+func TestNearest(t *testing.T) {
+	header := []string{"id", "age", "class", "checking_status", "x"}
+	for _, c := range []struct{ name, want string }{
+		{"idd", "id"},                          // one added
+		{"clas", "class"},                      // one left out
+		{"clase", "class"},                     // one changed
+		{"calss", "class"},                     // two swapped: one edit
+		{"chekcing_stauts", "checking_status"}, // two swaps in 15 letters
+		{"chekcng_stauts", ""},                 // three edits
+		{"ag", "age"},                          // two letters may have one edit
+		{"egg", ""},                            // two edits in three letters
+		{"y", ""},                              // one letter: no guess
+		{"class", ""},                          // a name among them is no typo
+		{"colour", ""},
+	} {
+		if got := Nearest(c.name, header); got != c.want {
+			t.Errorf("Nearest(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if got := edits([]rune("kitten"), []rune("sitting")); got != 3 {
+		t.Errorf("edits(kitten, sitting) = %d, want 3", got)
+	}
+}

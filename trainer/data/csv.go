@@ -67,6 +67,9 @@ type CSVOptions struct {
 	// model whose names came from a header, a kept column it does not read
 	// is left out of its inputs, as Ignore leaves one out.
 	Keep []string
+	// KeepHint says that the command takes Keep: an error about columns
+	// the model does not know offers it too.
+	KeepHint bool
 }
 
 // width is the number of features of the model's input columns, 0 when
@@ -192,10 +195,20 @@ func caseMatches(names, header []string) (ours, theirs []string) {
 }
 
 // caseHint returns, for the first of names that a field of header spells
-// in other cases, a hint naming that field, or "".
+// in other cases, a hint naming that field; else, for the first that is a
+// typo of a field (text.Nearest), a hint naming the field; else "".
 func caseHint(names, header []string) string {
 	if _, theirs := caseMatches(names, header); len(theirs) > 0 {
 		return fmt.Sprintf("; names are case-sensitive: did you mean %q?", theirs[0])
+	}
+	levels := make([]string, len(header))
+	for j, f := range header {
+		levels[j] = runtime.Level(f)
+	}
+	for _, n := range names {
+		if near := text.Nearest(n, levels); near != "" {
+			return fmt.Sprintf("; did you mean %q?", near)
+		}
 	}
 	return ""
 }
@@ -1107,7 +1120,10 @@ func btoi(b bool) int {
 // ready to paste into a shell: --ignore "a,b". The flag's list is split at
 // commas, so a comma within a name is escaped (\,), and such a list is
 // put in single quotes, where the shell keeps the backslash.
-func IgnoreFlag(names ...string) string {
+func IgnoreFlag(names ...string) string { return namesFlag("--ignore", names) }
+
+// namesFlag returns flag with the list of names, as IgnoreFlag writes it.
+func namesFlag(flag string, names []string) string {
 	esc := make([]string, len(names))
 	comma := false
 	for i, n := range names {
@@ -1116,9 +1132,9 @@ func IgnoreFlag(names ...string) string {
 	}
 	list := strings.Join(esc, ",")
 	if comma && !strings.Contains(list, "'") {
-		return "--ignore '" + list + "'"
+		return flag + " '" + list + "'"
 	}
-	return fmt.Sprintf("--ignore %q", list)
+	return fmt.Sprintf("%s %q", flag, list)
 }
 
 // QuoteList returns up to n of names, quoted and separated by commas, and
@@ -1857,6 +1873,15 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 			blank = append(blank, j)
 		}
 	}
+	// A label --label-col names that the header lacks is a typo, not a
+	// file without labels.
+	if !keyword(s.opt.LabelCol) && s.label < 0 {
+		names := make([]string, len(rec))
+		for j, f := range rec {
+			names[j] = headerName(f, s.cr.Column(j))
+		}
+		return fmt.Errorf("%s:%d: --label-col %q: the header has no such column (it has %s)%s", s.name, line, s.opt.LabelCol, QuoteList(names, 8), caseHint([]string{s.opt.LabelCol}, names))
+	}
 	// --label-col first or N must place the label where its name is.
 	if spec := strings.ToLower(s.opt.LabelCol); labelAt >= 0 && labelAt != s.label && spec != "" && spec != "last" && spec != "none" {
 		where := "which this file lacks"
@@ -1881,18 +1906,29 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), hint)
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
+	case len(unknown) == 1 && labelName != "" && unknown[0] == s.opt.Schema.Label:
+		own := unknown[0]
+		return fmt.Errorf("%s:%d: --label-col %q makes that column the label, so the model's own label column, %q, is one it does not read: drop --label-col to read %q as the label, or leave it out with %s", s.name, line, labelName, own, own, IgnoreFlag(own))
 	case len(unknown) > 0:
-		lbl, fix := "", ": leave them out with "+IgnoreFlag(unknown...)
+		them := text.Verb(len(unknown), "it", "them")
+		lbl, fix := "", ": leave "+them+" out with "+IgnoreFlag(unknown...)
+		keep := "" // a third way, where the command takes --keep
+		if s.opt.KeepHint {
+			keep = fmt.Sprintf(" (or print %s beside each prediction with %s)", them, namesFlag("--keep", unknown))
+		}
 		switch own := s.opt.Schema.Label; {
 		case labelName != "" && labelName != own && slices.Contains(unknown, own):
-			lbl, fix = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), ""
+			lbl, fix, keep = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), "", ""
 		case labelName != "" && s.label < 0:
 			// The label under another name is a column the model does
 			// not know, not one to leave out.
 			lbl = fmt.Sprintf("; the label column is %q, which this header lacks", labelName)
-			if len(unknown) == 1 {
+			switch {
+			case len(unknown) == 1 && s.opt.KeepHint: // rows to predict seldom have labels
+				fix, keep = fmt.Sprintf(": leave it out with %s, or print it beside each prediction with %s; if it is the label, pass --label-col %q", IgnoreFlag(unknown...), namesFlag("--keep", unknown), unknown[0]), ""
+			case len(unknown) == 1:
 				fix = fmt.Sprintf(": if %q is the label, pass --label-col %q; else leave it out with %s", unknown[0], unknown[0], IgnoreFlag(unknown...))
-			} else {
+			default:
 				fix = ": if one of them is the label, name it with --label-col; leave the others out with --ignore"
 			}
 		case labelName != "":
@@ -1907,12 +1943,12 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		if hint, label := headerCaseHint(missingLabel, unknown); hint != "" {
 			// The label, written in another case: not a column to leave out.
-			fix = hint
+			fix, keep = hint, ""
 			if others := slices.DeleteFunc(slices.Clone(unknown), func(n string) bool { return slices.Contains(label, n) }); len(others) > 0 {
 				fix += "; leave the others out with " + IgnoreFlag(others...)
 			}
 		}
-		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix)
+		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix, keep)
 	}
 	return nil
 }

@@ -90,6 +90,7 @@ func TestCSVErrors(t *testing.T) {
 		{"semicolons, ragged", "a;b;y\n1;2;x\n3;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; the file looks separated by semicolons, but songc reads semicolons only when each of the first lines holds as many of them"},
 		{"tabs for a model, ragged", "1\t2\n3\n", CSVOptions{Schema: numeric(2)}, "looks separated by tabs"},
 		{"label name not in header", "a,b,y\n1,2,c\n", CSVOptions{LabelCol: "z", Header: HeaderYes}, `t.csv:1: no column is named "z" (the label column); the header has "a", "b", "y"`},
+		{"label name misspelt", "a,b,class\n1,2,c\n", CSVOptions{LabelCol: "clas", Header: HeaderYes}, `t.csv:1: no column is named "clas" (the label column); the header has "a", "b", "class"; did you mean "class"?`},
 		{"label name in another case", "a,b,Y\n1,2,c\n", CSVOptions{LabelCol: "y", Header: HeaderYes}, `t.csv:1: no column is named "y" (the label column); the header has "a", "b", "Y"; names are case-sensitive: did you mean "Y"?`},
 		{"bad quote", "1,2,a\n1,\"2,b\n", CSVOptions{}, "t.csv:2:"},
 		{"quote left open", "1,2,a\n1,\"2,b\n3,4,c\n5,6,d\n", CSVOptions{}, "t.csv:2: a quoted field in the record that starts on this line is not closed, or has text after its closing quote: the reader went on to line 4"},

@@ -147,10 +147,17 @@ func TestNameErrors(t *testing.T) {
 		}
 	}
 	// --label-col naming another column: the model's own label is then
-	// unknown, and the error says which label the model had.
-	want := `the label column is "w" here, where the model's was "y": drop --label-col, or pass --label-col "y"`
-	if _, err := ReadCSV(strings.NewReader("a,b,y,w\n1,2,p,q\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: "w"}); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("--label-col w: error %v, want %q", err, want)
+	// unknown, and the error says which label the model had; naming a
+	// column the header lacks is an error, also where labels may be absent.
+	for _, tc := range []struct{ text, label, want string }{
+		{"a,b,y,w\n1,2,p,q\n", "w", `t.csv:1: --label-col "w" makes that column the label, so the model's own label column, "y", is one it does not read: drop --label-col to read "y" as the label, or leave it out with --ignore "y"`},
+		{"a,b,y,w,v\n1,2,p,q,r\n", "w", `the label column is "w" here, where the model's was "y": drop --label-col, or pass --label-col "y"`},
+		{"a,b,y\n1,2,p\n", "yy", `t.csv:1: --label-col "yy": the header has no such column (it has "a", "b", "y"); did you mean "y"?`},
+		{"a,b\n1,2\n", "z", `t.csv:1: --label-col "z": the header has no such column (it has "a", "b")`},
+	} {
+		if _, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: tc.label}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q --label-col %s: error %v, want %q", tc.text, tc.label, err, tc.want)
+		}
 	}
 	// --label-col first or N placing the label on an input is an error;
 	// placing it where the label's name is, is not.
@@ -636,7 +643,9 @@ func TestIgnore(t *testing.T) {
 		opt  CSVOptions
 		want string
 	}{
-		{text, CSVOptions{Ignore: []string{"idd"}}, `t.csv:1:1: --ignore "idd": the header has no such column (it has "id", "a", "note", "y")`},
+		{text, CSVOptions{Ignore: []string{"idd"}}, `t.csv:1:1: --ignore "idd": the header has no such column (it has "id", "a", "note", "y"); did you mean "id"?`},
+		{text, CSVOptions{Ignore: []string{"nte"}}, `(it has "id", "a", "note", "y"); did you mean "note"?`},
+		{text, CSVOptions{Ignore: []string{"nt"}}, `(it has "id", "a", "note", "y")`},
 		{text, CSVOptions{Ignore: []string{"Note"}}, `--ignore "Note": the header has no such column (it has "id", "a", "note", "y"); names are case-sensitive: did you mean "note"?`},
 		{text, CSVOptions{Ignore: []string{"id"}, Header: HeaderNo}, `t.csv: --ignore names columns of the header, but --header no says the file has no header row`},
 		{"id,a,y\n1,2,p\n3,4\n", CSVOptions{Ignore: []string{"id"}}, `t.csv:3:1: row has 2 columns, the header 3`},
@@ -697,7 +706,7 @@ func TestIgnoreForModel(t *testing.T) {
 			t.Errorf("%q --ignore %q: %v, %+v", tc.text, tc.ignore, err, ts)
 		}
 	}
-	if _, err := read(t, "id,note,a,y\n1,x,5,p\n", named); err == nil || !strings.Contains(err.Error(), `t.csv:1: the header has column(s) the model does not know: "note" (the model reads "a"; the label column is "y"): leave them out with --ignore "note"`) {
+	if _, err := read(t, "id,note,a,y\n1,x,5,p\n", named); err == nil || !strings.Contains(err.Error(), `t.csv:1: the header has column(s) the model does not know: "note" (the model reads "a"; the label column is "y"): leave it out with --ignore "note"`) {
 		t.Errorf("an unknown column without --ignore: %v", err)
 	}
 	// An unnamed column is named by its place in the file, as --ignore
@@ -715,7 +724,7 @@ func TestIgnoreForModel(t *testing.T) {
 	// name the label.
 	byID := named
 	byID.LabelCol = "id"
-	if ts, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", byID); err == nil || !strings.Contains(err.Error(), `does not know: "y"`) {
+	if ts, err := read(t, "id,a,y\n1,5,p\n2,6,q\n", byID); err == nil || !strings.Contains(err.Error(), `the model's own label column, "y", is one it does not read`) {
 		t.Errorf("--label-col id, a column the model left out, and y unknown: %v, %+v", err, ts)
 	}
 	byID.Ignore = []string{"y"}
