@@ -226,14 +226,22 @@ func newLabeller(path string, classes []string) *labeller {
 // class returns the class of label, read on line; it is an error when
 // label is a lacking label past the first maxLacking.
 func (l *labeller) class(label string, line int) (int, error) {
-	key := data.LabelKey(label)
-	if j, ok := l.extra[key]; ok { // met before: index's error is not built again
+	j, ok := l.extra[label] // a lacking label met before, as written then: index's error is not built again
+	y, err := 0, error(nil)
+	if !ok {
+		y, err = l.index(label)
+	}
+	key := label
+	if err != nil { // a lacking label, perhaps met before written otherwise
+		key = data.LabelKey(label)
+		j, ok = l.extra[key]
+	}
+	if ok {
 		l.rows++
 		l.lacking[j].Rows++
 		l.without++
 		return len(l.classes) + j, nil
 	}
-	y, err := l.index(label)
 	if err != nil {
 		if len(l.lacking) == maxLacking {
 			return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of the model's %s (%s); is this the label column (--label-col), and the data the model is for?",
