@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -102,16 +101,17 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 	m := k.Model
 	w := bufio.NewWriterSize(out, 1<<16)
 	opt := c.options(m)
-	opt.Keep, opt.KeepHint = c.Keep, true
-	p := newPredictor(k, c.Proba, c.Soft, len(c.Keep))
+	keep := data.CleanNames(c.Keep) // as the data layer reads them
+	opt.Keep, opt.KeepHint = keep, true
+	p := newPredictor(k, c.Proba, c.Soft, len(keep))
 	// The first line, when there is one, once the file's header has
 	// matched: the columns' names.
 	var names []string
 	switch {
-	case len(c.Keep) > 0 && c.Proba:
-		names = slices.Concat(c.Keep, m.ClassNames)
-	case len(c.Keep) > 0:
-		names = append(slices.Clone(c.Keep), "predicted")
+	case len(keep) > 0 && c.Proba:
+		names = slices.Concat(keep, m.ClassNames)
+	case len(keep) > 0:
+		names = append(slices.Clone(keep), "predicted")
 	case c.ClassNames:
 		names = m.ClassNames
 	}
@@ -119,11 +119,11 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 		if names == nil {
 			return nil
 		}
-		cw := csv.NewWriter(w)
-		cw.Write(printableAll(names))
-		cw.Flush()
+		line := appendFields(nil, printableAll(names))
+		line[len(line)-1] = '\n' // the last field's comma
 		names = nil
-		return cw.Error()
+		_, err := w.Write(line)
+		return err
 	}
 	var unseen data.UnseenTally
 	rows, err := eachRow(g, c.Data, opt, func(st data.Stream) error {
@@ -274,17 +274,22 @@ func (p *predictor) flush(w *bufio.Writer) error {
 
 // appendFields appends to b each of fields and a comma after it, each
 // quoted as CSV quotes a field when it holds a comma, a quote or a line
-// break.
+// break, or starts with a space.
 func appendFields(b []byte, fields []string) []byte {
 	for _, f := range fields {
-		if strings.ContainsAny(f, ",\"\r\n") {
-			b = append(b, '"')
-			b = append(b, strings.ReplaceAll(f, `"`, `""`)...)
-			b = append(b, '"')
-		} else {
+		if !strings.ContainsAny(f, ",\"\r\n") && !strings.HasPrefix(f, " ") {
 			b = append(b, f...)
+			b = append(b, ',')
+			continue
 		}
-		b = append(b, ',')
+		b = append(b, '"')
+		for i := range len(f) { // a quote doubled
+			if f[i] == '"' {
+				b = append(b, '"')
+			}
+			b = append(b, f[i])
+		}
+		b = append(b, '"', ',')
 	}
 	return b
 }

@@ -271,6 +271,12 @@ func TestPredictKeep(t *testing.T) {
 		if got := strings.Split(strings.TrimSuffix(kept, "\n"), "\n"); !slices.Equal(got, want) {
 			t.Errorf("--keep %v: %d lines, want %d; first lines %q, want %q", mode, len(got), len(want), got[:min(3, len(got))], want[:3])
 		}
+		// The names as the data layer takes them: spaces trimmed, blanks
+		// and repeats dropped.
+		code, again, errs := songc(t, context.Background(), append([]string{"predict", r.model, "--data", file, "--keep", " id,,id,note,id"}, mode...)...)
+		if code != 0 || again != kept {
+			t.Errorf("--keep ' id,,id,note,id' %v: exit %d, %s; output differs from --keep id,note's", mode, code, errs)
+		}
 	}
 	for _, tc := range []struct {
 		args []string
@@ -279,7 +285,12 @@ func TestPredictKeep(t *testing.T) {
 		{[]string{"--data", file, "--keep", "ID"}, `ids.csv:1:1: --keep "ID": the header has no such column (it has "id", "f1", "f2", "f3", "f4", "kind", "note"); names are case-sensitive: did you mean "id"?`},
 		{[]string{"--data", file}, `leave them out with --ignore "id,note" (or print them beside each prediction with --keep "id,note")`},
 		{[]string{"--data", file, "--keep", "idd"}, `did you mean "id"?`},
-		{[]string{"--data", file, "--keep", "id", "--header", "no"}, `ids.csv: --keep names columns of a header, but --header no says the file has no header row`},
+		{[]string{"--data", r.train, "--keep", "kind", "--header", "no"}, `train.csv: --keep names columns of a header, but --header no says the file has no header row`},
+		// A file the model cannot read says so first.
+		{[]string{"--data", file, "--keep", "id", "--header", "no"}, `ids.csv:1: row has 7 columns; the model reads 4`},
+		// Names as the data layer cleans them: repeats and blanks are
+		// dropped, spaces trimmed.
+		{[]string{"--data", file, "--keep", " id,,id,note,nope"}, `--keep "nope": the header has no such column`},
 		{[]string{"--data", filepath.Join(r.dir, "t10k-images-idx3-ubyte"), "--keep", "id"}, `t10k-images-idx3-ubyte: --keep names columns of a CSV header, and an IDX file has none`},
 	} {
 		if code, _, errs := songc(t, context.Background(), append([]string{"predict", r.model}, tc.args...)...); code != 1 || !strings.Contains(errs, tc.want) {

@@ -224,8 +224,10 @@ func headerCaseHint(model, file []string) (hint string, theirs []string) {
 	return fmt.Sprintf("; names are case-sensitive, and the header writes %s where the model has %s: write them as the model does", QuoteList(theirs, 8), QuoteList(ours, 8)), theirs
 }
 
-// cleanNames returns names without spaces around them, empty names and
-// repeats, as --ignore takes them.
+// CleanNames returns names without spaces around them, empty names and
+// repeats, as --ignore and --keep take them.
+func CleanNames(names []string) []string { return cleanNames(names) }
+
 func cleanNames(names []string) []string {
 	var out []string
 	for _, n := range names {
@@ -1661,12 +1663,25 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		return header, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", labelName)
 	}
 	if keep := cleanNames(s.opt.Keep); len(keep) > 0 {
-		if err := s.carry(rec, line, header, keep); err != nil {
-			return header, err
+		// A missing header is said only when the file is otherwise read:
+		// a file the model cannot read has a better error than that.
+		if keepErr := s.carry(rec, line, header, keep); keepErr != nil && header {
+			return header, keepErr
+		} else if keepErr != nil {
+			defer func() {
+				if err == nil {
+					err = keepErr
+				}
+			}()
 		}
-		if header && s.opt.Named { // the kept columns it does not read are left out
+		if header && s.opt.Named { // the kept columns it does not read, and the header has, are left out
 			for _, n := range keep {
-				if _, reads := index[n]; !reads && n != labelName && !slices.Contains(extra, n) {
+				_, reads := index[n]
+				has := false
+				for j, f := range rec {
+					has = has || headerName(f, j) == n
+				}
+				if has && !reads && n != labelName && !slices.Contains(extra, n) {
 					extra = append(extra, n)
 				}
 			}
@@ -1875,7 +1890,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	// A label --label-col names that the header lacks is a typo, not a
 	// file without labels.
-	if !keyword(s.opt.LabelCol) && s.label < 0 {
+	if _, input := index[s.opt.LabelCol]; !keyword(s.opt.LabelCol) && s.label < 0 && !input {
 		names := make([]string, len(rec))
 		for j, f := range rec {
 			names[j] = headerName(f, s.cr.Column(j))
@@ -1906,7 +1921,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), hint)
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))
-	case len(unknown) == 1 && labelName != "" && unknown[0] == s.opt.Schema.Label:
+	case len(unknown) == 1 && s.label >= 0 && labelName != s.opt.Schema.Label && unknown[0] == s.opt.Schema.Label:
 		own := unknown[0]
 		return fmt.Errorf("%s:%d: --label-col %q makes that column the label, so the model's own label column, %q, is one it does not read: drop --label-col to read %q as the label, or leave it out with %s", s.name, line, labelName, own, own, IgnoreFlag(own))
 	case len(unknown) > 0:
