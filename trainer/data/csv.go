@@ -1631,6 +1631,13 @@ func (s *CSVStream) otherFile(rec []string, index map[string]int) string {
 			}
 		}
 	}
+	levels := make([]string, len(rec))
+	for j, f := range rec {
+		levels[j] = runtime.Level(f)
+	}
+	if hint, _ := headerCaseHint(s.opt.Schema.Names(), levels); hint != "" {
+		return "; its first row reads like a header" + hint
+	}
 	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(s.opt.Schema.Names(), 3))
 }
 
