@@ -14,13 +14,9 @@ import (
 // end with where to read the command's help.
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
-	good := blobs(t, dir, "good.csv", 30, 1)
+	good, model := tinyModel(t, dir)
 	ragged := filepath.Join(dir, "ragged.csv")
 	os.WriteFile(ragged, []byte("1,2,a\n3,b\n"), 0o644)
-	model := filepath.Join(dir, "m.json")
-	if code, _, errs := songc(t, context.Background(), "train", "--data", good, "-o", model, "--nodes", "2", "--steps", "2", "--epochs", "1", "-q"); code != 0 {
-		t.Fatal(errs)
-	}
 	badModel := filepath.Join(dir, "bad.json")
 	os.WriteFile(badModel, []byte(`{"format": "songc-model/9"}`), 0o644)
 	out := filepath.Join(dir, "out.json")

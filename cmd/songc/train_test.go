@@ -1480,26 +1480,23 @@ func TestTestIsTrainingFile(t *testing.T) {
 // rows.
 func TestTestClassHint(t *testing.T) {
 	dir := t.TempDir()
-	train := blobs(t, dir, "train.csv", 60, 1)
+	train, model := tinyModel(t, dir)
 	test := filepath.Join(dir, "test.csv")
 	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,ant\n0,0,0,0,yak\n"), 0o644)
-	model := filepath.Join(dir, "m.json")
+	out := filepath.Join(dir, "m.json")
 	const want = `test.csv:3: label "yak" is not one of the 3 classes of the training rows ("ant", "bee", "cat"); a model trained on them predicts only these: --test takes rows of those classes only; remove the others, or, after training, measure the model with songc eval MODEL --data FILE, which counts them as wrong`
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model, "--preset", "fast", "-q"); code != 1 || !strings.Contains(errs, want) {
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "fast", "-q"); code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("train: exit %d: %s", code, errs)
 	}
-	if _, err := os.Stat(model); err == nil {
+	if _, err := os.Stat(out); err == nil {
 		t.Error("train wrote a model")
-	}
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "4", "--steps", "3", "--epochs", "2", "-q"); code != 0 {
-		t.Fatal(errs)
 	}
 	if code, _, errs := songc(t, context.Background(), "refine", model, "--data", train, "--test", test, "-o", filepath.Join(dir, "r.json")); code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("refine: exit %d: %s", code, errs)
 	}
 	// A test file without labels has nothing to do with classes.
 	os.WriteFile(test, []byte("0,0,0,0\n1,1,1,1\n"), 0o644)
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model+"2", "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "--test takes") {
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "--test takes") {
 		t.Errorf("train with an unlabelled test file: exit %d: %s", code, errs)
 	}
 }
