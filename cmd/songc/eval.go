@@ -210,7 +210,6 @@ type labeller struct {
 	extra   map[string]int // a lacking label's index in lacking, by its key
 	lacking []lackingLabel // in the order first met
 	rows    int            // the labels given
-	without int            // of those, the ones that are no class
 }
 
 // maxLacking is how many distinct labels that are none of the model's
@@ -227,33 +226,26 @@ func newLabeller(path string, classes []string) *labeller {
 // label is a lacking label past the first maxLacking.
 func (l *labeller) class(label string, line int) (int, error) {
 	j, ok := l.extra[label] // a lacking label met before, as written then: index's error is not built again
-	y, err := 0, error(nil)
 	if !ok {
-		y, err = l.index(label)
-	}
-	key := label
-	if err != nil { // a lacking label, perhaps met before written otherwise
-		key = data.LabelKey(label)
-		j, ok = l.extra[key]
-	}
-	if ok {
-		l.rows++
-		l.lacking[j].Rows++
-		l.without++
-		return len(l.classes) + j, nil
-	}
-	if err != nil {
-		if len(l.lacking) == maxLacking {
-			return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of the model's %s (%s); is this the label column (--label-col), and the data the model is for?",
-				l.path, line, label, maxLacking, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8))
+		y, err := l.index(label)
+		if err == nil {
+			l.rows++
+			return y, nil
 		}
-		l.without++
-		y = len(l.classes) + len(l.lacking)
-		l.extra[key] = len(l.lacking)
-		l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line, Rows: 1})
+		key := data.LabelKey(label) // met before, perhaps, written otherwise
+		if j, ok = l.extra[key]; !ok {
+			if len(l.lacking) == maxLacking {
+				return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of the model's %s (%s); is this the label column (--label-col), and the data the model is for?",
+					l.path, line, label, maxLacking, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8))
+			}
+			j = len(l.lacking)
+			l.extra[key] = j
+			l.lacking = append(l.lacking, lackingLabel{Name: label, Line: line})
+		}
 	}
 	l.rows++
-	return y, nil
+	l.lacking[j].Rows++
+	return len(l.classes) + j, nil
 }
 
 // targets returns the class of every row of ds, which is labelled.
@@ -268,10 +260,20 @@ func (l *labeller) targets(ds *data.Dataset) ([]int, error) {
 	return y, nil
 }
 
+// without returns how many of the labels given are none of the model's
+// classes.
+func (l *labeller) without() int {
+	n := 0
+	for _, x := range l.lacking {
+		n += x.Rows
+	}
+	return n
+}
+
 // noneKnown is an error when every label given is none of the model's
 // classes.
 func (l *labeller) noneKnown() error {
-	if l.without == 0 || l.without < l.rows {
+	if n := l.without(); n == 0 || n < l.rows {
 		return nil
 	}
 	return fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
@@ -300,7 +302,7 @@ func (l *labeller) names() []string {
 // differs from a class only in case is named with it. It is "" when every
 // label is a class.
 func (l *labeller) warning() string {
-	lacking, classes, n, rows, path := l.lacking, l.classes, l.without, l.rows, l.path
+	lacking, classes, n, rows, path := l.lacking, l.classes, l.without(), l.rows, l.path
 	if n == 0 {
 		return ""
 	}

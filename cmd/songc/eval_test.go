@@ -117,8 +117,8 @@ func TestLabeller(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := l.names(); !slices.Equal(got, []string{"3", "4"}) || l.lacking[0].Rows != 3 || l.without != 4 || l.rows != 6 {
-		t.Errorf("lacking %+v, %d of %d rows without a class", l.lacking, l.without, l.rows)
+	if got := l.names(); !slices.Equal(got, []string{"3", "4"}) || l.lacking[0].Rows != 3 || l.without() != 4 || l.rows != 6 {
+		t.Errorf("lacking %+v, %d of %d rows without a class", l.lacking, l.without(), l.rows)
 	}
 	l = newLabeller("f.csv", []string{"a", "b"})
 	for i := range maxLacking {
