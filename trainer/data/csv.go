@@ -1672,23 +1672,19 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	if keep := cleanNames(s.opt.Keep); len(keep) > 0 {
 		// A missing header is said only when the file is otherwise read:
 		// a file the model cannot read has a better error than that.
-		if keepErr := s.carry(rec, line, header, keep); keepErr != nil && header {
-			return header, keepErr
-		} else if keepErr != nil {
+		if keepErr := s.carry(rec, line, header, keep); keepErr != nil {
+			if header {
+				return header, keepErr
+			}
 			defer func() {
 				if err == nil {
 					err = keepErr
 				}
 			}()
 		}
-		if header && s.opt.Named { // the kept columns it does not read, and the header has, are left out
+		if header && s.opt.Named { // the kept columns it does not read are left out
 			for _, n := range keep {
-				_, reads := index[n]
-				has := false
-				for j, f := range rec {
-					has = has || headerName(f, j) == n
-				}
-				if has && !reads && n != labelName && !slices.Contains(extra, n) {
+				if _, reads := index[n]; !reads && n != labelName && !slices.Contains(extra, n) {
 					extra = append(extra, n)
 				}
 			}
