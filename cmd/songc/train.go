@@ -32,10 +32,10 @@ const defaultBudget = 10 * time.Minute
 type TrainCmd struct {
 	Data   string         `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
 	Test   string         `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
-	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched; other recipes: 64)."`
-	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions per row (auto: searched; others: 20); a walk still going then ends in a forced exit."`
-	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (default 120; up to 400 under 10,000 rows)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; unless the graph beats always predicting the most frequent class, saves that constant and warns. fast: 64/20, 120 epochs; quick: 60 epochs (the demo). paper: the authors' settings, without refining."`
+	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched unless given; others: 64)."`
+	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions in a walk (auto: searched unless given; others: 20); past them, a fallback class (a forced exit)."`
+	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120, or up to 400 under 10,000 rows)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; saves always predicting the most frequent class, with a warning, unless the graph beats it. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs (the demo); paper: the SONG paper's, no refining."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${budget}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
 
@@ -85,8 +85,8 @@ func (TrainCmd) Help() string {
   songc train --resume letter.json.ckpt  # continue it after Ctrl-C
 
 A SONG routes each row from node to node by learned linear tests until it
-reaches a class (the terms: docs/model.md). Progress goes to stderr; Ctrl-C
-saves a checkpoint and prints how to resume. Expert flags: --help-all.`
+reaches a class: the row's walk, which compiled code runs (docs/model.md).
+Progress goes to stderr; Ctrl-C saves a checkpoint to resume from.`
 }
 
 // trainArgs is what a checkpoint needs beyond the training config to resume:
