@@ -206,7 +206,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 type labeller struct {
 	path    string // the file the labels are read from
 	classes []string
-	index   func(string) (int, error)
+	index   func(string) (int, bool)
 	extra   map[string]int // a lacking label's index in lacking, by its key
 	lacking []lackingLabel // in the order first met
 	rows    int            // the labels given
@@ -219,16 +219,15 @@ type labeller struct {
 const maxLacking = 1000
 
 func newLabeller(path string, classes []string) *labeller {
-	return &labeller{path: path, classes: classes, index: data.ClassIndex(classes), extra: map[string]int{}}
+	return &labeller{path: path, classes: classes, index: data.ClassLookup(classes), extra: map[string]int{}}
 }
 
 // class returns the class of label, read on line; it is an error when
 // label is a lacking label past the first maxLacking.
 func (l *labeller) class(label string, line int) (int, error) {
-	j, ok := l.extra[label] // a lacking label met before, as written then: index's error is not built again
+	j, ok := l.extra[label] // a lacking label met before as written then: no lookup
 	if !ok {
-		y, err := l.index(label)
-		if err == nil {
+		if y, known := l.index(label); known {
 			l.rows++
 			return y, nil
 		}
@@ -302,26 +301,26 @@ func (l *labeller) names() []string {
 // differs from a class only in case is named with it. It is "" when every
 // label is a class.
 func (l *labeller) warning() string {
-	lacking, classes, n, rows, path := l.lacking, l.classes, l.without(), l.rows, l.path
+	n := l.without()
 	if n == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "warning: %s: %s no training row had:", path, text.Verb(len(lacking), "a label", "labels"))
-	for i, l := range lacking {
+	fmt.Fprintf(&b, "warning: %s: %s no training row had:", l.path, text.Verb(len(l.lacking), "a label", "labels"))
+	for i, x := range l.lacking {
 		if i == 8 {
-			fmt.Fprintf(&b, " and %d more", len(lacking)-8)
+			fmt.Fprintf(&b, " and %d more", len(l.lacking)-8)
 			break
 		}
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, " %q (%s, line %d", l.Name, text.Count(l.Rows, "row"), l.Line)
-		if l.Rows > 1 {
+		fmt.Fprintf(&b, " %q (%s, line %d", x.Name, text.Count(x.Rows, "row"), x.Line)
+		if x.Rows > 1 {
 			fmt.Fprintf(&b, " first")
 		}
-		for _, c := range classes {
-			if strings.EqualFold(l.Name, c) { // never equal: l is no class
+		for _, c := range l.classes {
+			if strings.EqualFold(x.Name, c) { // never equal: x is no class
 				fmt.Fprintf(&b, "; the class %q differs only in case", c)
 				break
 			}
@@ -329,7 +328,7 @@ func (l *labeller) warning() string {
 		b.WriteString(")")
 	}
 	fmt.Fprintf(&b, "; the model cannot predict %s, so %s (%.1f%% of %d) %s as wrong; its classes: %s",
-		text.Verb(len(lacking), "it", "them"), text.Verb(n, "that row", fmt.Sprintf("those %d rows", n)), 100*float64(n)/float64(max(1, rows)), rows, text.Verb(n, "counts", "count"), data.QuoteList(classes, 8))
+		text.Verb(len(l.lacking), "it", "them"), text.Verb(n, "that row", fmt.Sprintf("those %d rows", n)), 100*float64(n)/float64(max(1, l.rows)), l.rows, text.Verb(n, "counts", "count"), data.QuoteList(l.classes, 8))
 	return b.String()
 }
 

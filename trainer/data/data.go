@@ -489,24 +489,34 @@ func (d *Dataset) Targets(classNames []string) ([]int, error) {
 }
 
 // ClassIndex returns the function that maps a label to its index among
-// classNames, a numeric label matching its canonical form ("07" and "7.0"
-// are "7", "2.50" is "2.5"), and fails for a label that is not one of them.
+// classNames (ClassLookup), and fails for a label that is not one of them.
 func ClassIndex(classNames []string) func(label string) (int, error) {
+	lookup := ClassLookup(classNames)
+	return func(l string) (int, error) {
+		k, ok := lookup(l)
+		if !ok {
+			return 0, fmt.Errorf("label %q is not one of the %d classes of the training rows (%s); a model trained on them predicts only these", l, len(classNames), QuoteList(classNames, 8))
+		}
+		return k, nil
+	}
+}
+
+// ClassLookup returns the function that maps a label to its index among
+// classNames, a numeric label matching its canonical form ("07" and "7.0"
+// are "7", "2.50" is "2.5"), and reports whether it is one of them.
+func ClassLookup(classNames []string) func(label string) (int, bool) {
 	index := make(map[string]int, len(classNames))
 	for k, name := range classNames {
 		index[name] = k
 	}
-	return func(l string) (int, error) {
+	return func(l string) (int, bool) {
 		k, ok := index[l]
 		if !ok {
 			if c, _, isNumber := canonical(l); isNumber {
 				k, ok = index[c]
 			}
 		}
-		if !ok {
-			return 0, fmt.Errorf("label %q is not one of the %d classes of the training rows (%s); a model trained on them predicts only these", l, len(classNames), QuoteList(classNames, 8))
-		}
-		return k, nil
+		return k, ok
 	}
 }
 
