@@ -138,20 +138,18 @@ func newTrainingCheck(meta runlog.Metadata) *trainingCheck {
 
 // add adds a labelled row.
 func (c *trainingCheck) add(x []float64, label string) {
-	if c == nil || c.fp == nil {
+	if c == nil {
 		return
 	}
-	if c.n++; c.n > c.rows {
-		c.fp = nil // more rows than the model's training file
-		return
+	if c.n++; c.n <= c.rows { // past them, not the model's training file
+		c.fp.Add(x, label)
 	}
-	c.fp.Add(x, label)
 }
 
 // same reports whether the rows added are the model's training file; it
 // ends the check.
 func (c *trainingCheck) same() bool {
-	return c != nil && c.fp != nil && c.n == c.rows && c.fp.Sum() == c.want
+	return c != nil && c.n == c.rows && c.fp.Sum() == c.want
 }
 
 // evaluate measures k on the labelled rows of path, streamed through in
