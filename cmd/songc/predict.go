@@ -192,7 +192,7 @@ type predictor struct {
 	block   *runtime.SoftBlock // the rows held for the soft model; nil for the hard walk
 	scratch []float64
 	line    []byte
-	names   []string // the class names, printable
+	names   []string // the class names, printable, and CSV-quoted when lines have kept fields
 	keep    int      // the kept fields a line starts with
 	kept    []string // those of the rows held, one after another
 }
@@ -200,6 +200,12 @@ type predictor struct {
 func newPredictor(k *runtime.Classifier, proba, soft bool, keep int) *predictor {
 	p := &predictor{k: k, soft: soft, scratch: make([]float64, k.NumFeatures()),
 		names: printableAll(k.Model.ClassNames), keep: keep}
+	if keep > 0 { // a line of several fields: a class is one of them
+		for i, n := range p.names {
+			q := appendFields(nil, []string{n})
+			p.names[i] = string(q[:len(q)-1])
+		}
+	}
 	if proba || soft {
 		p.block = k.NewSoftBlock()
 	}
@@ -231,10 +237,7 @@ func printableAll(names []string) []string {
 func (p *predictor) write(w *bufio.Writer, row []float64, kept []string) error {
 	if p.block == nil { // the hard walk, as compiled code runs it
 		res, _ := p.k.Walk(row, p.scratch, nil)
-		p.line = appendFields(p.line[:0], kept)
-		w.Write(p.line)
-		w.WriteString(p.names[res.Class])
-		return w.WriteByte('\n')
+		return p.writeClass(w, kept, res.Class)
 	}
 	p.kept = append(p.kept, kept...)
 	if p.block.Hold(row) {
@@ -251,25 +254,34 @@ func (p *predictor) flush(w *bufio.Writer) error {
 	c := p.k.NumClasses()
 	_, q, class := p.block.Flush()
 	for r, k := range class {
-		p.line = appendFields(p.line[:0], p.kept[r*p.keep:(r+1)*p.keep])
+		kept := p.kept[r*p.keep : (r+1)*p.keep]
 		if p.soft {
-			w.Write(p.line)
-			w.WriteString(p.names[k])
-		} else {
-			for j, v := range q[r*c : (r+1)*c] {
-				if j > 0 {
-					p.line = append(p.line, ',')
-				}
-				p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
+			if err := p.writeClass(w, kept, k); err != nil {
+				return err
 			}
-			w.Write(p.line)
+			continue
 		}
-		if err := w.WriteByte('\n'); err != nil {
+		p.line = appendFields(p.line[:0], kept)
+		for j, v := range q[r*c : (r+1)*c] {
+			if j > 0 {
+				p.line = append(p.line, ',')
+			}
+			p.line = strconv.AppendFloat(p.line, v, 'g', -1, 64)
+		}
+		p.line = append(p.line, '\n')
+		if _, err := w.Write(p.line); err != nil {
 			return err
 		}
 	}
 	p.kept = p.kept[:0]
 	return nil
+}
+
+// writeClass writes the line of a row with kept fields kept and class k.
+func (p *predictor) writeClass(w *bufio.Writer, kept []string, k int) error {
+	p.line = append(append(appendFields(p.line[:0], kept), p.names[k]...), '\n')
+	_, err := w.Write(p.line)
+	return err
 }
 
 // appendFields appends to b each of fields and a comma after it, each

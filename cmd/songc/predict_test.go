@@ -304,6 +304,34 @@ func TestPredictKeep(t *testing.T) {
 	}
 }
 
+// TestPredictKeepQuotesClass: with --keep a line has several fields, so
+// a class name holding a comma or a quote is CSV-quoted, in each mode;
+// without, a line is the class alone, as it was.
+func TestPredictKeepQuotesClass(t *testing.T) {
+	train := csvFile(t, "id,a,y", 40, func(i int) string { return fmt.Sprintf("r%d,%d,%s", i, i%2, []string{`"x,y"`, `"say ""z"""`}[i%2]) })
+	model := filepath.Join(filepath.Dir(train), "m.json")
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--ignore", "id", "-o", model, "--preset", "fast", "--nodes", "2", "--steps", "2", "--epochs", "30", "-q"); code != 0 {
+		t.Fatal(errs)
+	}
+	want := map[string]string{"0": `"x,y"`, "1": `"say ""z"""`} // by a
+	for _, mode := range [][]string{nil, {"--soft"}} {
+		code, out, errs := songc(t, context.Background(), append([]string{"predict", model, "--data", train, "--keep", "id,a"}, mode...)...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		for i, l := range lines[1:] {
+			if id, a := fmt.Sprintf("r%d", i), fmt.Sprint(i%2); l != id+","+a+","+want[a] {
+				t.Errorf("%v: line %q, want %q", mode, l, id+","+a+","+want[a])
+				break
+			}
+		}
+	}
+	if code, out, _ := songc(t, context.Background(), "predict", model, "--data", train); code != 0 || !strings.HasPrefix(out, "x,y\n") {
+		t.Errorf("without --keep: exit %d, %q", code, out[:min(20, len(out))])
+	}
+}
+
 // TestFailWriter: the writer predict -o writes through tells an error of
 // its own writes (which WriteFileAtomic names with FILE), also wrapped,
 // from any other (a row's, said as it is; TestPredict covers that path).
