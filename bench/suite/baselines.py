@@ -3,9 +3,9 @@
 
 usage: baselines.py DATA OUT.json [NAME...]
 
-DATA holds prep.py's NAME.train.csv and NAME.test.csv (and, for mnist,
-DATA/mnist/*-ubyte.gz). For each set, on the same training and test rows
-as songc:
+DATA holds prep.py's NAME.train.csv and NAME.test.csv (bench/suite.sh
+fits no baseline on MNIST). For each set, on the same training and test
+rows as songc:
   - cart: scikit-learn's DecisionTreeClassifier, max_leaf_nodes chosen
     among 2, 4, ..., 1024 on a stratified validation split of the
     training rows (the share songc's auto recipe holds out, 0.1 to 0.3),
@@ -16,7 +16,7 @@ Writes test accuracy, balanced accuracy, fit seconds and, for cart, the
 chosen leaf count; saves each tree and booster (OUT dir) for the Go
 exporters of bench/suite/predict.
 """
-import gzip, json, os, sys, time
+import json, os, sys, time
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
@@ -38,27 +38,12 @@ def load_csv(path):
     return x, y
 
 
-def load_idx(images, labels):
-    with gzip.open(images) as f:
-        buf = f.read()
-    n, r, c = int.from_bytes(buf[4:8], "big"), int.from_bytes(buf[8:12], "big"), int.from_bytes(buf[12:16], "big")
-    x = np.frombuffer(buf[16:], dtype=np.uint8).reshape(n, r * c).astype(np.float64) / 255
-    with gzip.open(labels) as f:
-        y = np.frombuffer(f.read()[8:], dtype=np.uint8).astype(str)
-    return x, y
-
-
 def load_set(data, name):
     """The training and test rows of set name in DATA, and its classes
     (the training labels, sorted): x, class index, x, class index (-1
     for a class no training row has), classes."""
-    if name == "mnist":
-        d = os.path.join(data, "mnist")
-        xtr, ytr = load_idx(os.path.join(d, "train-images-idx3-ubyte.gz"), os.path.join(d, "train-labels-idx1-ubyte.gz"))
-        xte, yte = load_idx(os.path.join(d, "t10k-images-idx3-ubyte.gz"), os.path.join(d, "t10k-labels-idx1-ubyte.gz"))
-    else:
-        xtr, ytr = load_csv(os.path.join(data, name + ".train.csv"))
-        xte, yte = load_csv(os.path.join(data, name + ".test.csv"))
+    xtr, ytr = load_csv(os.path.join(data, name + ".train.csv"))
+    xte, yte = load_csv(os.path.join(data, name + ".test.csv"))
     classes = sorted(set(ytr))
     index = {c: i for i, c in enumerate(classes)}
     return xtr, np.array([index[v] for v in ytr]), xte, np.array([index.get(v, -1) for v in yte]), classes
