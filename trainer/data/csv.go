@@ -1929,25 +1929,25 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		return fmt.Errorf("%s:%d: --label-col %q makes that column the label, so the model's own label column, %q, is one it does not read: drop --label-col to read %q as the label, or leave it out with %s", s.name, line, labelName, own, own, IgnoreFlag(own))
 	case len(unknown) > 0:
 		them := text.Verb(len(unknown), "it", "them")
-		lbl, fix := "", ": leave "+them+" out with "+IgnoreFlag(unknown...)
-		keep := "" // a third way, where the command takes --keep
+		orKeep := "" // a third way, where the command takes --keep
 		if s.opt.KeepHint {
-			keep = fmt.Sprintf(" (or print %s beside each prediction with %s)", them, namesFlag("--keep", unknown))
+			orKeep = fmt.Sprintf(" (or print %s beside each prediction with %s)", them, namesFlag("--keep", unknown))
 		}
+		lbl, fix := "", ": leave "+them+" out with "+IgnoreFlag(unknown...)+orKeep
 		switch own := s.opt.Schema.Label; {
 		case labelName != "" && labelName != own && slices.Contains(unknown, own):
-			lbl, fix, keep = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), "", ""
+			lbl, fix = fmt.Sprintf("; the label column is %q here, where the model's was %q: drop --label-col, or pass --label-col %q", labelName, own, own), ""
 		case labelName != "" && s.label < 0:
 			// The label under another name is a column the model does
 			// not know, not one to leave out.
 			lbl = fmt.Sprintf("; the label column is %q, which this header lacks", labelName)
 			switch {
 			case len(unknown) == 1 && s.opt.KeepHint: // rows to predict seldom have labels
-				fix, keep = fmt.Sprintf(": leave it out with %s, or print it beside each prediction with %s; if it is the label, pass --label-col %q", IgnoreFlag(unknown...), namesFlag("--keep", unknown), unknown[0]), ""
+				fix = fmt.Sprintf(": leave it out with %s, or print it beside each prediction with %s; if it is the label, pass --label-col %q", IgnoreFlag(unknown...), namesFlag("--keep", unknown), unknown[0])
 			case len(unknown) == 1:
 				fix = fmt.Sprintf(": if %q is the label, pass --label-col %q; else leave it out with %s", unknown[0], unknown[0], IgnoreFlag(unknown...))
 			default:
-				fix = ": if one of them is the label, name it with --label-col; leave the others out with --ignore"
+				fix = ": if one of them is the label, name it with --label-col; leave the others out with --ignore" + orKeep
 			}
 		case labelName != "":
 			lbl = fmt.Sprintf("; the label column is %q", labelName)
@@ -1961,12 +1961,12 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		if hint, label := headerCaseHint(missingLabel, unknown); hint != "" {
 			// The label, written in another case: not a column to leave out.
-			fix, keep = hint, ""
+			fix = hint
 			if others := slices.DeleteFunc(slices.Clone(unknown), func(n string) bool { return slices.Contains(label, n) }); len(others) > 0 {
 				fix += "; leave the others out with " + IgnoreFlag(others...)
 			}
 		}
-		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix, keep)
+		return fmt.Errorf("%s:%d: the header has column(s) the model does not know: %s (the model reads %s%s)%s", s.name, line, QuoteList(unknown, 8), QuoteList(s.opt.Schema.Names(), 8), lbl, fix)
 	}
 	return nil
 }
