@@ -171,11 +171,7 @@ func HeaderNames(path string) ([]string, error) {
 		if blankRecord(rec) {
 			continue
 		}
-		names := make([]string, len(rec))
-		for j, f := range rec {
-			names[j] = headerName(f, j)
-		}
-		return names, nil
+		return headerNames(rec), nil
 	}
 }
 
@@ -226,9 +222,7 @@ func headerCaseHint(model, file []string) (hint string, theirs []string) {
 
 // CleanNames returns names without spaces around them, empty names and
 // repeats, as --ignore and --keep take them.
-func CleanNames(names []string) []string { return cleanNames(names) }
-
-func cleanNames(names []string) []string {
+func CleanNames(names []string) []string {
 	var out []string
 	for _, n := range names {
 		if n = strings.TrimSpace(n); n != "" && !slices.Contains(out, n) {
@@ -244,7 +238,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 	if opt.Missing == nil {
 		opt.Missing = runtime.DefaultMissing
 	}
-	opt.Ignore = cleanNames(opt.Ignore)
+	opt.Ignore = CleanNames(opt.Ignore)
 	r, c, err := open()
 	if err != nil {
 		return nil, err
@@ -1239,7 +1233,23 @@ func blankRecord(rec []string) bool { return len(rec) == 1 && strings.TrimSpace(
 // absent is the error for the columns absent that --ignore names and the
 // header of file name, on its line, lacks.
 func (r *csvReader) absent(name string, line int, absent []string) error {
-	return fmt.Errorf("%s:%d:1: --ignore %s: the header has no such column (it has %s)%s", name, line, QuoteList(absent, len(absent)), QuoteList(r.header, 8), caseHint(absent, r.header))
+	return noSuchColumns(name, line, "--ignore", absent, r.header)
+}
+
+// noSuchColumns is the error for the columns absent that flag names and
+// the header of file name, on its line, lacks.
+func noSuchColumns(name string, line int, flag string, absent, header []string) error {
+	return fmt.Errorf("%s:%d:1: %s %s: the header has no such column (it has %s)%s", name, line, flag, QuoteList(absent, len(absent)), QuoteList(header, 8), caseHint(absent, header))
+}
+
+// headerNames returns the name of each column of a header rec
+// (headerName).
+func headerNames(rec []string) []string {
+	names := make([]string, len(rec))
+	for j, f := range rec {
+		names[j] = headerName(f, j)
+	}
+	return names
 }
 
 // headerName is the name of the file's column j whose header field is f:
@@ -1631,11 +1641,7 @@ func (s *CSVStream) otherFile(rec []string, index map[string]int) string {
 			}
 		}
 	}
-	levels := make([]string, len(rec))
-	for j, f := range rec {
-		levels[j] = runtime.Level(f)
-	}
-	if hint, _ := headerCaseHint(s.opt.Schema.Names(), levels); hint != "" {
+	if hint, _ := headerCaseHint(s.opt.Schema.Names(), rec); hint != "" { // caseMatches trims the fields
 		return "; its first row reads like a header" + hint
 	}
 	return fmt.Sprintf("; its first row reads like a header, but names none of the model's columns (%s): is this the file the model is for?", QuoteList(s.opt.Schema.Names(), 3))
@@ -1665,22 +1671,17 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	case HeaderAuto:
 		header = s.looksLikeHeader(rec, index)
 	}
-	extra := cleanNames(s.opt.Ignore)
+	extra := CleanNames(s.opt.Ignore)
 	if named && slices.Contains(extra, labelName) {
 		return header, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", labelName)
 	}
-	if keep := cleanNames(s.opt.Keep); len(keep) > 0 {
-		// A missing header is said only when the file is otherwise read:
-		// a file the model cannot read has a better error than that.
-		if keepErr := s.carry(rec, line, header, keep); keepErr != nil {
-			if header {
-				return header, keepErr
-			}
-			defer func() {
-				if err == nil {
-					err = keepErr
-				}
-			}()
+	// --keep's error for a file without a header is said only once the
+	// file is otherwise read: a file the model cannot read has a better
+	// error than that.
+	var keepErr error
+	if keep := CleanNames(s.opt.Keep); len(keep) > 0 {
+		if keepErr = s.carry(rec, line, header, keep); keepErr != nil && header {
+			return header, keepErr
 		}
 		if header && s.opt.Named { // the kept columns it does not read are left out
 			for _, n := range keep {
@@ -1710,7 +1711,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		if named {
 			left = slices.DeleteFunc(slices.Clone(left), func(n string) bool { return n == labelName })
 		}
-		if drop := cleanNames(slices.Concat(left, extra)); len(drop) > 0 {
+		if drop := CleanNames(slices.Concat(left, extra)); len(drop) > 0 {
 			var absent []string
 			rec, absent = s.cr.ignore(rec, drop) // columns the model left out may be absent
 			if absent = slices.DeleteFunc(absent, func(n string) bool { return !slices.Contains(extra, n) }); len(absent) > 0 {
@@ -1753,7 +1754,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			s.cols = append(s.cols, j)
 		}
 	}
-	return header, nil
+	return header, keepErr
 }
 
 // carry makes the stream carry the fields of the columns keep names
@@ -1768,10 +1769,8 @@ func (s *CSVStream) carry(rec []string, line int, header bool, keep []string) er
 		return fmt.Errorf("%s: --keep names columns of a header, but %s", s.name, why)
 	}
 	var carry []int
-	var absent, names []string
-	for j, f := range rec {
-		names = append(names, headerName(f, j))
-	}
+	var absent []string
+	names := headerNames(rec)
 	for _, n := range keep {
 		if j := slices.Index(names, n); j >= 0 {
 			carry = append(carry, j)
@@ -1780,7 +1779,7 @@ func (s *CSVStream) carry(rec []string, line int, header bool, keep []string) er
 		}
 	}
 	if len(absent) > 0 {
-		return fmt.Errorf("%s:%d:1: --keep %s: the header has no such column (it has %s)%s", s.name, line, QuoteList(absent, len(absent)), QuoteList(names, 8), caseHint(absent, names))
+		return noSuchColumns(s.name, line, "--keep", absent, names)
 	}
 	s.cr.carry = carry
 	return nil
