@@ -160,9 +160,8 @@ func (t *Task) Fingerprint() string {
 
 func (t *Task) hash() string {
 	f := NewFingerprinter()
-	d := t.Train.Features
 	for i, l := range t.Train.Labels {
-		f.Add(t.Train.X[i*d:(i+1)*d], l)
+		f.Add(t.Train.Row(i), l)
 	}
 	return f.Sum()
 }
