@@ -39,15 +39,16 @@ if [ -z "${TABLE:-}" ]; then
   $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
   [ -e "$OUT/data/mnist" ] || ln -s "$(cd "$SHARED/mnist" && pwd)" "$OUT/data/mnist"
   go build -o "$OUT/songc" ./cmd/songc
-  # MNIST runs the auto recipe alone: the fixed recipes and the baselines
-  # would take as long as the rest of the suite together.
-  tabular=()
-  for name in $SETS; do [ "$name" = mnist ] || tabular+=("$name"); done
-  $PY bench/suite/baselines.py "$OUT/data" "$OUT/baselines.json" "${tabular[@]}"
+  # The IDX sets (MNIST) run the auto recipe alone: the fixed recipes and
+  # the baselines would take as long as the rest of the suite together.
+  idx=" $(awk '!/^#/ && $2 == "idx" { print $1 }' bench/suite/sets.txt | tr '\n' ' ')"
+  csvsets=()
+  for name in $SETS; do [[ $idx == *" $name "* ]] || csvsets+=("$name"); done
+  $PY bench/suite/baselines.py "$OUT/data" "$OUT/baselines.json" "${csvsets[@]}"
   export RAW=$SHARED/tabular
   for name in $SETS; do
     for recipe in $RECIPES; do
-      [ "$name" = mnist ] && [ "$recipe" != auto ] && continue
+      [[ $idx == *" $name "* ]] && [ "$recipe" != auto ] && continue
       echo "songc $recipe on $name" >&2
       bench/suite/run.sh "$OUT/songc" "$OUT/data" "$OUT/runs" "$name" "$recipe" || echo "songc $recipe on $name failed: $OUT/runs/$name-$recipe.train.out" >&2
     done
