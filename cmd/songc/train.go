@@ -952,7 +952,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	n, rows := len(task.ClassNames), ds.Rows
 	switch odd {
 	case mostlySingle:
-		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; if it is not the label, name the right column with --label-col%s", label, n, rows, labelHint(ds.Schema)))
+		advice := "if it is not the label, name the right column with --label-col"
+		if numbers, _ := numberNames(task.ClassNames); numbers {
+			advice = notClasses
+		}
+		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; %s%s", label, n, rows, advice, labelHint(ds.Schema)))
 	case fractions:
 		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
 	case wholeCounts:

@@ -671,7 +671,8 @@ func TestMajorityCheckCLI(t *testing.T) {
 }
 
 // TestLabelLikeAnIdentifier: a label column with a value per row (a
-// measurement or an identifier taken for the label) is warned of, and the
+// measurement or an identifier taken for the label) is warned of (a label of
+// numbers with the advice to group them into classes), and the
 // auto recipe, left with no validation rows, refuses before training,
 // naming the label as the cause (more validation rows cannot help), and
 // writes nothing.
@@ -679,13 +680,20 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 	train := csvFile(t, "cls,a,b", 30, func(i int) string { return fmt.Sprintf("%c,%d,%.3f", "pq"[i%2], i%3, float64(i)*0.37) })
 	model := filepath.Join(filepath.Dir(train), "m.json")
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model)
-	if code != 1 || !strings.Contains(errs, `the label column "b" has 30 distinct values in 30 rows`) ||
+	if code != 1 || !strings.Contains(errs, `the label column "b" has 30 distinct values in 30 rows, so most classes have a single row; songc learns classes, not numbers`) ||
 		!strings.Contains(errs, "each of the 30 classes has a single row") || !strings.Contains(errs, "(--label-col names it)") ||
 		strings.Contains(errs, "raise --val") {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 	if _, err := os.Stat(model); !os.IsNotExist(err) {
 		t.Errorf("a model was written: %v", err)
+	}
+	// A label of names, one per row, is an identifier rather than a
+	// measurement: the advice is to name the right column.
+	ids := csvFile(t, "a,b,id", 30, func(i int) string { return fmt.Sprintf("%d,%.3f,u%d", i%3, float64(i)*0.37, i) })
+	_, _, errs = songc(t, context.Background(), "train", "--data", ids, "-o", model)
+	if !strings.Contains(errs, `the label column "id" has 30 distinct values in 30 rows, so most classes have a single row; if it is not the label, name the right column with --label-col`) {
+		t.Errorf("a label of names:\n%s", errs)
 	}
 }
 
