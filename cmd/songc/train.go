@@ -844,8 +844,8 @@ func leaveOut(header bool, them string, ignore ...string) string {
 
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
-// not numbers, or for numbers written with a decimal comma, thousands
-// separators or a unit; categories that differ only in case; numbers
+// not numbers, for dates, or for numbers written with a decimal comma,
+// thousands separators or a unit; categories that differ only in case; numbers
 // written with both decimal marks; a first
 // row of column numbers read as data; a row index or an identifier read
 // as a feature; columns with one value or none; a column that alone tells
@@ -870,6 +870,13 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		}
 		what, _ := subject("column", names, 5, "holds", "hold")
 		out = append(out, what+fmt.Sprintf(` numbers written with thousands separators (like %q), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`, cols[0].Like))
+	}
+	for _, d := range ds.Dates {
+		leave := fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(d.Ignore))
+		if !ds.Header {
+			leave = "leave the column out of the file (--ignore needs a header)"
+		}
+		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leave))
 	}
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))

@@ -785,11 +785,11 @@ func TestMixedFirstRow(t *testing.T) {
 // TestScatteredColumnWarned: train warns, even with -q, of a categorical
 // column with a distinct value in most rows.
 func TestScatteredColumnWarned(t *testing.T) {
-	train := csvFile(t, "when,a,y", 30, func(i int) string {
-		return fmt.Sprintf("2024-03-%02d,%d,%c", i+1, i%5, "xz"[i%2])
+	train := csvFile(t, "order,a,y", 30, func(i int) string {
+		return fmt.Sprintf("ord-%03d,%d,%c", i+1, i%5, "xz"[i%2])
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `column "when" has 30 distinct values in 30 rows ("2024-03-01", "2024-03-02", "2024-03-03", ...), so most of its values are seen once and the model learns little from them;`) {
+	if code != 0 || !strings.Contains(errs, `column "order" has 30 distinct values in 30 rows ("ord-001", "ord-002", "ord-003", ...), so most of its values are seen once and the model learns little from them;`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
@@ -1147,9 +1147,9 @@ func TestThousandsWarned(t *testing.T) {
 
 // TestNumberFormatsWarned: train names a semicolon file's columns of
 // numbers with thousands points, or with both decimal marks, and a
-// column of numbers with a unit.
+// column of numbers with a unit, and a column of dates.
 func TestNumberFormatsWarned(t *testing.T) {
-	train := csvFile(t, "qty;mix;pct;y", 60, func(i int) string {
+	train := csvFile(t, "qty;mix;pct;day;y", 60, func(i int) string {
 		q := fmt.Sprintf("%d,5", i*37)
 		if i*37 >= 1000 {
 			q = fmt.Sprintf("%d.%03d,5", i*37/1000, i*37%1000)
@@ -1158,13 +1158,14 @@ func TestNumberFormatsWarned(t *testing.T) {
 		if i == 7 {
 			mix = "1,500"
 		}
-		return fmt.Sprintf("%s;%s;%d%%;%s", q, mix, i%9, []string{"lo", "hi"}[i%2])
+		return fmt.Sprintf("%s;%s;%d%%;%02d.%02d.2025;%s", q, mix, i%9, 1+i%28, 1+i%12, []string{"lo", "hi"}[i%2])
 	})
 	code, errs := trainQuick(t, train)
 	for _, want := range []string{
 		`column "qty" holds numbers written with thousands separators (like "1.036,5"), read as categories`,
 		`column "mix" holds numbers written with a decimal point ("0.25") and others with a comma ("1,500", read as 1.5)`,
 		`column "pct" holds numbers written with "%" (like "0%"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
+		`column "day" holds dates (like "01.01.2025"), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or leave the column out (--ignore "day")`,
 	} {
 		if code != 0 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, want %s:\n%s", code, want, errs)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -309,8 +310,8 @@ func (t *table) ignoreName(j int, name string) string {
 }
 
 // noteColumns sets the columns of ds that train warns of: the categorical
-// ones (those opt.Categorical does not force) in Thousands, DecimalComma,
-// Units, Mixed or Scattered, each in the first that takes it
+// ones (those opt.Categorical does not force) in Dates, Thousands,
+// DecimalComma, Units, Mixed or Scattered, each in the first that takes it
 // (noteCategorical); every one whose levels differ only in case, forced
 // or not, in CaseTwins; the numeric ones written with both decimal marks
 // in Marks; and, of the numeric ones
@@ -363,12 +364,16 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 }
 
 // noteCategorical puts the categorical input in, column j of t, in the
-// first of ds's warnings that takes it: numbers with thousands separators
+// first of ds's warnings that takes it: dates (Dates), numbers with thousands separators
 // (Thousands), with a decimal comma in a file not separated by semicolons
 // (DecimalComma), with a unit (Units), numbers but for a few words
 // (Mixed), or a distinct value in most rows (Scattered). missing is the
 // missing-value tokens.
 func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []string) {
+	if dates(in.Levels) {
+		ds.Dates = append(ds.Dates, DateColumn{Name: in.Name, Ignore: t.ignoreName(j, in.Name), Like: in.Levels[0]})
+		return
+	}
 	if like := thousandsGroups(in.Levels, ds.Separator == ';'); like != "" {
 		ds.Thousands = append(ds.Thousands, ThousandsColumn{Name: in.Name, Like: like})
 		return
@@ -489,6 +494,38 @@ func inGroups(f string, mark, point byte) bool {
 		}
 		rest = more
 	}
+}
+
+// dateLayouts are the ways of writing a day that dates knows: year first
+// (ISO 8601's 2024-03-15, and with slashes or dots), or last, the month
+// before or after the day (03/15/2024, 15.03.2024); each with a time of
+// day or not. A layout's 1 and 2 also read two digits (03, 15), and a time's
+// seconds may have a fraction.
+var dateLayouts = func() []string {
+	var out []string
+	for _, day := range []string{"2006-1-2", "2006/1/2", "2006.1.2", "1/2/2006", "2/1/2006", "2.1.2006", "1-2-2006", "2-1-2006"} {
+		for _, tod := range []string{"", "T15:04", "T15:04:05", "T15:04:05Z07:00", " 15:04", " 15:04:05", " 15:04:05Z07:00"} {
+			out = append(out, day+tod)
+		}
+	}
+	return out
+}()
+
+// dates reports whether three or more levels are all days, each written
+// in one of dateLayouts.
+func dates(levels []string) bool {
+	if len(levels) < 3 {
+		return false
+	}
+	for _, l := range levels {
+		if !slices.ContainsFunc(dateLayouts, func(layout string) bool {
+			_, err := time.Parse(layout, l)
+			return err == nil
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // withUnit returns the unit that every one of three or more levels writes
@@ -962,7 +999,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		return nil, false, 0, err
 	}
 	var many, manyNames []string // the columns with too many levels
-	mostly := ""                 // of the first of them that holds numbers but for a few values, what to do
+	mostly := ""                 // of the first of them that holds numbers but for a few values, or dates, what to do
 	for i := range s.Inputs {
 		in := &s.Inputs[i]
 		if in.Kind != runtime.Categorical {
@@ -976,6 +1013,8 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 				some := MixedColumn{Some: t.some[j], More: t.more[j]}.Examples()
 				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
 					in.Name, text.Count(t.words[j], "value"), some, MissingFlag(opt.Missing, t.some[j]))
+			} else if mostly == "" && t.numbers[j] == 0 && dates(t.some[j]) { // its first three values
+				mostly = fmt.Sprintf(". Column %q holds dates (like %q): write them as numbers first (days since a fixed day, the month, the day of the week)", in.Name, t.some[j][0])
 			}
 			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue

@@ -80,6 +80,10 @@ type Dataset struct {
 	// apart the classes of every row, the mark of a leak (see separating);
 	// not the index column or Identifiers, which are warned of already.
 	Separating []NamedColumn
+	// Dates are the categorical columns of a training file whose values
+	// are all days (2024-03-15, 15.03.2024), perhaps with a time of day;
+	// the other warnings of categorical columns leave them out.
+	Dates []DateColumn
 	// Units are the categorical columns of a training file whose values
 	// are all numbers written with a unit (12%, $3.50); Mixed and
 	// Scattered leave them out.
@@ -179,6 +183,11 @@ type NamedColumn struct{ Name, Ignore string }
 // with the same unit: a suffix, or a prefix of symbols. Like is one of its
 // values.
 type UnitColumn struct{ Name, Unit, Like string }
+
+// A DateColumn is a categorical column whose values are all days; Ignore
+// is the name --ignore knows it by, and Like the first value in the
+// column's level order.
+type DateColumn struct{ Name, Ignore, Like string }
 
 // A CaseTwinColumn is a categorical column two of whose values, A and B
 // (the first such pair in the column's level order), differ only in case.

@@ -270,6 +270,16 @@ func TestTooManyLevels(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `. Column "income" holds numbers but for 17 values ("-"): if they mean missing, list them (--missing "NA,N/A,n/a,?,NaN,nan,-nan,NULL,null,None,<NA>,#N/A,-")`) {
 		t.Errorf("numbers and a placeholder: error %v", err)
 	}
+	// A column of time stamps: the error says to write them as numbers.
+	var d strings.Builder
+	d.WriteString("at,y\n")
+	for i := range MaxLevels + 1 {
+		fmt.Fprintf(&d, "2024-%02d-%02dT%02d:%02d:00,%c\n", 1+i%12, 1+i%28, i%24, i/24, "pq"[i%2])
+	}
+	_, err = read(t, d.String(), CSVOptions{})
+	if err == nil || !strings.Contains(err.Error(), `. Column "at" holds dates (like "2024-01-01T00:00:00"): write them as numbers first`) {
+		t.Errorf("time stamps: error %v", err)
+	}
 }
 
 // TestUnnamedColumn: a header field left empty (pandas' to_csv writes its
@@ -869,6 +879,23 @@ func TestUnitColumns(t *testing.T) {
 	want := []UnitColumn{{Name: "pct", Unit: "%", Like: "-3.5%"}, {Name: "price", Unit: "$", Like: "$12"}, {Name: "kg", Unit: "kg", Like: "12 kg"}, {Name: "eur", Unit: "€", Like: "12,25 €"}, {Name: "fee", Unit: "$", Like: "$1,603.40"}}
 	if err != nil || !reflect.DeepEqual(ds.Units, want) {
 		t.Errorf("%v: units %+v, want %+v", err, ds.Units, want)
+	}
+}
+
+// TestDateColumns: a categorical column whose values are all days, in ISO
+// 8601's order or with the year last, with a time of day or not, is named
+// with its first value; two dates only, versions, a column with one value
+// that is no day, and a column forced categorical are not.
+func TestDateColumns(t *testing.T) {
+	text := "iso,at,us,eu,two,ver,odd,forced,y\n" +
+		"2024-03-15,2024-03-15T08:30:00Z,3/15/2024,15.03.2024,2024-01-01,1.2.3,2024-03-15,2024-03-15,p\n" +
+		"2023-12-01,2023-12-01 17:05:12.5,12/1/2023,01.12.2023,2024-01-02,1.2.4,2023-12-01,2023-12-01,q\n" +
+		"2024-1-2,2024-01-02T00:00:00+01:00,01/02/2024,2.1.2024,2024-01-01,1.3.0,soon,2024-01-02,p\n"
+	ds, err := read(t, text, CSVOptions{Categorical: []string{"forced"}})
+	want := []DateColumn{{Name: "iso", Ignore: "iso", Like: "2023-12-01"}, {Name: "at", Ignore: "at", Like: "2023-12-01 17:05:12.5"},
+		{Name: "us", Ignore: "us", Like: "01/02/2024"}, {Name: "eu", Ignore: "eu", Like: "01.12.2023"}}
+	if err != nil || !reflect.DeepEqual(ds.Dates, want) {
+		t.Errorf("%v: dates %+v, want %+v", err, ds.Dates, want)
 	}
 }
 
