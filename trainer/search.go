@@ -231,12 +231,12 @@ func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (
 	}
 	cfgs := s.Candidates()
 	if task.ValRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
-		const notLabel = "a label with a distinct value in most rows is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
-		switch n := len(task.ClassNames); {
+		const notLabel = "a label with a distinct value in %s is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
+		switch n, rows := len(task.ClassNames), task.Train.Rows; {
 		case slices.Max(task.ClassCounts()) < 2:
-			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; %s", task.Train.Name, n, notLabel)
-		case n > task.Train.Rows/2:
-			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, most of them too small to hold a row out (%.0f%% of each class, rounded); %s", task.Train.Name, task.Train.Rows, n, 100*cfgs[0].Val, notLabel)
+			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+notLabel, task.Train.Name, n, "every row")
+		case n > rows/2 && rows >= 10: // as train's warning of such a label
+			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); "+notLabel, task.Train.Name, rows, n, 100*cfgs[0].Val, "most rows")
 		}
 		return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
 			"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", task.Train.Name, task.Train.Rows, 100*cfgs[0].Val)

@@ -309,8 +309,16 @@ func TestSearchNoValidationRows(t *testing.T) {
 	}{
 		{[]string{"x", "x", "x", "z", "z", "z"}, "six.csv: the auto recipe chooses among its candidates on validation rows, but the stratified split of the 6 rows"},
 		{[]string{"x", "y", "z", "u", "v", "w"}, "six.csv: the auto recipe chooses among its candidates on validation rows, but each of the 6 classes has a single row"},
+		// More classes than half the rows: the label is the cause, but
+		// not in a file too small to tell.
+		{[]string{"x", "x", "y", "y", "z", "w"}, "six.csv: the auto recipe chooses among its candidates on validation rows, but the stratified split of the 6 rows"},
+		{strings.Split("a a b b c c d d e f g h i j k l", " "), "six.csv: the auto recipe chooses among its candidates on validation rows, but the 16 rows hold 12 classes, each too small to hold a row out at 10% (most have a single row)"},
 	} {
-		train := &data.Dataset{Name: "six.csv", Rows: 6, Features: 1, X: []float64{1, 2, 3, 4, 5, 6}, Labels: c.labels}
+		x := make([]float64, len(c.labels))
+		for i := range x {
+			x[i] = float64(i + 1)
+		}
+		train := &data.Dataset{Name: "six.csv", Rows: len(x), Features: 1, X: x, Labels: c.labels}
 		task, err := trainer.NewTask(train, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -960,7 +960,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	switch odd {
 	case mostlySingle:
 		advice := "if it is not the label, name the right column with --label-col"
-		if numbers, _ := numberNames(task.ClassNames); numbers {
+		if numbers, fraction := numberNames(task.ClassNames); numbers && fraction { // a measurement; whole numbers may be an identifier
 			advice = notClasses
 		}
 		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; %s%s", label, n, rows, advice, labelHint(ds.Schema)))

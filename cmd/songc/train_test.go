@@ -672,7 +672,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 
 // TestLabelLikeAnIdentifier: a label column with a value per row (a
 // measurement or an identifier taken for the label) is warned of (a label of
-// numbers with the advice to group them into classes), and the
+// numbers with fractions with the advice to group them into classes), and the
 // auto recipe, left with no validation rows, refuses before training,
 // naming the label as the cause (more validation rows cannot help), and
 // writes nothing.
@@ -693,15 +693,18 @@ func TestLabelLikeAnIdentifier(t *testing.T) {
 	// rows holds none out.)
 	pairs := csvFile(t, "a,b,y", 600, func(i int) string { return fmt.Sprintf("%d,%d,%.2f", i%3, i, 1.5*float64(min(i, 400+(i-400)/2))) })
 	code, _, errs = songc(t, context.Background(), "train", "--data", pairs, "-o", model)
-	if code != 1 || !strings.Contains(errs, "the 600 rows hold 500 classes, most of them too small to hold a row out (10% of each class, rounded)") || strings.Contains(errs, "raise --val") {
+	if code != 1 || !strings.Contains(errs, "the 600 rows hold 500 classes, each too small to hold a row out at 10% (most have a single row)") || strings.Contains(errs, "raise --val") {
 		t.Errorf("classes of one or two rows: exit %d:\n%s", code, errs)
 	}
 	// A label of names, one per row, is an identifier rather than a
 	// measurement: the advice is to name the right column.
-	ids := csvFile(t, "a,b,id", 30, func(i int) string { return fmt.Sprintf("%d,%.3f,u%d", i%3, float64(i)*0.37, i) })
-	_, _, errs = songc(t, context.Background(), "train", "--data", ids, "-o", model)
-	if !strings.Contains(errs, `the label column "id" has 30 distinct values in 30 rows, so most classes have a single row; if it is not the label, name the right column with --label-col`) {
-		t.Errorf("a label of names:\n%s", errs)
+	// So is one of whole numbers.
+	for _, form := range []string{"u%d", "%d"} {
+		ids := csvFile(t, "a,b,id", 30, func(i int) string { return fmt.Sprintf("%d,%.3f,"+form, i%3, float64(i)*0.37, 1000+i) })
+		_, _, errs = songc(t, context.Background(), "train", "--data", ids, "-o", model)
+		if !strings.Contains(errs, `the label column "id" has 30 distinct values in 30 rows, so most classes have a single row; if it is not the label, name the right column with --label-col`) {
+			t.Errorf("a label of %s:\n%s", form, errs)
+		}
 	}
 }
 

@@ -499,28 +499,39 @@ func inGroups(f string, mark, point byte) bool {
 // dateLayouts are the ways of writing a day that dates knows: year first
 // (ISO 8601's 2024-03-15, and with slashes or dots), or last, the month
 // before or after the day (03/15/2024, 15.03.2024); each with a time of
-// day or not. A layout's 1 and 2 also read two digits (03, 15), and a time's
+// day or not, in 24 hours (with a zone as ISO 8601 writes it, or none) or
+// 12. A layout's 1 and 2 also read two digits (03, 15), and a time's
 // seconds may have a fraction.
 var dateLayouts = func() []string {
 	var out []string
 	for _, day := range []string{"2006-1-2", "2006/1/2", "2006.1.2", "1/2/2006", "2/1/2006", "2.1.2006", "1-2-2006", "2-1-2006"} {
-		for _, tod := range []string{"", "T15:04", "T15:04:05", "T15:04:05Z07:00", " 15:04", " 15:04:05", " 15:04:05Z07:00"} {
-			out = append(out, day+tod)
+		out = append(out, day)
+		for _, sep := range []string{"T", " "} {
+			for _, tod := range []string{"15:04", "15:04:05"} {
+				for _, zone := range []string{"", "Z07:00", "Z0700", " MST"} {
+					out = append(out, day+sep+tod+zone)
+				}
+			}
 		}
+		out = append(out, day+" 3:04 PM", day+" 3:04:05 PM")
 	}
 	return out
 }()
 
+// Days before firstYear or after lastYear are taken for something else
+// (versions such as 6.1.7601, codes).
+const firstYear, lastYear = 1800, 2199
+
 // dates reports whether three or more levels are all days, each written
-// in one of dateLayouts.
+// in one of dateLayouts, of years firstYear to lastYear.
 func dates(levels []string) bool {
 	if len(levels) < 3 {
 		return false
 	}
 	for _, l := range levels {
 		if !slices.ContainsFunc(dateLayouts, func(layout string) bool {
-			_, err := time.Parse(layout, l)
-			return err == nil
+			d, err := time.Parse(layout, l)
+			return err == nil && d.Year() >= firstYear && d.Year() <= lastYear
 		}) {
 			return false
 		}
@@ -1014,7 +1025,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
 					in.Name, text.Count(t.words[j], "value"), some, MissingFlag(opt.Missing, t.some[j]))
 			} else if mostly == "" && t.numbers[j] == 0 && dates(t.some[j]) { // its first three values
-				mostly = fmt.Sprintf(". Column %q holds dates (like %q): write them as numbers first (days since a fixed day, the month, the day of the week)", in.Name, t.some[j][0])
+				mostly = fmt.Sprintf(". Column %q seems to hold dates (like %q): write them as numbers first (days since a fixed day, the month, the day of the week)", in.Name, t.some[j][0])
 			}
 			manyNames = append(manyNames, t.ignoreName(j, in.Name))
 			continue

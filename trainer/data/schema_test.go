@@ -277,7 +277,7 @@ func TestTooManyLevels(t *testing.T) {
 		fmt.Fprintf(&d, "2024-%02d-%02dT%02d:%02d:00,%c\n", 1+i%12, 1+i%28, i%24, i/24, "pq"[i%2])
 	}
 	_, err = read(t, d.String(), CSVOptions{})
-	if err == nil || !strings.Contains(err.Error(), `. Column "at" holds dates (like "2024-01-01T00:00:00"): write them as numbers first`) {
+	if err == nil || !strings.Contains(err.Error(), `. Column "at" seems to hold dates (like "2024-01-01T00:00:00"): write them as numbers first`) {
 		t.Errorf("time stamps: error %v", err)
 	}
 }
@@ -884,18 +884,24 @@ func TestUnitColumns(t *testing.T) {
 
 // TestDateColumns: a categorical column whose values are all days, in ISO
 // 8601's order or with the year last, with a time of day or not, is named
-// with its first value; two dates only, versions, a column with one value
-// that is no day, and a column forced categorical are not.
+// with its first value; two dates only, versions (Windows' too, whose
+// "years" lie far off), phone numbers, a column with one value that is no
+// day, and a column forced categorical are not.
 func TestDateColumns(t *testing.T) {
-	text := "iso,at,us,eu,two,ver,odd,forced,y\n" +
-		"2024-03-15,2024-03-15T08:30:00Z,3/15/2024,15.03.2024,2024-01-01,1.2.3,2024-03-15,2024-03-15,p\n" +
-		"2023-12-01,2023-12-01 17:05:12.5,12/1/2023,01.12.2023,2024-01-02,1.2.4,2023-12-01,2023-12-01,q\n" +
-		"2024-1-2,2024-01-02T00:00:00+01:00,01/02/2024,2.1.2024,2024-01-01,1.3.0,soon,2024-01-02,p\n"
+	text := "iso,at,us,eu,dash,pm,two,ver,win,phone,odd,forced,y\n" +
+		"2024-03-15,2024-03-15T08:30:00Z,3/15/2024,15.03.2024,15-03-2024,3/15/2024 8:30 AM,2024-01-01,1.2.3,5.1.2600,555-123-4567,2024-03-15,2024-03-15,p\n" +
+		"2023-12-01,2023-12-01 17:05:12.5,12/1/2023,01.12.2023,01-12-2023,12/1/2023 11:05:09 PM,2024-01-02,1.2.4,6.1.7601,555-123-4568,2023-12-01,2023-12-01,q\n" +
+		"2024-1-2,2024-01-02 00:00:00+0100,01/02/2024,2.1.2024,02-01-2024,1/2/2024 12:00 PM,2024-01-01,1.3.0,6.2.9200,555-123-4569,soon,2024-01-02,p\n"
 	ds, err := read(t, text, CSVOptions{Categorical: []string{"forced"}})
 	want := []DateColumn{{Name: "iso", Ignore: "iso", Like: "2023-12-01"}, {Name: "at", Ignore: "at", Like: "2023-12-01 17:05:12.5"},
-		{Name: "us", Ignore: "us", Like: "01/02/2024"}, {Name: "eu", Ignore: "eu", Like: "01.12.2023"}}
+		{Name: "us", Ignore: "us", Like: "01/02/2024"}, {Name: "eu", Ignore: "eu", Like: "01.12.2023"}, {Name: "dash", Ignore: "dash", Like: "01-12-2023"},
+		{Name: "pm", Ignore: "pm", Like: "1/2/2024 12:00 PM"}}
 	if err != nil || !reflect.DeepEqual(ds.Dates, want) {
 		t.Errorf("%v: dates %+v, want %+v", err, ds.Dates, want)
+	}
+	// Without a header, a column is known to --ignore by its place.
+	if ds, err := read(t, "2024-03-15,1,p\n2023-12-01,2,q\n2024-01-02,3,p\n", CSVOptions{Header: HeaderNo}); err != nil || len(ds.Dates) != 1 || ds.Dates[0].Ignore != "x1" {
+		t.Errorf("no header: %v, dates %+v", err, ds.Dates)
 	}
 }
 
