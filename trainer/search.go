@@ -215,6 +215,27 @@ func (s *Search) Validate() error {
 	return nil
 }
 
+// Ready reports why the search cannot run on task: a plan that cannot run
+// (Validate), or a validation split that holds no rows, with its cause.
+func (s *Search) Ready(task *Task) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	val := s.Base.Val // every candidate's split
+	if task.ValRows(val) > 0 {
+		return nil
+	}
+	const notLabel = "a label with a distinct value in %s is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
+	switch n, rows := len(task.ClassNames), task.Train.Rows; {
+	case slices.Max(task.ClassCounts()) < 2:
+		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+notLabel, task.Train.Name, n, "every row")
+	case n > rows/2 && rows >= 10: // as train's warning of such a label
+		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); "+notLabel, task.Train.Name, rows, n, 100*val, "most rows")
+	}
+	return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
+		"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", task.Train.Name, task.Train.Rows, 100*val)
+}
+
 // Run searches on task and returns the chosen candidate's run, trained to
 // its end, and the search's record (also set as the run's Search, so that
 // its model carries it).
@@ -226,21 +247,10 @@ func (s *Search) Run(ctx context.Context, task *Task) (*Run, *runlog.Search, err
 // start). The result equals that of a search run without interruption,
 // unless the time budget cut it.
 func (s *Search) Resume(ctx context.Context, task *Task, ck *SearchCheckpoint) (*Run, *runlog.Search, error) {
-	if err := s.Validate(); err != nil {
+	if err := s.Ready(task); err != nil {
 		return nil, nil, err
 	}
 	cfgs := s.Candidates()
-	if task.ValRows(cfgs[0].Val) == 0 { // every candidate's split; nothing is copied yet
-		const notLabel = "a label with a distinct value in %s is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
-		switch n, rows := len(task.ClassNames), task.Train.Rows; {
-		case slices.Max(task.ClassCounts()) < 2:
-			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+notLabel, task.Train.Name, n, "every row")
-		case n > rows/2 && rows >= 10: // as train's warning of such a label
-			return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); "+notLabel, task.Train.Name, rows, n, 100*cfgs[0].Val, "most rows")
-		}
-		return nil, nil, fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
-			"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", task.Train.Name, task.Train.Rows, 100*cfgs[0].Val)
-	}
 	st, runs, err := s.start(task, cfgs, ck)
 	if err != nil {
 		return nil, nil, err

@@ -614,6 +614,9 @@ func fraction(eta int) string {
 // search runs the auto recipe's search s (resuming ck when it is set),
 // with a line of progress per candidate and rung.
 func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src string, ck *trainer.SearchCheckpoint) (*trainer.Run, error) {
+	if err := s.Ready(task); err != nil { // before the first line of progress
+		return nil, err
+	}
 	if !c.Quiet {
 		n := len(s.Candidates())
 		resumed := ""
