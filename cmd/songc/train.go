@@ -263,6 +263,13 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	}
 	if sc := task.Schema(); sc != nil && !c.Quiet {
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
+	} else if s := train.Schema; s != nil && !c.Quiet { // numbers without a header: which column is the label is worth a look
+		n, names := len(s.Inputs), "x1"
+		if n > 1 {
+			names += fmt.Sprintf(" to x%d", n)
+		}
+		fmt.Fprintf(g.Stderr, "songc: %s: %sno header, so the %d columns are read by position: %s (%s), and the label is the last, %s (%s)\n",
+			train.Name, separatedBy(train.Separator), n+1, text.Count(n, "numeric input column"), names, text.Count(len(task.ClassNames), "class"), data.QuoteList(task.ClassNames, 5))
 	}
 	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
 	if err != nil {

@@ -786,6 +786,19 @@ func TestMixedFirstRow(t *testing.T) {
 	}
 }
 
+// TestHeaderlessSummary: for a file of numbers without a header, train says
+// that its columns are read by position, and which classes the last one
+// holds, so that a label elsewhere is noticed before the search runs.
+func TestHeaderlessSummary(t *testing.T) {
+	train := csvFile(t, "", 30, func(i int) string { return fmt.Sprintf("%d,%d.5,%c", i%2, i%7, "pqr"[i%3]) })
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", filepath.Join(filepath.Dir(train), "m.json"),
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	want := `train.csv: no header, so the 3 columns are read by position: 2 numeric input columns (x1 to x2), and the label is the last, 3 classes ("p", "q", "r")`
+	if code != 0 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, want %s:\n%s", code, want, errs)
+	}
+}
+
 // TestScatteredColumnWarned: train warns, even with -q, of a categorical
 // column with a distinct value in most rows.
 func TestScatteredColumnWarned(t *testing.T) {
