@@ -229,7 +229,7 @@ func (s *Search) Ready(task *Task) error {
 	switch n, rows := len(task.ClassNames), task.Train.Rows; {
 	case slices.Max(task.ClassCounts()) < 2:
 		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+notLabel, task.Train.Name, n, "every row")
-	case n > rows/2 && rows >= 10: // as train's warning of such a label
+	case MostlySingle(n, rows):
 		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); "+notLabel, task.Train.Name, rows, n, 100*val, "most rows")
 	}
 	return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+

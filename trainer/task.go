@@ -240,6 +240,13 @@ func (t *Task) ValRows(val float64) int {
 	return n
 }
 
+// MostlySingle reports whether a label of classes classes in rows rows has
+// a distinct value in most rows, the mark of an identifier or a measurement
+// taken for the label (in a file of 10 rows or more, large enough to tell).
+func MostlySingle(classes, rows int) bool {
+	return classes > rows/2 && rows >= 10
+}
+
 // standardize returns the shift (mean) and scale (1/standard deviation) of
 // each feature over rows idx; a constant feature gets scale 1.
 func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {

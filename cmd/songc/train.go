@@ -261,15 +261,8 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return testClassHint(err)
 	}
-	if sc := task.Schema(); sc != nil && !c.Quiet {
-		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(sc))
-	} else if s := train.Schema; s != nil && !c.Quiet { // numbers without a header: which column is the label is worth a look
-		n, names := len(s.Inputs), "x1"
-		if n > 1 {
-			names += fmt.Sprintf(" to x%d", n)
-		}
-		fmt.Fprintf(g.Stderr, "songc: %s: %sno header, so the %d columns are read by position: %s (%s), and the label is the last, %s (%s)\n",
-			train.Name, separatedBy(train.Separator), n+1, text.Count(n, "numeric input column"), names, text.Count(len(task.ClassNames), "class"), data.QuoteList(task.ClassNames, 5))
+	if train.Schema != nil && !c.Quiet { // a CSV file
+		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(task))
 	}
 	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
 	if err != nil {
@@ -839,6 +832,16 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
+// leaveColumn says how to leave out the training file's column that
+// --ignore knows as ignore: with the flag, or, in a file without a header,
+// by removing it from the file.
+func leaveColumn(header bool, ignore string) string {
+	if !header {
+		return "leave the column out of the file (--ignore needs a header)"
+	}
+	return fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(ignore))
+}
+
 // leaveOut says how to leave out the training file's columns ignore (them:
 // "it" or "them"): with --ignore, which takes more than 10 without their
 // list, or, in a file without a header, by removing them from it.
@@ -882,11 +885,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, what+fmt.Sprintf(` numbers written with thousands separators (like %q), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`, cols[0].Like))
 	}
 	for _, d := range ds.Dates {
-		leave := fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(d.Ignore))
-		if !ds.Header {
-			leave = "leave the column out of the file (--ignore needs a header)"
-		}
-		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leave))
+		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leaveColumn(ds.Header, d.Ignore)))
 	}
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
@@ -909,13 +908,9 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, firstRowNote(first, headerNo))
 	}
 	for _, sc := range ds.Scattered {
-		leave := fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(sc.Ignore))
-		if !ds.Header {
-			leave = "leave the column out of the file (--ignore needs a header)"
-		}
 		out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows (%s, ...), so most of its values are seen once and the model learns little from them; "+
 			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: %s, or write it as numbers",
-			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), leave))
+			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), leaveColumn(ds.Header, sc.Ignore)))
 	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")
@@ -1009,7 +1004,7 @@ const (
 func labelOddity(names []string, counts []int, rows int) oddity {
 	numbers, fraction := numberNames(names)
 	switch n := len(names); {
-	case n > rows/2 && rows >= 10:
+	case trainer.MostlySingle(n, rows):
 		return mostlySingle
 	case numbers && fraction:
 		return fractions
@@ -1161,8 +1156,20 @@ func separatedBy(sep rune) string {
 	return "fields separated by " + data.Separators[sep] + "; "
 }
 
-// describeColumns says in a line how a training file's columns are read.
-func describeColumns(s *runtime.Schema) string {
+// describeColumns says in a line how the columns of a task's CSV training
+// file are read; for a file of numbers without a header, read by
+// position, it names the label's classes, so that a label that is not the
+// last column shows.
+func describeColumns(task *trainer.Task) string {
+	s := task.Schema()
+	if s == nil {
+		n, names := len(task.Train.Schema.Inputs), "x1"
+		if n > 1 {
+			names += fmt.Sprintf(" to x%d", n)
+		}
+		return fmt.Sprintf("no header, so the %d columns are read by position: %s (%s), and the label is the last, %s (%s)",
+			n+1, text.Count(n, "numeric input column"), names, text.Count(len(task.ClassNames), "class"), data.QuoteList(task.ClassNames, 5))
+	}
 	var cat, miss int
 	for _, in := range s.Inputs {
 		if in.Kind == runtime.Categorical {
