@@ -34,14 +34,14 @@ type TrainCmd struct {
 	Test   string         `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched unless given; others: 64)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"Most decisions in a walk (auto: searched unless given; others: 20); past them, a fallback class (a forced exit)."`
-	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120, or up to 400 under 10,000 rows)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; saves always predicting the most frequent class, with a warning, unless the graph beats it. fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs (the demo); paper: the SONG paper's, no refining."`
-	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's search time, e.g. 90s (default ${budget}; 0: no limit); the chosen graph trains on to 1.25x it, then refines."`
+	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120 to 400, more for smaller files)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; saves always predicting the most frequent class, with a warning, unless the graph beats it on validation rows (a sign test). fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs (the demo); paper: the SONG paper's, no refining."`
+	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
-	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch log, JSON lines (default: m.log.jsonl for m.json)."`
-	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run every epoch, to resume it if it stops (else Ctrl-C saves m.json.ckpt for -o m.json)."`
+	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch JSON-lines log (m.log.jsonl for m.json)."`
+	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run every epoch, to resume it if it stops (else Ctrl-C saves MODEL.ckpt)."`
 	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint with its own flags; give --data, --test, -o or --log only where those files moved."`
 	Quiet      bool   `short:"q" group:"output" help:"No progress output or notes; warnings stay."`
 
