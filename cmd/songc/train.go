@@ -1163,9 +1163,9 @@ func separatedBy(sep rune) string {
 func describeColumns(task *trainer.Task) string {
 	s := task.Schema()
 	if s == nil {
-		n, names := len(task.Train.Schema.Inputs), "x1"
+		n, names := len(task.Train.Schema.Inputs), runtime.Unnamed(0)
 		if n > 1 {
-			names += fmt.Sprintf(" to x%d", n)
+			names += " to " + runtime.Unnamed(n-1)
 		}
 		return fmt.Sprintf("no header, so the %d columns are read by position: %s (%s), and the label is the last, %s (%s)",
 			n+1, text.Count(n, "numeric input column"), names, text.Count(len(task.ClassNames), "class"), data.QuoteList(task.ClassNames, 5))
