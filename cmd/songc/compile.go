@@ -149,7 +149,8 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 			return err
 		}
 		// Labels the model lacks count as wrong, as eval counts them;
-		// data with none of its labels is an error before anything is written.
+		// data with none of its labels, or with more than maxLacking
+		// distinct lacking ones, is an error before anything is written.
 		if ds.Labels != nil {
 			lab = newLabeller(c.Data, m.ClassNames)
 			if y, err = lab.targets(ds); err != nil {

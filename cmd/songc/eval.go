@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/songc/songc/internal/text"
@@ -38,7 +39,8 @@ func (EvalCmd) Help() string {
 A file with a header is matched to the model's columns, its label too, by
 name, in any order; --ignore leaves out columns the model does not read
 (docs/data.md). Rows whose label no training row had count as wrong, and a
-warning names those labels. A warning also says when the rows are the
+warning names those labels; more than ` + strconv.Itoa(maxLacking) + ` distinct such labels (an ID
+column read as the label, say) is an error. A warning also says when the rows are the
 model's own training file (the same rows, in the same order), whose scores
 flatter it.
 
@@ -223,7 +225,7 @@ func newLabeller(path string, classes []string) *labeller {
 // class returns the class of label, read on line; it is an error when
 // label is a lacking label past the first maxLacking.
 func (l *labeller) class(label string, line int) (int, error) {
-	j, ok := l.extra[label] // a lacking label met before as written then: no lookup
+	j, ok := l.extra[label] // a lacking label met before, written as its LabelKey: no lookup
 	if !ok {
 		if y, known := l.index(label); known {
 			l.rows++
