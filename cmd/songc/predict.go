@@ -285,11 +285,13 @@ func (p *predictor) writeClass(w *bufio.Writer, kept []string, k int) error {
 }
 
 // appendFields appends to b each of fields and a comma after it, each
-// quoted as CSV quotes a field when it holds a comma, a quote or a line
-// break, or starts with a space.
+// quoted where encoding/csv's Writer quotes it: when it holds a comma, a
+// quote or a line break, starts with a space of any kind, or is \. (as
+// that Writer writes it, without its allocation per line).
 func appendFields(b []byte, fields []string) []byte {
 	for _, f := range fields {
-		if !strings.ContainsAny(f, ",\"\r\n") && !strings.HasPrefix(f, " ") {
+		r, _ := utf8.DecodeRuneInString(f)
+		if !strings.ContainsAny(f, ",\"\r\n") && !unicode.IsSpace(r) && f != `\.` {
 			b = append(b, f...)
 			b = append(b, ',')
 			continue

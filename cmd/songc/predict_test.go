@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -301,6 +302,20 @@ func TestPredictKeep(t *testing.T) {
 	os.WriteFile(empty, []byte("id,f1,f2,f3,f4\n"), 0o644)
 	if code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", empty, "--keep", "id"); code != 0 || out != "id,predicted\n" {
 		t.Errorf("no rows: exit %d, output %q, %s", code, out, errs)
+	}
+}
+
+// TestAppendFields: predict's lines quote their fields as encoding/csv's
+// Writer does.
+func TestAppendFields(t *testing.T) {
+	fields := []string{"plain", "", "a,b", `say "hi"`, "two\nlines", "cr\r", " lead", "\tlead", "\u00a0lead", `\.`, "trail ", "caf\u00e9"}
+	var want bytes.Buffer
+	w := csv.NewWriter(&want)
+	w.Write(fields)
+	w.Flush()
+	got := appendFields(nil, fields)
+	if got := string(got[:len(got)-1]) + "\n"; got != want.String() {
+		t.Errorf("got %q, want %q", got, want.String())
 	}
 }
 
