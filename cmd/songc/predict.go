@@ -25,7 +25,7 @@ type PredictCmd struct {
 	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision."`
 	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
 	ClassNames bool     `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
-	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction, as the file writes them (an ID, say); a first line then names the columns."`
+	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction (an ID, say), their fields trimmed of spaces and CSV-quoted where needed; a first line then names the columns."`
 	Output     string   `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
 	DataFlags  `embed:""`
 }
