@@ -50,12 +50,12 @@ func (k *Classifier) Evaluate(x []float64, y []int) Metrics {
 }
 
 // Evaluator accumulates Metrics row by row, in memory that does not grow
-// with the rows (only with the classes the model lacks that Add is given,
-// a row of each confusion matrix each): eval streams files of any length
-// through it. It holds up
-// to BlockRows rows and runs their soft model on all the cores at once
-// (a SoftBlock), then adds them to the metrics in the order they came, so
-// that the metrics do not depend on the number of cores.
+// with the rows, only with the classes the model lacks that Add is given
+// (each adds a row to each confusion matrix): eval streams files of any
+// length through it. It holds up to BlockRows rows and runs their soft
+// model on all the cores at once (a SoftBlock), then adds them to the
+// metrics in the order they came, so that the metrics do not depend on the
+// number of cores.
 type Evaluator struct {
 	k                         *Classifier
 	m                         Metrics

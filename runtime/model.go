@@ -613,7 +613,7 @@ func (t tempWriter) Write(p []byte) (int, error) {
 // pathless returns the error that a file operation's *fs.PathError or
 // *os.LinkError (a rename's) wraps, without the files' names, or err.
 func pathless(err error) error {
-	if err == nil {
+	if err == nil { // every Write that succeeds: no errors.As
 		return nil
 	}
 	var pe *fs.PathError
