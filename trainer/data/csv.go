@@ -1725,15 +1725,12 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 	if named && slices.Contains(extra, labelName) {
 		return header, fmt.Errorf("--ignore %q names the label column (--label-col %[1]q)", labelName)
 	}
-	// --keep's error for a file without a header is said only once the
-	// file is otherwise read: a file the model cannot read has a better
-	// error than that.
-	var keepErr error
-	if keep := CleanNames(s.opt.Keep); len(keep) > 0 {
-		if keepErr = s.carry(rec, line, header, keep); keepErr != nil && header {
-			return header, keepErr
+	keep := CleanNames(s.opt.Keep)
+	if len(keep) > 0 && header {
+		if err := s.carry(rec, line, keep); err != nil {
+			return header, err
 		}
-		if header && s.opt.Named { // the kept columns it does not read are left out
+		if s.opt.Named { // the kept columns it does not read are left out
 			for _, n := range keep {
 				if _, reads := index[n]; !reads && n != labelName && !slices.Contains(extra, n) {
 					extra = append(extra, n)
@@ -1804,20 +1801,22 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 			s.cols = append(s.cols, j)
 		}
 	}
-	return header, keepErr
-}
-
-// carry makes the stream carry the fields of the columns keep names
-// through (Kept), found in the first row rec, on line, which must be a
-// header.
-func (s *CSVStream) carry(rec []string, line int, header bool, keep []string) error {
-	if !header {
+	if len(keep) > 0 {
+		// --keep's error for a file without a header is said only once the
+		// file is otherwise read: a file the model cannot read has a
+		// better error than that.
 		why := "its first row is not one"
 		if s.opt.Header == HeaderNo {
 			why = "--header no says the file has no header row"
 		}
-		return fmt.Errorf("%s: --keep names columns of a header, but %s", s.name, why)
+		return header, fmt.Errorf("%s: --keep names columns of a header, but %s", s.name, why)
 	}
+	return header, nil
+}
+
+// carry makes the stream carry the fields of the columns keep names
+// through (Kept), found in the header rec, on line.
+func (s *CSVStream) carry(rec []string, line int, keep []string) error {
 	var carry []int
 	var absent []string
 	names := headerNames(rec)
