@@ -521,9 +521,7 @@ func ClassLookup(classNames []string) func(label string) (int, bool) {
 	return func(l string) (int, bool) {
 		k, ok := index[l]
 		if !ok {
-			if c, _, isNumber := canonical(l); isNumber {
-				k, ok = index[c]
-			}
+			k, ok = index[LabelKey(l)] // 07 for 7
 		}
 		return k, ok
 	}
