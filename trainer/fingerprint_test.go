@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strings"
 	"testing"
@@ -23,15 +24,10 @@ func TestFingerprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 1, 2, 3 and 4 as float64 bits, little-endian: 0x3ff0..., 0x4000...,
-	// 0x4008..., 0x4010...
+	// 1, 2, 3 and 4 as float64 bits, little-endian.
 	var b []byte
-	for _, top := range []byte{0xf0, 0x00, 0x08, 0x10} {
-		hi := byte(0x40)
-		if top == 0xf0 {
-			hi = 0x3f
-		}
-		b = append(b, 0, 0, 0, 0, 0, 0, top, hi)
+	for _, bits := range []uint64{0x3ff0 << 48, 0x4000 << 48, 0x4008 << 48, 0x4010 << 48} {
+		b = binary.LittleEndian.AppendUint64(b, bits)
 	}
 	b = append(b, "a\x00b\x00"...)
 	sum := sha256.Sum256(b)
