@@ -85,7 +85,7 @@ func (TrainCmd) Help() string {
   songc train --resume letter.json.ckpt  # continue it after Ctrl-C
 
 A SONG routes each row from node to node by learned linear tests until it
-reaches a class: the row's walk, which compiled code runs (docs/model.md).
+reaches a class: its walk, the path the compiled code runs too (docs/model.md).
 Progress goes to stderr; Ctrl-C saves a checkpoint to resume from.`
 }
 
