@@ -968,11 +968,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		if numbers, fraction := numberNames(task.ClassNames); numbers && fraction { // a measurement; whole numbers may be an identifier
 			advice = notClasses
 		}
-		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; %s%s", label, n, rows, advice, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s has %d distinct values in %d rows, so most classes have a single row; %s%s", label, n, rows, advice, labelHint(ds)))
 	case fractions:
-		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s holds numbers with fractions (%d distinct values), which reads like a measurement, not classes; %s%s", label, n, notClasses, labelHint(ds)))
 	case wholeCounts:
-		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rareClasses(counts), rareRows, notClasses, labelHint(ds.Schema)))
+		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rareClasses(counts), rareRows, notClasses, labelHint(ds)))
 	case classesLike:
 		var single []string // the classes of one training row
 		for k, c := range counts {
@@ -1125,23 +1125,46 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 		v("it means", "they mean"), v("it", "them"), data.MissingFlag(missing, mc.Some), v("it is a number", "they are numbers"), v("it", "them"), mc.Name)
 }
 
-// labelHint names the categorical columns of s that could be a label
-// (one to three with at most 50 levels), for a warning that the label
-// column looks wrong.
-func labelHint(s *runtime.Schema) string {
-	if s == nil {
+// labelHint names the columns of ds that could be a label, for a warning
+// that the label column looks wrong: categorical columns of at most 50
+// levels, and numeric columns of 2 to 20 distinct whole numbers (classes
+// coded as numbers, as 0 and 1 often are); none when more than five could.
+func labelHint(ds *data.Dataset) string {
+	if ds.Schema == nil {
 		return ""
 	}
 	var names []string
-	for _, in := range s.Inputs {
-		if in.Kind == runtime.Categorical && len(in.Levels) <= 50 {
+	at := 0 // the column's first feature
+	for _, in := range ds.Schema.Inputs {
+		if in.Kind == runtime.Categorical && len(in.Levels) <= 50 ||
+			in.Kind == runtime.Numeric && fewWholes(ds.X, at, ds.Features, 20) {
 			names = append(names, in.Name)
 		}
+		at += in.Width()
 	}
-	if len(names) == 0 || len(names) > 3 {
+	if len(names) == 0 || len(names) > 5 {
 		return ""
 	}
-	return fmt.Sprintf(" (columns of words: %s)", data.QuoteList(names, 3))
+	return fmt.Sprintf(" (columns of few values: %s)", data.QuoteList(names, 5))
+}
+
+// fewWholes reports whether feature j of the row-major x, of width
+// features, holds 2 to most distinct values, all whole numbers.
+func fewWholes(x []float64, j, width, most int) bool {
+	seen := make(map[float64]bool)
+	for i := j; i < len(x); i += width {
+		v := x[i]
+		if v != math.Trunc(v) {
+			return false
+		}
+		if !seen[v] {
+			if len(seen) == most {
+				return false
+			}
+			seen[v] = true
+		}
+	}
+	return len(seen) >= 2
 }
 
 // separatedBy says what separates a CSV file's fields, when it is not a

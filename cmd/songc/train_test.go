@@ -936,13 +936,14 @@ func TestNumberedFirstRowWarned(t *testing.T) {
 
 // TestFractionLabelsWarned: a label column of numbers with fractions (the
 // label first in the file, the last column a measurement) is warned of,
-// naming the columns of words that could be the label.
+// naming the columns that could be the label: words, and a few whole
+// numbers (0 and 1 here), not a count of 30 values.
 func TestFractionLabelsWarned(t *testing.T) {
-	train := csvFile(t, "species,a,w", 30, func(i int) string {
-		return fmt.Sprintf("%s,%d,%.1f", []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
+	train := csvFile(t, "survived,species,a,w", 30, func(i int) string {
+		return fmt.Sprintf("%d,%s,%d,%.1f", i%3/2, []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col (columns of words: "species")`) {
+	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col (columns of few values: "survived", "species")`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
