@@ -612,7 +612,7 @@ func fraction(eta int) string {
 }
 
 // search runs the auto recipe's search s (resuming ck when it is set),
-// with a line of progress per candidate and rung.
+// with progress per candidate (searchPrinter).
 func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src string, ck *trainer.SearchCheckpoint) (*trainer.Run, error) {
 	if err := s.Ready(task); err != nil { // before the first line of progress
 		return nil, err
@@ -633,13 +633,11 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		}
 		fmt.Fprintf(g.Stderr, "songc: searching on %s: %s (nodes/steps %s; lr %s; weight decay %s)%s, %s%s\n",
 			src, text.Count(n, "candidate"), sizeList(s.Sizes), list(s.LRs), list(s.WeightDecays), rounds, budget, resumed)
-		s.Progress = func(p trainer.SearchProgress) {
-			cd, b := p.Candidate, p.Best
-			fmt.Fprintf(g.Stderr, "round %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
-				p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
-				b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, p.Elapsed.Round(time.Second))
-		}
+		sp := &searchPrinter{w: g.Stderr, terminal: g.Terminal}
+		defer sp.end()
+		s.Progress = sp.progress
 		s.Again = func(t *trainer.Search) {
+			sp.end()
 			p, n := t.Pilot.Best, t.Pilot.ValRows
 			fmt.Fprintf(g.Stderr, "songc: the best finalist's %.2f%% on %d validation rows has a standard error of %.1f points, above %.1f: searching again on %d validation rows (%.0f%% of the training rows), cut to %s at epochs %s\n",
 				100*p, n, 100*trainer.StdErr(p, n), 100*t.AimSE, task.ValRows(t.Base.Val), 100*t.Base.Val, fraction(t.Eta), list(t.Rungs()))
@@ -647,6 +645,44 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 	}
 	r, _, err := s.Resume(g.Ctx, task, ck)
 	return r, err
+}
+
+// searchPrinter prints a search's progress: a line per candidate, or on a
+// terminal a short live line rewritten for each candidate (at most 80
+// columns, so that it does not wrap) and one line kept per round, with the
+// round's best.
+type searchPrinter struct {
+	w        io.Writer
+	terminal bool
+	live     bool // a live line is on the terminal, not ended
+}
+
+// progress is the search's Progress callback.
+func (sp *searchPrinter) progress(p trainer.SearchProgress) {
+	cd, b := p.Candidate, p.Best
+	elapsed := p.Elapsed.Round(time.Second)
+	switch {
+	case !sp.terminal:
+		fmt.Fprintf(sp.w, "round %d/%d  %2d/%d  %3d nodes %2d steps lr %-5g wd %-5g  %3d epochs  val %6.2f%%   best: %d/%d lr %g wd %g %6.2f%%  %s\n",
+			p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
+			b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, elapsed)
+	case p.Index+1 < p.Of:
+		fmt.Fprintf(sp.w, "\r\033[Kround %d/%d  %d/%d  %d/%d lr %g wd %g  val %.2f%%  best %.2f%%  %s",
+			p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, 100*cd.Score, 100*b.Score, elapsed)
+		sp.live = true
+	default:
+		fmt.Fprintf(sp.w, "\r\033[Kround %d/%d  %s  best: %d/%d lr %g wd %g  val %.2f%%  %s\n",
+			p.Rung+1, p.Rungs, text.Count(p.Of, "candidate"), b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, elapsed)
+		sp.live = false
+	}
+}
+
+// end ends a live line, so that what is written next starts a line.
+func (sp *searchPrinter) end() {
+	if sp.live {
+		fmt.Fprintln(sp.w)
+		sp.live = false
+	}
 }
 
 // abs makes a data path absolute, so that a checkpoint can be resumed from
@@ -1518,15 +1554,16 @@ func newProgressPrinter(w io.Writer, terminal, hasVal bool) func(trainer.Progres
 			return
 		}
 		last = time.Now()
-		const width = 20
+		const width = 10
 		done := width * p.Batch / p.Batches
 		bar := strings.Repeat("=", done) + strings.Repeat(" ", width-done)
 		val := ""
 		if hasVal && p.LastValAcc >= 0 {
 			val = fmt.Sprintf("  val %.2f%%", 100*p.LastValAcc)
 		}
-		fmt.Fprintf(w, "\r\033[Kepoch %d/%d [%s] %d/%d  loss %.4f (bce %.4f, leaf %.4f)%s  ETA %s",
-			p.Epoch, p.Epochs, bar, p.Batch, p.Batches, p.Loss.Total, p.Loss.BCE, p.Loss.Leaf, val, p.ETA.Round(time.Second))
+		// Short enough for 80 columns: a line that wraps is not rewritten.
+		fmt.Fprintf(w, "\r\033[Kepoch %d/%d [%s] %d/%d  loss %.4f%s  ETA %s",
+			p.Epoch, p.Epochs, bar, p.Batch, p.Batches, p.Loss.Total, val, p.ETA.Round(time.Second))
 	}
 }
 

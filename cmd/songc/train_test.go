@@ -18,6 +18,7 @@ import (
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
 )
 
@@ -1533,5 +1534,66 @@ func TestTestClassHint(t *testing.T) {
 	os.WriteFile(test, []byte("0,0,0,0\n1,1,1,1\n"), 0o644)
 	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "--test takes") {
 		t.Errorf("train with an unlabelled test file: exit %d: %s", code, errs)
+	}
+}
+
+// TestSearchPrinter: a line per candidate in a file; on a terminal, a
+// live line rewritten per candidate and one line kept per round, ended
+// before anything else is written (the end of a round cut short).
+func TestSearchPrinter(t *testing.T) {
+	feed := func(sp *searchPrinter) {
+		for r, of := range []int{3, 2} {
+			for i := range of {
+				sp.progress(trainer.SearchProgress{Rung: r, Rungs: 3, Index: i, Of: of,
+					Candidate: runlog.Candidate{Nodes: 16, Steps: 8, LR: 0.03, Epochs: 5, Score: 0.5 + 0.1*float64(i)},
+					Best:      runlog.Candidate{Nodes: 32, Steps: 10, LR: 0.1, WeightDecay: 0.01, Score: 0.75}, Elapsed: 3 * time.Second})
+			}
+		}
+		sp.progress(trainer.SearchProgress{Rung: 2, Rungs: 3, Index: 0, Of: 2, Elapsed: 4 * time.Second}) // cut short
+		sp.end()
+		sp.end()
+	}
+	var file bytes.Buffer
+	feed(&searchPrinter{w: &file})
+	lines := strings.Split(strings.TrimSuffix(file.String(), "\n"), "\n")
+	if len(lines) != 6 || strings.Contains(file.String(), "\r") ||
+		lines[1] != "round 1/3   2/3   16 nodes  8 steps lr 0.03  wd 0        5 epochs  val  60.00%   best: 32/10 lr 0.1 wd 0.01  75.00%  3s" {
+		t.Errorf("in a file, got %d lines:\n%s", len(lines), file.String())
+	}
+	var term bytes.Buffer
+	feed(&searchPrinter{w: &term, terminal: true})
+	want := "\r\033[Kround 1/3  1/3  16/8 lr 0.03 wd 0  val 50.00%  best 75.00%  3s" +
+		"\r\033[Kround 1/3  2/3  16/8 lr 0.03 wd 0  val 60.00%  best 75.00%  3s" +
+		"\r\033[Kround 1/3  3 candidates  best: 32/10 lr 0.1 wd 0.01  val 75.00%  3s\n" +
+		"\r\033[Kround 2/3  1/2  16/8 lr 0.03 wd 0  val 50.00%  best 75.00%  3s" +
+		"\r\033[Kround 2/3  2 candidates  best: 32/10 lr 0.1 wd 0.01  val 75.00%  3s\n" +
+		"\r\033[Kround 3/3  1/2  0/0 lr 0 wd 0  val 0.00%  best 0.00%  4s\n"
+	if term.String() != want {
+		t.Errorf("on a terminal:\n%q\nwant\n%q", term.String(), want)
+	}
+	// The widest lines fit in 80 columns, so that none wraps.
+	var wide bytes.Buffer
+	sp := &searchPrinter{w: &wide, terminal: true}
+	c := runlog.Candidate{Nodes: 128, Steps: 30, LR: 0.03, WeightDecay: 0.01, Score: 1}
+	for i := range 24 {
+		sp.progress(trainer.SearchProgress{Rung: 2, Rungs: 3, Index: i, Of: 24, Candidate: c, Best: c, Elapsed: time.Hour + 2*time.Minute + 30*time.Second})
+	}
+	for _, line := range strings.FieldsFunc(wide.String(), func(r rune) bool { return r == '\r' || r == '\n' }) {
+		if n := len(strings.TrimPrefix(line, "\033[K")); n >= 80 {
+			t.Errorf("%d columns: %q", n, line)
+		}
+	}
+}
+
+// TestEpochBarFits: the live line of an epoch in progress on a terminal
+// fits in 80 columns at its widest, so that it is rewritten, not wrapped.
+func TestEpochBarFits(t *testing.T) {
+	var b bytes.Buffer
+	show := newProgressPrinter(&b, true, true)
+	show(trainer.Progress{Epoch: 400, Epochs: 400, Batch: 9375, Batches: 9375, Loss: trainer.LossParts{Total: 12.3456},
+		LastValAcc: 1, ETA: 10*time.Hour + 59*time.Minute + 59*time.Second})
+	line := strings.TrimPrefix(b.String(), "\r\033[K")
+	if !strings.HasPrefix(line, "epoch 400/400 [==========] 9375/9375  loss 12.3456  val 100.00%") || len(line) >= 80 {
+		t.Errorf("%d columns: %q", len(line), line)
 	}
 }
