@@ -427,7 +427,12 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	// out of sight.
 	if len(warned) > 0 && !c.Quiet {
 		what := text.Verb(len(warned), "a warning", text.Count(len(warned), "warning"))
-		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, as the file may have been misread\n", what, train.Name, text.Verb(len(warned), "it", "them"))
+		why := "as the file may have been misread"
+		if meta, _ := runlog.ReadMetadata(model.Training); meta.Constant() != nil {
+			// A column the warnings name may hold what the walk lacked.
+			why = "as the file may have been misread, and a column read wrongly may be why the walk could not beat the constant: mend what they name and train again"
+		}
+		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, %s\n", what, train.Name, text.Verb(len(warned), "it", "them"), why)
 	}
 	return nil
 }
