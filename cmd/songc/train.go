@@ -1491,8 +1491,8 @@ func searchLine(s *runlog.Search) string {
 	if s.NoTimeAgain {
 		cut += "; the validation rows measured it too roughly, but the search had spent more than half of --budget, so it did not search again on more of them"
 	}
-	return fmt.Sprintf("search: chose %d nodes, %d steps, lr %g, weight decay %g among %s (%s %.2f%%)%s",
-		c.Nodes, c.Steps, c.LR, c.WeightDecay, text.Count(len(s.Candidates), "candidate"), by, 100*c.Score, cut)
+	return fmt.Sprintf("search: chose %s, %s, lr %g, weight decay %g among %s (%s %.2f%%)%s",
+		text.Count(c.Nodes, "node"), text.Count(c.Steps, "step"), c.LR, c.WeightDecay, text.Count(len(s.Candidates), "candidate"), by, 100*c.Score, cut)
 }
 
 // hardBy names the hard walk's validation score that chose a model of

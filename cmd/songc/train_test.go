@@ -1093,6 +1093,11 @@ func TestSearchLine(t *testing.T) {
 	if got := searchLine(s); !strings.HasSuffix(got, "; the validation rows measured it too roughly, but the search had spent more than half of --budget, so it did not search again on more of them") {
 		t.Errorf("no time to search again: %s", got)
 	}
+	// One node and one step (--nodes 1 --steps 1) are said in the singular.
+	one := &runlog.Search{By: "hard", Candidates: []runlog.Candidate{{Nodes: 1, Steps: 1, LR: 0.1, Score: 0.7}}}
+	if got := searchLine(one); !strings.HasPrefix(got, "search: chose 1 node, 1 step, lr 0.1, weight decay 0 among 1 candidate (") {
+		t.Errorf("one node: %s", got)
+	}
 }
 
 // TestSmallClassesNote: --select balanced is pointed to only when the
