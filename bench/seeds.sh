@@ -42,7 +42,7 @@ if [ "$A" = cart ] || [ "$B" = cart ]; then
 fi
 if [ -n "$todo" ]; then # the trees not fitted yet
   $PY -c 'import sklearn' 2>/dev/null || { apt-get update -qq && apt-get install -y python3-sklearn; }
-  $PY bench/suite/prep.py "$SHARED" "$OUT/data" > /dev/null
+  $PY bench/suite/prep.py "$SHARED" "$OUT/data" $SETS > /dev/null
   $PY bench/suite/cart.py "$OUT/data" "$OUT" "$SEEDS" $SETS
 fi
 export RAW=$SHARED/tabular # run.sh reads the sets' own files

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the development suite as numeric CSVs for bench/suite.sh.
 
-usage: prep.py SHARED OUT
+usage: prep.py SHARED OUT [SET ...]
 
 For each set: OUT/NAME.train.csv and OUT/NAME.test.csv, a header row,
 features then the label (column "class"), and OUT/NAME.json describing
@@ -16,7 +16,8 @@ hand until songc reads categorical columns itself:
     a level seen only in the test rows sets none of them;
   - a missing numeric value becomes the column's training median.
 The same files feed songc and the scikit-learn/XGBoost baselines, so all
-see the same splits and the same inputs. The sets are those of sets.txt;
+see the same splits and the same inputs. The sets are those named, or
+all of sets.txt's;
 Letter and Connect-4 are numeric already; MNIST stays in its IDX files
 (songc reads them directly).
 """
@@ -82,10 +83,15 @@ def write(path, header, rows):
 
 
 def main():
-    shared, out = sys.argv[1], sys.argv[2]
+    shared, out, only = sys.argv[1], sys.argv[2], set(sys.argv[3:])
     os.makedirs(out, exist_ok=True)
     sets = [(n, os.path.join(shared, "tabular", n + ".%s.csv.gz"), True) for n in suite(["tabular"])]
     sets += [(n, os.path.join(shared, n, "%s.csv.gz"), False) for n in suite(["own"])]
+    if only:
+        unknown = only - {n for n, _, _ in sets}
+        if unknown:
+            sys.exit("prep.py: not in sets.txt's tabular or own sets: " + " ".join(sorted(unknown)))
+        sets = [s for s in sets if s[0] in only]
     for name, pattern, header in sets:
         names, train = read(pattern % "train", header)
         _, test = read(pattern % "test", header)
