@@ -896,6 +896,19 @@ func leaveOut(header bool, them string, ignore ...string) string {
 	return fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
 }
 
+// unnamedNote explains, when one of cols has no name in the header, why
+// its name and --ignore's differ: an unnamed column is named by its place
+// among the inputs (the label left out), and --ignore counts the file's
+// columns.
+func unnamedNote(cols []data.NamedColumn) string {
+	for _, c := range cols {
+		if c.Ignore != "" && c.Ignore != c.Name {
+			return fmt.Sprintf(" (the header gives this column no name: the model calls it %q, by its place among the inputs, and --ignore %q, by its place in the file)", c.Name, c.Ignore)
+		}
+	}
+	return ""
+}
+
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, for dates, or for numbers written with a decimal comma,
@@ -968,14 +981,18 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
 		}
 		what, them := subject("column", names, 5, "holds", "hold")
-		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s", what, them, leaveOut(ds.Header, them, ignore...)))
+		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Constant)))
 	}
 	for _, c := range ds.Separating {
-		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s", c.Name, leaveOut(ds.Header, "it", c.Ignore)))
+		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s%s", c.Name, leaveOut(ds.Header, "it", c.Ignore), unnamedNote([]data.NamedColumn{c})))
 	}
-	if names := ds.NoValue; len(names) > 0 {
+	if len(ds.NoValue) > 0 {
+		var names, ignore []string
+		for _, c := range ds.NoValue {
+			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
+		}
 		what, them := subject("column", names, len(names), "has", "have")
-		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written", what, them))
+		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written, or %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.NoValue)))
 	}
 	label := "label column"
 	if ds.Schema != nil && ds.Schema.Label != "" {

@@ -914,7 +914,9 @@ func TestSemicolonsSaid(t *testing.T) {
 }
 
 // TestNoValueWarned: train warns, even with -q, of columns with no value in
-// any row (rows whose label is missing, which are left out, not counted).
+// any row (rows whose label is missing, which are left out, not counted),
+// with the --ignore that leaves them out; an unnamed one, after the label
+// (a spreadsheet's trailing comma), is named as --ignore counts it.
 func TestNoValueWarned(t *testing.T) {
 	train := csvFile(t, "a,b,c,y", 20, func(i int) string {
 		b, y := "NA", "xz"[i%2:i%2+1]
@@ -924,8 +926,16 @@ func TestNoValueWarned(t *testing.T) {
 		return fmt.Sprintf("%d,%s,,%s", i, b, y)
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from them`) {
+	if code != 0 || !strings.Contains(errs, `: columns "b", "c" have no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from them; check how the file was written, or leave them out with --ignore "b,c"`+"\n") {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	train = csvFile(t, "a,y,", 20, func(i int) string { return fmt.Sprintf("%d,%s,", i, "xz"[i%2:i%2+1]) })
+	code, errs = trainQuick(t, train, "--label-col", "y")
+	if code != 0 || !strings.Contains(errs, `: column "x2" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out with --ignore "x3" (the header gives this column no name: the model calls it "x2", by its place among the inputs, and --ignore "x3", by its place in the file)`) {
+		t.Errorf("unnamed: exit %d:\n%s", code, errs)
+	}
+	if code, errs := trainQuick(t, train, "--label-col", "y", "--ignore", "x3"); code != 0 || strings.Contains(errs, "no value") {
+		t.Errorf("--ignore x3: exit %d:\n%s", code, errs)
 	}
 }
 

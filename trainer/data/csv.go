@@ -349,8 +349,13 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		}
 		j++
 	}
+	empty := make(map[string]bool) // the inputs in NoValue
+	for k, c := range ds.NoValue {
+		i := slices.IndexFunc(ds.Schema.Inputs, func(in runtime.Input) bool { return in.Name == c.Name })
+		ds.NoValue[k].Ignore, empty[c.Name] = t.ignoreName(column[i], c.Name), true
+	}
 	for _, i := range ds.constant() {
-		if name := ds.Schema.Inputs[i].Name; !slices.Contains(ds.NoValue, name) {
+		if name := ds.Schema.Inputs[i].Name; !empty[name] {
 			ds.Constant = append(ds.Constant, NamedColumn{Name: name, Ignore: t.ignoreName(column[i], name)})
 		}
 	}
@@ -698,7 +703,7 @@ func setFills(ds *Dataset) (distinct []bool) {
 				}
 			}
 			if len(vals) == 0 && ds.Rows > 0 {
-				ds.NoValue = append(ds.NoValue, in.Name)
+				ds.NoValue = append(ds.NoValue, NamedColumn{Name: in.Name}) // Ignore: noteColumns
 			}
 			if in.MissingFeature {
 				for r := 0; r < ds.Rows; r++ {

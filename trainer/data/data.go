@@ -100,9 +100,9 @@ type Dataset struct {
 	// Scattered are the categorical columns of a training file (not forced
 	// so by CSVOptions.Categorical) with a distinct value in most rows.
 	Scattered []ScatteredColumn
-	// NoValue names the columns of a training file that have no value in
+	// NoValue are the columns of a training file that have no value in
 	// any row: each field is empty or a missing-value token.
-	NoValue []string
+	NoValue []NamedColumn
 	// NoLabel counts the rows left out for a missing label.
 	NoLabel Unlabelled
 	// Reordered: the columns were matched to the model's by name, in
