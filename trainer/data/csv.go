@@ -982,7 +982,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			in.Name = t.firstLevel[j]
 		}
 		if k, ok := names[in.Name]; ok {
-			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct", name, t.firstAt, t.cr.Column(k)+1, t.cr.Column(j)+1, in.Name)
+			return nil, false, 0, fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct, as a model finds a file's columns by name: rename one in the header, or leave both out with %s", name, t.firstAt, t.cr.Column(k)+1, t.cr.Column(j)+1, in.Name, IgnoreFlag(in.Name))
 		}
 		names[in.Name] = j
 		if !header {
