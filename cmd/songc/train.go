@@ -423,12 +423,21 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err := reportTraining(g, model, r, args, time.Since(start), c.Quiet); err != nil {
 		return err
 	}
+	meta, _ := runlog.ReadMetadata(model.Training)
+	if meta.Constant() != nil && args.LabelCol == "" && train.Schema != nil && !c.Quiet {
+		// The label taken by default may not be the one meant.
+		label := "its last column"
+		if train.Schema.Label != "" {
+			label = fmt.Sprintf("its last column, %q", train.Schema.Label)
+		}
+		fmt.Fprintf(g.Stderr, "songc: the label of %s is %s, as no --label-col was given: if another column is the label, name it with --label-col%s\n", train.Name, label, labelHint(train))
+	}
 	// The warnings came before the progress lines, which can push them
 	// out of sight.
 	if len(warned) > 0 && !c.Quiet {
 		what := text.Verb(len(warned), "a warning", text.Count(len(warned), "warning"))
 		why := "as the file may have been misread"
-		if meta, _ := runlog.ReadMetadata(model.Training); meta.Constant() != nil {
+		if meta.Constant() != nil {
 			// A column the warnings name may hold what the walk lacked.
 			why = "as the file may have been misread, and a column read wrongly may be why the walk could not beat the constant: mend what they name and train again"
 		}
@@ -1184,7 +1193,7 @@ func mixedNote(mc data.MixedColumn, missing []string) string {
 }
 
 // labelHint names the columns of ds that could be a label, for a warning
-// that the label column looks wrong: categorical columns of at most 50
+// that the label column looks wrong: categorical columns of 2 to 50
 // levels, and numeric columns of 2 to 20 distinct whole numbers (classes
 // coded as numbers, as 0 and 1 often are); none when more than five could.
 func labelHint(ds *data.Dataset) string {
@@ -1194,7 +1203,7 @@ func labelHint(ds *data.Dataset) string {
 	var names []string
 	at := 0 // the column's first feature
 	for _, in := range ds.Schema.Inputs {
-		if in.Kind == runtime.Categorical && len(in.Levels) <= 50 ||
+		if in.Kind == runtime.Categorical && len(in.Levels) >= 2 && len(in.Levels) <= 50 ||
 			in.Kind == runtime.Numeric && fewWholes(ds.X, at, ds.Features, 20) {
 			names = append(names, in.Name)
 		}

@@ -574,7 +574,8 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 // auto recipe saves the constant model of the most frequent class, says so,
 // and --no-majority-check keeps the walk; on blobs the walk is kept; the
 // other recipes check only when asked. The file's warning (a column of one
-// value) is recalled as a possible cause of the constant.
+// value) is recalled as a possible cause of the constant, and so is the
+// label, the last column by default.
 func TestMajorityCheckCLI(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 1))
@@ -609,7 +610,8 @@ func TestMajorityCheckCLI(t *testing.T) {
 	m, out, errs := train("constant.json", noise)
 	if m.Nodes != 1 || !strings.Contains(out, `warning: the model predicts "often" for every row`) ||
 		!strings.Contains(errs, `songc: majority check: `) || strings.Contains(out, "no better than always predicting") ||
-		!strings.Contains(errs, "songc: a warning about "+noise+" came before training, above: read it before you use the model, as the file may have been misread, and "+why) {
+		!strings.Contains(errs, "songc: a warning about "+noise+" came before training, above: read it before you use the model, as the file may have been misread, and "+why) ||
+		!strings.Contains(errs, "songc: the label of "+noise+` is its last column, "label", as no --label-col was given: if another column is the label, name it with --label-col`+"\n") {
 		t.Errorf("noise, auto recipe: %d nodes; output:\n%s\n%s", m.Nodes, out, errs)
 	}
 	if code, out, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 ||
@@ -633,7 +635,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 	}
 	m, out, errs = train("walk.json", noise, "--no-majority-check")
 	if meta, _ := runlog.ReadMetadata(m.Training); m.Nodes != 3 || meta.Refine.Majority != nil || strings.Contains(out, "for every row") ||
-		!strings.Contains(errs, "came before training") || strings.Contains(errs, why) {
+		!strings.Contains(errs, "came before training") || strings.Contains(errs, why) || strings.Contains(errs, "no --label-col was given") {
 		t.Errorf("noise, --no-majority-check: %d nodes, check %+v; output:\n%s\n%s", m.Nodes, meta.Refine.Majority, out, errs)
 	}
 	m, _, errs = train("blobs.json", blobs(t, dir, "blobs.csv", 300, 1))
