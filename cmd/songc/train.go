@@ -1395,7 +1395,8 @@ func walkNote(k *runtime.Classifier) string {
 // hard walk does no better than the baseline (baselineWarning), falls far
 // below the soft model, or often hits the step limit, and when the soft
 // model (predict --proba's) does no better than the baseline while the
-// walk does (softBaselineWarning). balanced: the model was selected by
+// walk does (softBaselineWarning); and a note when the two give different
+// classes on more than 5% of the rows. balanced: the model was selected by
 // balanced accuracy, which the baseline is then measured by; constant: the
 // majority check made it a constant, as a warning already said.
 func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, balanced bool) {
@@ -1417,6 +1418,9 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 	}
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
+	}
+	if met.Fidelity < 0.95 && !constant {
+		fmt.Fprintf(w, "note: on %.1f%% of the %s rows the soft model gives another class than the walk, so predict --proba's largest probability is not always the class predict gives (the walk's, what compiles)\n", 100*(1-met.Fidelity), rows)
 	}
 }
 

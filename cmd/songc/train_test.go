@@ -1050,6 +1050,25 @@ func TestReportMetricsBaseline(t *testing.T) {
 	}
 }
 
+// TestReportMetricsFidelity: a soft model that gives another class than the
+// walk on more than 5% of the rows is noted (predict --proba reads it), not
+// for the constant, whose soft model is not its own.
+func TestReportMetricsFidelity(t *testing.T) {
+	const note = "note: on 6.0% of the validation rows the soft model gives another class than the walk, so predict --proba's largest probability is not always the class predict gives (the walk's, what compiles)\n"
+	for _, tc := range []struct {
+		fidelity float64
+		constant bool
+		want     bool
+	}{{0.94, false, true}, {0.95, false, false}, {0.94, true, false}} {
+		met := runtime.Metrics{Rows: 100, SoftAccuracy: 0.9, HardAccuracy: 0.9, SoftBalanced: 0.9, HardBalanced: 0.9, Majority: 0.5, Fidelity: tc.fidelity}
+		var b strings.Builder
+		reportMetrics(&b, "validation (100 rows)", met, tc.constant, false)
+		if strings.Contains(b.String(), note) != tc.want || strings.Contains(b.String(), "note:") != tc.want {
+			t.Errorf("%+v:\n%s", tc, b.String())
+		}
+	}
+}
+
 // TestReportMetricsSoftBaseline: a soft model no better than the constant
 // is warned of where the walk is better, and only there.
 func TestReportMetricsSoftBaseline(t *testing.T) {
