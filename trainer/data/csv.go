@@ -1897,6 +1897,22 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 	return word
 }
 
+// dataHeaderHint says, when some fields of a header that names none of a
+// model's columns are numbers, that it may be a row of data; otherwise it
+// is empty.
+func dataHeaderHint(rec []string) string {
+	var numbers []string
+	for _, f := range rec {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil {
+			numbers = append(numbers, strings.TrimSpace(f))
+		}
+	}
+	if len(numbers) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its fields %s are numbers, as a row of data holds: if the file has no header, pass --header no, which reads the columns by position, in the model's order", QuoteList(numbers, 3))
+}
+
 // byName matches a header's columns to the schema's inputs and label. A
 // column the header leaves unnamed is named as the training file's schema
 // names it: the label where LabelCol places it (a training header's empty
@@ -1974,6 +1990,9 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	switch {
 	case len(absent) > 0 && len(unknown) > 0:
 		hint, _ := headerCaseHint(append(absent, missingLabel...), unknown)
+		if hint == "" && len(absent) == s.inputs {
+			hint = dataHeaderHint(rec)
+		}
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), hint)
 	case len(absent) > 0:
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s; where a row's value is unknown, give the column with an empty field, which reads as missing", s.name, line, QuoteList(absent, 8))

@@ -140,11 +140,17 @@ func TestNameErrors(t *testing.T) {
 		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y", which this header lacks): if "z" is the label, pass --label-col "z"; else leave it out with --ignore "z"`},
 		{"a,b,z,w\n1,2,p,q\n", `t.csv:1: the header has column(s) the model does not know: "z", "w" (the model reads "a", "b"; the label column is "y", which this header lacks): if one of them is the label, name it with --label-col; leave the others out with --ignore`},
 		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
+		// A header of data, one row (two would be told apart by their kinds).
+		{"p,1, 2.5\n", `t.csv:1: the header lacks the model's column(s) "a", "b" and has column(s) the model does not know: "p", "1", "2.5"; its fields "1", "2.5" are numbers, as a row of data holds: if the file has no header, pass --header no, which reads the columns by position, in the model's order`},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.text, err, tc.want)
 		}
+	}
+	// No field a number, no such hint.
+	if _, err := ReadCSV(strings.NewReader("c,d,y\n1,2,p\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.HasSuffix(err.Error(), `does not know: "c", "d"`) {
+		t.Errorf("a header of names: error %v", err)
 	}
 	// --label-col naming another column: the model's own label is then
 	// unknown, and the error says which label the model had; naming a
