@@ -650,6 +650,9 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		sp := &searchPrinter{w: g.Stderr, terminal: g.Terminal}
 		defer sp.end()
 		s.Progress = sp.progress
+		if chosen := s.Chosen; chosen != nil { // a search cut short ends mid-round
+			s.Chosen = func(r *trainer.Run) { sp.end(); chosen(r) }
+		}
 		s.Again = func(t *trainer.Search) {
 			sp.end()
 			p, n := t.Pilot.Best, t.Pilot.ValRows
@@ -681,11 +684,12 @@ func (sp *searchPrinter) progress(p trainer.SearchProgress) {
 			p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, cd.Epochs, 100*cd.Score,
 			b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, elapsed)
 	case p.Index+1 < p.Of:
-		fmt.Fprintf(sp.w, "\r\033[Kround %d/%d  %d/%d  %d/%d lr %g wd %g  val %.2f%%  best %.2f%%  %s",
+		line := fmt.Sprintf("round %d/%d  %d/%d  %d/%d lr %g wd %g  val %.2f%%  best %.2f%%  %s",
 			p.Rung+1, p.Rungs, p.Index+1, p.Of, cd.Nodes, cd.Steps, cd.LR, cd.WeightDecay, 100*cd.Score, 100*b.Score, elapsed)
+		fmt.Fprintf(sp.w, "\r\033[K%s", line[:min(len(line), 79)]) // ASCII: bytes are columns
 		sp.live = true
 	default:
-		fmt.Fprintf(sp.w, "\r\033[Kround %d/%d  %s  best: %d/%d lr %g wd %g  val %.2f%%  %s\n",
+		fmt.Fprintf(sp.w, "\r\033[Kround %d/%d  %s  best %d/%d lr %g wd %g  %.2f%%  %s\n",
 			p.Rung+1, p.Rungs, text.Count(p.Of, "candidate"), b.Nodes, b.Steps, b.LR, b.WeightDecay, 100*b.Score, elapsed)
 		sp.live = false
 	}

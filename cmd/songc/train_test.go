@@ -1604,9 +1604,9 @@ func TestSearchPrinter(t *testing.T) {
 	feed(&searchPrinter{w: &term, terminal: true})
 	want := "\r\033[Kround 1/3  1/3  16/8 lr 0.03 wd 0  val 50.00%  best 75.00%  3s" +
 		"\r\033[Kround 1/3  2/3  16/8 lr 0.03 wd 0  val 60.00%  best 75.00%  3s" +
-		"\r\033[Kround 1/3  3 candidates  best: 32/10 lr 0.1 wd 0.01  val 75.00%  3s\n" +
+		"\r\033[Kround 1/3  3 candidates  best 32/10 lr 0.1 wd 0.01  75.00%  3s\n" +
 		"\r\033[Kround 2/3  1/2  16/8 lr 0.03 wd 0  val 50.00%  best 75.00%  3s" +
-		"\r\033[Kround 2/3  2 candidates  best: 32/10 lr 0.1 wd 0.01  val 75.00%  3s\n" +
+		"\r\033[Kround 2/3  2 candidates  best 32/10 lr 0.1 wd 0.01  75.00%  3s\n" +
 		"\r\033[Kround 3/3  1/2  0/0 lr 0 wd 0  val 0.00%  best 0.00%  4s\n"
 	if term.String() != want {
 		t.Errorf("on a terminal:\n%q\nwant\n%q", term.String(), want)
@@ -1614,7 +1614,7 @@ func TestSearchPrinter(t *testing.T) {
 	// The widest lines fit in 80 columns, so that none wraps.
 	var wide bytes.Buffer
 	sp := &searchPrinter{w: &wide, terminal: true}
-	c := runlog.Candidate{Nodes: 128, Steps: 30, LR: 0.03, WeightDecay: 0.01, Score: 1}
+	c := runlog.Candidate{Nodes: 128, Steps: 30, LR: 0.0003, WeightDecay: 0.0001, Score: 1} // rates a user may give: 80 columns untrimmed
 	for i := range 24 {
 		sp.progress(trainer.SearchProgress{Rung: 2, Rungs: 3, Index: i, Of: 24, Candidate: c, Best: c, Elapsed: time.Hour + 2*time.Minute + 30*time.Second})
 	}
@@ -1635,5 +1635,21 @@ func TestEpochBarFits(t *testing.T) {
 	line := strings.TrimPrefix(b.String(), "\r\033[K")
 	if !strings.HasPrefix(line, "epoch 400/400 [==========] 9375/9375  loss 12.3456  val 100.00%") || len(line) >= 80 {
 		t.Errorf("%d columns: %q", len(line), line)
+	}
+}
+
+// TestSearchCutOnTerminal: a search that the budget cuts short in the
+// middle of a round ends its live line before the chosen candidate's
+// training line, and leaves no blank line.
+func TestSearchCutOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	data := blobs(t, dir, "b.csv", 120, 2)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"train", "--data", data, "-o", filepath.Join(dir, "m.json"), "--budget", "1ns",
+		"--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0"}, &out, &errb, true)
+	errs := errb.String()
+	at := strings.Index(errs, "songc: training on")
+	if code != 0 || at < 1 || errs[at-1] != '\n' || !strings.Contains(errs[:at], "\r\033[Kround 1/") || strings.Contains(errs, "\n\n") {
+		t.Errorf("exit %d:\n%q", code, errs)
 	}
 }
