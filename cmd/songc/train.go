@@ -437,9 +437,10 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if len(warned) > 0 && !c.Quiet {
 		what := text.Verb(len(warned), "a warning", text.Count(len(warned), "warning"))
 		why := "as the file may have been misread"
-		if meta.Constant() != nil {
-			// A column the warnings name may hold what the walk lacked.
-			why = "as the file may have been misread, and a column read wrongly may be why the walk could not beat the constant: mend what they name and train again"
+		if meta.Constant() != nil && numbersAsWords(train) {
+			// A column of numbers read as categories may hold what the
+			// walk lacked.
+			why += ", and a column of numbers read as categories may be why the walk could not beat the constant: write its numbers plainly and train again"
 		}
 		fmt.Fprintf(g.Stderr, "songc: %s about %s came before training, above: read %s before you use the model, %s\n", what, train.Name, text.Verb(len(warned), "it", "them"), why)
 	}
@@ -907,6 +908,13 @@ func leaveOut(header bool, them string, ignore ...string) string {
 		return fmt.Sprintf("leave %s out with --ignore", them)
 	}
 	return fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
+}
+
+// numbersAsWords reports whether train warned of a column of ds whose
+// numbers or dates were read as categories, so that the model cannot
+// compare them.
+func numbersAsWords(ds *data.Dataset) bool {
+	return len(ds.Mixed)+len(ds.DecimalComma)+len(ds.Thousands)+len(ds.Units)+len(ds.Dates) > 0
 }
 
 // unnamedNote explains, when one of cols has no name in the header, why

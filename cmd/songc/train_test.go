@@ -573,20 +573,20 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 // TestMajorityCheckCLI: on labels that the features do not predict, the
 // auto recipe saves the constant model of the most frequent class, says so,
 // and --no-majority-check keeps the walk; on blobs the walk is kept; the
-// other recipes check only when asked. The file's warning (a column of one
-// value) is recalled as a possible cause of the constant, and so is the
-// label, the last column by default.
+// other recipes check only when asked. The file's warning (prices read as
+// categories) is recalled as a possible cause of the constant, and so is
+// the label, the last column by default.
 func TestMajorityCheckCLI(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 1))
 	var b strings.Builder
-	b.WriteString("u,v,site,label\n")
-	for range 200 {
+	b.WriteString("u,v,price,label\n")
+	for i := range 200 {
 		label := "often"
 		if rng.Float64() < 0.3 {
 			label = "rarely"
 		}
-		fmt.Fprintf(&b, "%.3f,%.3f,A,%s\n", rng.Float64(), rng.Float64(), label)
+		fmt.Fprintf(&b, "%.3f,%.3f,$%d.50,%s\n", rng.Float64(), rng.Float64(), i%7, label)
 	}
 	noise := filepath.Join(dir, "noise.csv")
 	if err := os.WriteFile(noise, []byte(b.String()), 0o644); err != nil {
@@ -606,12 +606,12 @@ func TestMajorityCheckCLI(t *testing.T) {
 		}
 		return m, out, errs
 	}
-	const why = "a column read wrongly may be why the walk could not beat the constant"
+	const why = "a column of numbers read as categories may be why the walk could not beat the constant: write its numbers plainly and train again"
 	m, out, errs := train("constant.json", noise)
 	if m.Nodes != 1 || !strings.Contains(out, `warning: the model predicts "often" for every row`) ||
 		!strings.Contains(errs, `songc: majority check: `) || strings.Contains(out, "no better than always predicting") ||
 		!strings.Contains(errs, "songc: a warning about "+noise+" came before training, above: read it before you use the model, as the file may have been misread, and "+why) ||
-		!strings.Contains(errs, "songc: the label of "+noise+` is its last column, "label", as no --label-col was given: if another column is the label, name it with --label-col`+"\n") {
+		!strings.Contains(errs, "songc: the label of "+noise+` is its last column, "label", as no --label-col was given: if another column is the label, name it with --label-col (columns of few values: "price")`+"\n") {
 		t.Errorf("noise, auto recipe: %d nodes; output:\n%s\n%s", m.Nodes, out, errs)
 	}
 	if code, out, errs := songc(t, context.Background(), "compile", filepath.Join(dir, "constant.json"), "-o", filepath.Join(dir, "c", "classifier.go")); code != 0 ||
@@ -646,9 +646,10 @@ func TestMajorityCheckCLI(t *testing.T) {
 	if meta, _ := runlog.ReadMetadata(m.Training); meta.Refine.Majority != nil {
 		t.Errorf("--preset fast checked: %+v", meta.Refine.Majority)
 	}
-	m, out, _ = train("fast-checked.json", noise, "--preset", "fast", "--majority-check")
+	m, out, errs = train("fast-checked.json", noise, "--preset", "fast", "--majority-check", "--label-col", "label")
 	if meta, _ := runlog.ReadMetadata(m.Training); meta.Refine.Majority == nil || !meta.Refine.Majority.Constant || m.Nodes != 1 ||
-		!strings.Contains(out, `then the majority check replaced the walk by always predicting "often"`) {
+		!strings.Contains(out, `then the majority check replaced the walk by always predicting "often"`) ||
+		!strings.Contains(errs, why) || strings.Contains(errs, "no --label-col was given") { // the label given
 		t.Errorf("--preset fast --majority-check: %d nodes, check %+v; output:\n%s", m.Nodes, meta.Refine.Majority, out)
 	}
 	// songc refine --majority-check on the walk kept above.
@@ -954,10 +955,10 @@ func TestNumberedFirstRowWarned(t *testing.T) {
 // TestFractionLabelsWarned: a label column of numbers with fractions (the
 // label first in the file, the last column a measurement) is warned of,
 // naming the columns that could be the label: words, and a few whole
-// numbers (0 and 1 here), not a count of 30 values.
+// numbers (0 and 1 here), not a count of 30 values nor a column of one.
 func TestFractionLabelsWarned(t *testing.T) {
-	train := csvFile(t, "survived,species,a,w", 30, func(i int) string {
-		return fmt.Sprintf("%d,%s,%d,%.1f", i%3/2, []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
+	train := csvFile(t, "survived,species,a,k,w", 30, func(i int) string { // k: one value, no label
+		return fmt.Sprintf("%d,%s,%d,3,%.1f", i%3/2, []string{"setosa", "virginica"}[i%2], i, float64(i%4)/2)
 	})
 	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col (columns of few values: "survived", "species")`) {
