@@ -917,14 +917,14 @@ func numbersAsWords(ds *data.Dataset) bool {
 	return len(ds.Mixed)+len(ds.DecimalComma)+len(ds.Thousands)+len(ds.Units)+len(ds.Dates) > 0
 }
 
-// unnamedNote explains, when one of cols has no name in the header, why
-// its name and --ignore's differ: an unnamed column is named by its place
-// among the inputs (the label left out), and --ignore counts the file's
-// columns.
-func unnamedNote(cols []data.NamedColumn) string {
+// unnamedNote explains, when one of cols has no name in the header of a
+// file with one, why its name and --ignore's differ: an unnamed column is
+// named by its place among the inputs (the label left out), and --ignore
+// counts the file's columns.
+func unnamedNote(header bool, cols []data.NamedColumn) string {
 	for _, c := range cols {
-		if c.Ignore != "" && c.Ignore != c.Name {
-			return fmt.Sprintf(" (the header gives this column no name: the model calls it %q, by its place among the inputs, and --ignore %q, by its place in the file)", c.Name, c.Ignore)
+		if header && c.Ignore != "" && c.Ignore != c.Name {
+			return fmt.Sprintf(" (%q has no name in the header: that name is its place among the inputs; --ignore counts the file's columns, so it takes %q)", c.Name, c.Ignore)
 		}
 	}
 	return ""
@@ -1002,10 +1002,10 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
 		}
 		what, them := subject("column", names, 5, "holds", "hold")
-		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Constant)))
+		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Header, ds.Constant)))
 	}
 	for _, c := range ds.Separating {
-		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s%s", c.Name, leaveOut(ds.Header, "it", c.Ignore), unnamedNote([]data.NamedColumn{c})))
+		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s%s", c.Name, leaveOut(ds.Header, "it", c.Ignore), unnamedNote(ds.Header, []data.NamedColumn{c})))
 	}
 	if len(ds.NoValue) > 0 {
 		var names, ignore []string
@@ -1013,7 +1013,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
 		}
 		what, them := subject("column", names, len(names), "has", "have")
-		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written, or %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.NoValue)))
+		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written, or %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Header, ds.NoValue)))
 	}
 	label := "label column"
 	if ds.Schema != nil && ds.Schema.Label != "" {
@@ -1214,17 +1214,28 @@ func labelHint(ds *data.Dataset) string {
 	}
 	var names []string
 	at := 0 // the column's first feature
-	for _, in := range ds.Schema.Inputs {
+	for i, in := range ds.Schema.Inputs {
 		if in.Kind == runtime.Categorical && len(in.Levels) >= 2 && len(in.Levels) <= 50 ||
 			in.Kind == runtime.Numeric && fewWholes(ds.X, at, ds.Features, 20) {
-			names = append(names, in.Name)
+			if ds.Header {
+				names = append(names, strconv.Quote(in.Name))
+			} else { // --label-col takes a place in a file without a header
+				place := i + 1
+				if l := ds.Schema.LabelAt; l > 0 && l <= place {
+					place++
+				}
+				names = append(names, strconv.Itoa(place))
+			}
 		}
 		at += in.Width()
 	}
 	if len(names) == 0 || len(names) > 5 {
 		return ""
 	}
-	return fmt.Sprintf(" (columns of few values: %s)", data.QuoteList(names, 5))
+	if !ds.Header {
+		return fmt.Sprintf(" (columns of few values, by place: %s)", strings.Join(names, ", "))
+	}
+	return fmt.Sprintf(" (columns of few values: %s)", strings.Join(names, ", "))
 }
 
 // fewWholes reports whether feature j of the row-major x, of width

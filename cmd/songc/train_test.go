@@ -934,7 +934,7 @@ func TestNoValueWarned(t *testing.T) {
 	}
 	train = csvFile(t, "a,y,", 20, func(i int) string { return fmt.Sprintf("%d,%s,", i, "xz"[i%2:i%2+1]) })
 	code, errs = trainQuick(t, train, "--label-col", "y")
-	if code != 0 || !strings.Contains(errs, `: column "x2" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out with --ignore "x3" (the header gives this column no name: the model calls it "x2", by its place among the inputs, and --ignore "x3", by its place in the file)`) {
+	if code != 0 || !strings.Contains(errs, `: column "x2" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out with --ignore "x3" ("x2" has no name in the header: that name is its place among the inputs; --ignore counts the file's columns, so it takes "x3")`) {
 		t.Errorf("unnamed: exit %d:\n%s", code, errs)
 	}
 	if code, errs := trainQuick(t, train, "--label-col", "y", "--ignore", "x3"); code != 0 || strings.Contains(errs, "no value") {
@@ -963,6 +963,22 @@ func TestFractionLabelsWarned(t *testing.T) {
 	code, errs := trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `the label column "w" holds numbers with fractions (4 distinct values), which reads like a measurement, not classes; songc learns classes, not numbers: if it is the label, group its values into a few classes first (ranges, say), and if it is not, name the right column with --label-col (columns of few values: "survived", "species")`) {
 		t.Errorf("exit %d:\n%s", code, errs)
+	}
+}
+
+// TestLabelHintByPlace: in a file without a header, the columns that could
+// be the label are given by place, as --label-col takes them (the label
+// first here), and an empty column is not said to be unnamed in a header.
+func TestLabelHintByPlace(t *testing.T) {
+	row := func(i int) string { return fmt.Sprintf("%.1f,%d,%d,", float64(i%4)/2, i, i%2) }
+	train := csvFile(t, row(0), 30, func(i int) string { return row(i + 1) })
+	code, errs := trainQuick(t, train, "--label-col", "first")
+	if code != 0 || !strings.Contains(errs, `name the right column with --label-col (columns of few values, by place: 3)`) ||
+		!strings.Contains(errs, `column "x3" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out of the file`+"\n") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	if code, errs := trainQuick(t, train, "--label-col", "3"); code != 0 || strings.Contains(errs, "reads like a measurement") {
+		t.Errorf("--label-col 3: exit %d:\n%s", code, errs)
 	}
 }
 
