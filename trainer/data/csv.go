@@ -1898,9 +1898,10 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 }
 
 // dataHeaderHint says, when some fields of a header that names none of a
-// model's columns are numbers, that it may be a row of data; otherwise it
-// is empty.
-func dataHeaderHint(rec []string) string {
+// model's columns are numbers, that it may be a row of data whose columns
+// are not in the model's order (names, the model's): in that order a
+// header-less file's first row reads as data. Otherwise it is empty.
+func dataHeaderHint(rec, names []string) string {
 	var numbers []string
 	for _, f := range rec {
 		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil {
@@ -1910,7 +1911,8 @@ func dataHeaderHint(rec []string) string {
 	if len(numbers) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; its fields %s are numbers, as a row of data holds: if the file has no header, pass --header no, which reads the columns by position, in the model's order", QuoteList(numbers, 3))
+	return fmt.Sprintf("; it holds %s (%s), as a row of data does: a file without a header must give the model's columns in its order (%s), and --header no reads them so",
+		text.Verb(len(numbers), "a number", "numbers"), QuoteList(numbers, 3), QuoteList(names, 8))
 }
 
 // byName matches a header's columns to the schema's inputs and label. A
@@ -1991,7 +1993,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	case len(absent) > 0 && len(unknown) > 0:
 		hint, _ := headerCaseHint(append(absent, missingLabel...), unknown)
 		if hint == "" && len(absent) == s.inputs {
-			hint = dataHeaderHint(rec)
+			hint = dataHeaderHint(rec, s.opt.Schema.Names())
 		}
 		return fmt.Errorf("%s:%d: the header lacks the model's column(s) %s and has column(s) the model does not know: %s%s", s.name, line, QuoteList(absent, 8), QuoteList(unknown, 8), hint)
 	case len(absent) > 0:

@@ -141,7 +141,8 @@ func TestNameErrors(t *testing.T) {
 		{"a,b,z,w\n1,2,p,q\n", `t.csv:1: the header has column(s) the model does not know: "z", "w" (the model reads "a", "b"; the label column is "y", which this header lacks): if one of them is the label, name it with --label-col; leave the others out with --ignore`},
 		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
 		// A header of data, one row (two would be told apart by their kinds).
-		{"p,1, 2.5\n", `t.csv:1: the header lacks the model's column(s) "a", "b" and has column(s) the model does not know: "p", "1", "2.5"; its fields "1", "2.5" are numbers, as a row of data holds: if the file has no header, pass --header no, which reads the columns by position, in the model's order`},
+		{"p,1, 2.5\n", `t.csv:1: the header lacks the model's column(s) "a", "b" and has column(s) the model does not know: "p", "1", "2.5"; it holds numbers ("1", "2.5"), as a row of data does: a file without a header must give the model's columns in its order ("a", "b"), and --header no reads them so`},
+		{"p,q, 2.5\n", `; it holds a number ("2.5"), as a row of data does`},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
