@@ -1944,7 +1944,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 		}
 		if i, ok := index[n]; ok {
 			if s.cols[i] >= 0 {
-				return fmt.Errorf("%s:%d: columns %d and %d are both named %q", s.name, line, s.cr.Column(s.cols[i])+1, s.cr.Column(j)+1, n)
+				return fmt.Errorf("%s:%d: columns %d and %d are both named %q; names must be distinct, as the model finds its columns by name: rename one in the header", s.name, line, s.cr.Column(s.cols[i])+1, s.cr.Column(j)+1, n)
 			}
 			s.cols[i] = j
 			if i < last {

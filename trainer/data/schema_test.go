@@ -139,7 +139,7 @@ func TestNameErrors(t *testing.T) {
 		{"a,b,Y\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "Y" (the model reads "a", "b"; the label column is "y", which this header lacks); names are case-sensitive, and the header writes "Y" where the model has "y": write them as the model does`},
 		{"a,b,z\n1,2,p\n", `t.csv:1: the header has column(s) the model does not know: "z" (the model reads "a", "b"; the label column is "y", which this header lacks): if "z" is the label, pass --label-col "z"; else leave it out with --ignore "z"`},
 		{"a,b,z,w\n1,2,p,q\n", `t.csv:1: the header has column(s) the model does not know: "z", "w" (the model reads "a", "b"; the label column is "y", which this header lacks): if one of them is the label, name it with --label-col; leave the others out with --ignore`},
-		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"`},
+		{"a,b,y,a\n1,2,p,3\n", `t.csv:1: columns 1 and 4 are both named "a"; names must be distinct, as the model finds its columns by name: rename one in the header`},
 		// A header of data, one row (two would be told apart by their kinds).
 		{"p,1, 2.5\n", `t.csv:1: the header lacks the model's column(s) "a", "b" and has column(s) the model does not know: "p", "1", "2.5"; it holds numbers ("1", "2.5"), as a row of data does: a file without a header must give the model's columns in its order ("a", "b"), and --header no reads them so`},
 		{"p,q, 2.5\n", `; it holds a number ("2.5"), as a row of data does`},
