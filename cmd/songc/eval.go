@@ -109,6 +109,9 @@ func (c *EvalCmd) Run(g *Globals) error {
 	if b := softBaselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)
 	}
+	if n := fidelityNote(met, "", mc != nil); n != "" {
+		fmt.Fprintln(w, n)
+	}
 	if len(met.ConfusionHard) <= 12 { // the model's classes and the labels it lacks
 		fmt.Fprintln(w, "hard-walk confusion (rows: true class, columns: predicted):")
 		writeConfusion(w, slices.Concat(k.Model.ClassNames, lab.names()), k.Model.ClassNames, met.ConfusionHard)

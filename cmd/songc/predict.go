@@ -22,7 +22,7 @@ type PredictCmd struct {
 	ModelArg   `embed:""`
 	Data       string   `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
 	Soft       bool     `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
-	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision; its largest need not be the walk's class, which predict gives (train and eval say how often)."`
+	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision; the largest mass need not be the class predict prints (the walk's): train and eval give how often they agree (fidelity)."`
 	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
 	ClassNames bool     `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
 	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction (an ID, say), their fields trimmed of spaces and CSV-quoted where needed; a first line then names the columns."`

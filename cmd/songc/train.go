@@ -1442,9 +1442,21 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
-	if met.Fidelity < 0.95 && !constant {
-		fmt.Fprintf(w, "note: on %.1f%% of the %s rows the soft model gives another class than the walk, so predict --proba's largest probability is not always the class predict gives (the walk's, what compiles)\n", 100*(1-met.Fidelity), rows)
+	if n := fidelityNote(met, rows+" ", constant); n != "" {
+		fmt.Fprintln(w, n)
 	}
+}
+
+// fidelityNote says, when the soft model gives another class than the walk
+// on more than 5% of met's rows, that predict --proba's largest mass is
+// then not predict's class; otherwise, or for a model the majority check
+// made constant, it is empty. rows names the rows ("validation "), or is
+// empty.
+func fidelityNote(met runtime.Metrics, rows string, constant bool) string {
+	if met.Fidelity >= 0.95 || constant {
+		return ""
+	}
+	return fmt.Sprintf("note: on %.1f%% of the %srows the soft model gives another class than the walk, so the largest of predict --proba's masses is not always the class predict gives (the walk's, what compiles)", 100*(1-met.Fidelity), rows)
 }
 
 // scores are a model's soft and hard-walk scores and a constant's, by the

@@ -1071,7 +1071,7 @@ func TestReportMetricsBaseline(t *testing.T) {
 // walk on more than 5% of the rows is noted (predict --proba reads it), not
 // for the constant, whose soft model is not its own.
 func TestReportMetricsFidelity(t *testing.T) {
-	const note = "note: on 6.0% of the validation rows the soft model gives another class than the walk, so predict --proba's largest probability is not always the class predict gives (the walk's, what compiles)\n"
+	const note = "note: on 6.0% of the validation rows the soft model gives another class than the walk, so the largest of predict --proba's masses is not always the class predict gives (the walk's, what compiles)\n"
 	for _, tc := range []struct {
 		fidelity float64
 		constant bool
@@ -1668,5 +1668,38 @@ func TestSearchCutOnTerminal(t *testing.T) {
 	at := strings.Index(errs, "songc: training on")
 	if code != 0 || at < 1 || errs[at-1] != '\n' || !strings.Contains(errs[:at], "\r\033[Kround 1/") || strings.Contains(errs, "\n\n") {
 		t.Errorf("exit %d:\n%q", code, errs)
+	}
+}
+
+// TestEvalFidelityNote: eval notes a soft model that gives another class
+// than the walk on more than 5% of the rows (a graph trained for one epoch
+// on labels its inputs do not predict), and only then (one trained on
+// blobs).
+func TestEvalFidelityNote(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 1))
+	noise := csvFile(t, "u,v,label", 300, func(int) string {
+		return fmt.Sprintf("%.3f,%.3f,%c", rng.Float64(), rng.Float64(), "abc"[rng.IntN(3)])
+	})
+	model := filepath.Join(dir, "m.json")
+	for _, tc := range []struct {
+		data, epochs string
+		noted        bool
+	}{{noise, "1", true}, {blobs(t, dir, "b.csv", 200, 3), "30", false}} {
+		if code, _, errs := songc(t, context.Background(), "train", "--data", tc.data, "-o", model, "-q", "--preset", "fast",
+			"--nodes", "6", "--steps", "3", "--epochs", tc.epochs, "--refine", "0"); code != 0 {
+			t.Fatalf("train: exit %d: %s", code, errs)
+		}
+		code, out, errs := songc(t, context.Background(), "eval", model, "--data", tc.data)
+		var fid float64
+		for _, line := range strings.Split(out, "\n") {
+			if f, ok := strings.CutPrefix(line, "fidelity"); ok {
+				fid, _ = strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(f), "%"), 64)
+			}
+		}
+		noted := strings.Contains(out, "\nnote: on ") && strings.Contains(out, "% of the rows the soft model gives another class than the walk, so the largest of predict --proba's masses is not always the class predict gives")
+		if code != 0 || fid == 0 || noted != tc.noted || noted != (fid < 95) {
+			t.Errorf("%s: exit %d, fidelity %v, noted %v:\n%s%s", tc.data, code, fid, noted, out, errs)
+		}
 	}
 }
