@@ -172,7 +172,7 @@ func HeaderNames(path string) ([]string, error) {
 		if blankRecord(rec) {
 			continue
 		}
-		return headerNames(rec), nil
+		return cr.headerNames(rec), nil
 	}
 }
 
@@ -1297,12 +1297,12 @@ func noSuchColumns(name string, line int, flag string, absent, header []string) 
 	return fmt.Errorf("%s:%d:1: %s %s: the header has no such column (it has %s)%s", name, line, flag, QuoteList(absent, len(absent)), QuoteList(header, 8), caseHint(absent, header))
 }
 
-// headerNames returns the name of each column of a header rec
-// (headerName).
-func headerNames(rec []string) []string {
+// headerNames returns the name of each column of a header rec that r
+// read (headerName), an unnamed one named by its place in the file.
+func (r *csvReader) headerNames(rec []string) []string {
 	names := make([]string, len(rec))
 	for j, f := range rec {
-		names[j] = headerName(f, j)
+		names[j] = headerName(f, r.Column(j))
 	}
 	return names
 }
@@ -1824,7 +1824,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 func (s *CSVStream) carry(rec []string, line int, keep []string) error {
 	var carry []int
 	var absent []string
-	names := headerNames(rec)
+	names := s.cr.headerNames(rec)
 	for _, n := range keep {
 		if j := slices.Index(names, n); j >= 0 {
 			carry = append(carry, j)
@@ -1965,10 +1965,7 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	// A label --label-col names that the header lacks is a typo, not a
 	// file without labels.
 	if _, input := index[s.opt.LabelCol]; !keyword(s.opt.LabelCol) && s.label < 0 && !input {
-		names := make([]string, len(rec))
-		for j, f := range rec {
-			names[j] = headerName(f, s.cr.Column(j))
-		}
+		names := s.cr.headerNames(rec)
 		return fmt.Errorf("%s:%d: --label-col %q: the header has no such column (it has %s)%s", s.name, line, s.opt.LabelCol, QuoteList(names, 8), caseHint([]string{s.opt.LabelCol}, names))
 	}
 	// --label-col first or N must place the label where its name is.
