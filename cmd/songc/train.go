@@ -420,10 +420,10 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if interrupted != "" {
 		os.Remove(interrupted) // resumed, and done with
 	}
-	if err := reportTraining(g, model, r, args, time.Since(start), c.Quiet); err != nil {
+	meta, _ := runlog.ReadMetadata(model.Training)
+	if err := reportTraining(g, model, meta, r, args, time.Since(start), c.Quiet); err != nil {
 		return err
 	}
-	meta, _ := runlog.ReadMetadata(model.Training)
 	if meta.Constant() != nil && args.LabelCol == "" && train.Schema != nil && !c.Quiet {
 		// The label taken by default may not be the one meant.
 		label := "its last column"
@@ -654,8 +654,7 @@ func (c *TrainCmd) search(g *Globals, s trainer.Search, task *trainer.Task, src 
 		if chosen := s.Chosen; chosen != nil { // a search cut short ends mid-round
 			s.Chosen = func(r *trainer.Run) { sp.end(); chosen(r) }
 		}
-		s.Again = func(t *trainer.Search) {
-			sp.end()
+		s.Again = func(t *trainer.Search) { // after a round's last line: no live line
 			p, n := t.Pilot.Best, t.Pilot.ValRows
 			fmt.Fprintf(g.Stderr, "songc: the best finalist's %.2f%% on %d validation rows has a standard error of %.1f points, above %.1f: searching again on %d validation rows (%.0f%% of the training rows), cut to %s at epochs %s\n",
 				100*p, n, 100*trainer.StdErr(p, n), 100*t.AimSE, task.ValRows(t.Base.Val), 100*t.Base.Val, fraction(t.Eta), list(t.Rungs()))
@@ -910,6 +909,15 @@ func leaveOut(header bool, them string, ignore ...string) string {
 	return fmt.Sprintf("leave %s out with %s", them, data.IgnoreFlag(ignore...))
 }
 
+// columnNames returns the names of cols, and the names --ignore knows them
+// by.
+func columnNames(cols []data.NamedColumn) (names, ignore []string) {
+	for _, c := range cols {
+		names, ignore = append(names, c.Name), append(ignore, c.Ignore)
+	}
+	return names, ignore
+}
+
 // numbersAsWords reports whether train warned of a column of ds whose
 // numbers or dates were read as categories, so that the model cannot
 // compare them.
@@ -997,10 +1005,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("column %q holds a distinct whole number in every row and is named like an identifier; read as a number, it tells the training rows apart and nothing more, and new rows' identifiers often lie outside the values it saw: if it is one, leave it out with %s", name, data.IgnoreFlag(name)))
 	}
 	if len(ds.Constant) > 0 {
-		var names, ignore []string
-		for _, c := range ds.Constant {
-			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
-		}
+		names, ignore := columnNames(ds.Constant)
 		what, them := subject("column", names, 5, "holds", "hold")
 		out = append(out, fmt.Sprintf("%s one value in every training row, so the model learns nothing from %s; %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Header, ds.Constant)))
 	}
@@ -1008,10 +1013,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("column %q alone tells apart the classes of every training row, which real data seldom allows: a column recorded after the outcome, derived from the label, or numbering rows sorted by it leaks the label, and a model that reads it fails on new rows; if so, %s%s", c.Name, leaveOut(ds.Header, "it", c.Ignore), unnamedNote(ds.Header, []data.NamedColumn{c})))
 	}
 	if len(ds.NoValue) > 0 {
-		var names, ignore []string
-		for _, c := range ds.NoValue {
-			names, ignore = append(names, c.Name), append(ignore, c.Ignore)
-		}
+		names, ignore := columnNames(ds.NoValue)
 		what, them := subject("column", names, len(names), "has", "have")
 		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written, or %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Header, ds.NoValue)))
 	}
@@ -1341,9 +1343,9 @@ func refinedText(sel string, rm *runlog.Refine) string {
 
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime;
-// quiet (-q) leaves out its notes, not its warnings.
-func reportTraining(g *Globals, m *runtime.Model, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
-	meta, _ := runlog.ReadMetadata(m.Training)
+// meta is m's training metadata; quiet (-q) leaves out its notes, not
+// its warnings.
+func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
 	rm := meta.Refine
 	if rm != nil && len(rm.Log) == 0 {
 		rm = nil
