@@ -135,6 +135,13 @@ Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count
 	// func Predict(x *[NumFeatures]float64) int
 	comment(f, "Predict returns the class index that the hard walk reaches for input x.\nx should hold finite numbers: a NaN makes every margin NaN, which is not\n> 0, so the walk goes left at every node.")
 	f.Func().Id("Predict").Params(xParam.Clone()).Int().BlockFunc(func(g *jen.Group) {
+		if class, ok := p.constant(); ok {
+			// Every walk ends at class: neither the input's preprocessing
+			// nor a margin can change it (a NaN margin goes left, to the
+			// same class).
+			g.Return(jen.Lit(class))
+			return
+		}
 		p.input(g)
 		g.Id("i").Op(":=").Lit(0)
 		g.For(jen.Id("t").Op(":=").Lit(1), jen.Empty(), jen.Id("t").Op("++")).BlockFunc(func(g *jen.Group) {

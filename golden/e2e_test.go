@@ -130,7 +130,21 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, m := range map[string]*runtime.Model{"trained": trained, "random": randomModel(40, 26, 4, 16, 9)} {
+	// A constant walk (every edge leads to one class's leaf, as the
+	// majority check's model does): Predict returns that class without
+	// reading x, and must still agree with the walk on every input.
+	constant := randomModel(5, 26, 4, 16, 10)
+	for _, logits := range [][][]float64{constant.M0Logits, constant.M1Logits} {
+		for s, row := range logits {
+			for j := range row {
+				row[j] = 0
+				if s == constant.Nodes+7 {
+					row[j] = 4
+				}
+			}
+		}
+	}
+	for name, m := range map[string]*runtime.Model{"trained": trained, "random": randomModel(40, 26, 4, 16, 9), "constant": constant} {
 		t.Run(name, func(t *testing.T) { endToEnd(t, m, test, name == "random") })
 	}
 }
