@@ -1055,15 +1055,26 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	case wholeCounts:
 		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rareClasses(counts), rareRows, notClasses, labelHint(ds)))
 	case classesLike:
-		var single []string // the classes of one training row
+		var rare []string // the classes of fewer than rareRows training rows
+		most := 0         // the most rows of one of them
 		for k, c := range counts {
-			if c == 1 {
-				single = append(single, task.ClassNames[k])
+			if c < rareRows {
+				rare = append(rare, task.ClassNames[k])
+				most = max(most, c)
 			}
 		}
-		if len(single) > 0 && !headerLabel {
-			what, it := subject("class", single, 5, "has", "have")
-			out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
+		if len(rare) > 0 && !headerLabel {
+			what, it := subject("class", rare, 5, "has", "have")
+			switch {
+			case most == 1:
+				out = append(out, fmt.Sprintf("%s a single training row: no validation row can measure %[2]s, and a model learns little from one row, so it will seldom predict %[2]s; gather more rows of %[2]s, or merge %[2]s into kindred classes", what, it))
+			default:
+				few := fmt.Sprintf("only %d training rows", most)
+				if len(rare) > 1 {
+					few = fmt.Sprintf("fewer than %d training rows each", rareRows)
+				}
+				out = append(out, fmt.Sprintf("%s %s: too few for the validation rows to measure %[3]s, and a model learns little from so few rows, so it will seldom predict %[3]s; gather more rows of %[3]s, or merge %[3]s into kindred classes", what, few, it))
+			}
 		}
 	}
 	return out, nil

@@ -1504,7 +1504,8 @@ func TestCaseTwinsWarned(t *testing.T) {
 	}
 }
 
-// TestSingleRowClassWarned: a class of one training row is warned of.
+// TestSingleRowClassWarned: a class of one training row is warned of, and
+// so are classes of fewer than 5.
 func TestSingleRowClassWarned(t *testing.T) {
 	train := csvFile(t, "a,b,y", 30, func(i int) string {
 		y := "xz"[i%2 : i%2+1]
@@ -1528,6 +1529,28 @@ func TestSingleRowClassWarned(t *testing.T) {
 	code, errs = trainQuick(t, train)
 	if code != 0 || !strings.Contains(errs, `class "99" has a single training row`) || strings.Contains(errs, "reads like a count") {
 		t.Errorf("coded classes: exit %d:\n%s", code, errs)
+	}
+	// A class of 2 rows, then two rare classes; a class of 5 rows is not
+	// rare.
+	for _, c := range []struct {
+		rare map[int]string
+		want string
+	}{
+		{map[int]string{3: "w", 11: "w"}, `class "w" has only 2 training rows: too few for the validation rows to measure it`},
+		{map[int]string{3: "w", 11: "w", 20: "v"}, `classes "v", "w" have fewer than 5 training rows each: too few for the validation rows to measure them`},
+		{map[int]string{1: "w", 3: "w", 5: "w", 7: "w", 9: "w"}, ""},
+	} {
+		train = csvFile(t, "a,b,y", 40, func(i int) string {
+			y := "xz"[i%2 : i%2+1]
+			if r, ok := c.rare[i]; ok {
+				y = r
+			}
+			return fmt.Sprintf("%d,%d,%s", i, i%4, y)
+		})
+		code, errs = trainQuick(t, train)
+		if code != 0 || (c.want == "") != !strings.Contains(errs, "training row") || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d:\n%s", c.rare, code, errs)
+		}
 	}
 }
 
