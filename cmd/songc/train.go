@@ -941,7 +941,8 @@ func unnamedNote(header bool, cols []data.NamedColumn) string {
 // readWarnings returns what may have gone wrong in reading the training
 // file ds of task: a column read as categorical for a few values that are
 // not numbers, for dates, or for numbers written with a decimal comma,
-// thousands separators or a unit; categories that differ only in case; numbers
+// thousands separators or a unit; categories that may be one value spelled
+// in several ways (Yes, yes and TRUE); numbers
 // written with both decimal marks; a first
 // row of column numbers read as data; a row index or an identifier read
 // as a feature; columns with one value or none; a column that alone tells
@@ -973,8 +974,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
 	}
-	for _, c := range ds.CaseTwins {
-		out = append(out, fmt.Sprintf("column %q holds values that differ only in case (%q and %q), each a category of its own: if they mean the same, write them alike", c.Name, c.A, c.B))
+	for _, c := range ds.Twins {
+		out = append(out, fmt.Sprintf("column %q holds values that %s, each a category of its own: if they mean the same, write them alike", c.Name, twinsPhrase(c.Groups)))
 	}
 	for _, m := range ds.Marks {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with a decimal point (%q) and others with a comma (%q, read as %s): in a file separated by semicolons songc reads a comma as the decimal mark, but one of the two may separate thousands; write the file with one decimal mark and no thousands separators`, m.Name, m.Point, m.Comma, strconv.FormatFloat(m.CommaRead(), 'g', -1, 64)))
@@ -1030,8 +1031,8 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		}
 		out = append(out, fmt.Sprintf("the label is the last column, %q, but column %q is named like a label: if it is the label, pass --label-col %q", ds.Schema.Label, name, name))
 	}
-	if a, b := data.CaseTwins(task.ClassNames); a != "" {
-		out = append(out, fmt.Sprintf("the %s holds classes that differ only in case (%q and %q), each a class of its own: if they mean the same, write them alike", label, a, b))
+	if g := data.Twins(task.ClassNames); g != nil {
+		out = append(out, fmt.Sprintf("the %s holds classes that %s, each a class of its own: if they mean the same, write them alike", label, twinsPhrase(g)))
 	}
 	headerLabel := false // the first row's label, a class of its own, is said to be a header's
 	if header == "auto" && !ds.Header && len(ds.Labels) > 0 {
@@ -1055,15 +1056,18 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	case wholeCounts:
 		out = append(out, fmt.Sprintf("the %s holds %d distinct whole numbers, %d of them in fewer than %d rows, which reads like a count or a measurement, not classes; %s%s", label, n, rareClasses(counts), rareRows, notClasses, labelHint(ds)))
 	case classesLike:
-		var rare []string // the classes of fewer than rareRows training rows
-		most := 0         // the most rows of one of them
+		// The classes of fewer than rareRows training rows, where others
+		// have more: in a file too small for any class to have as many,
+		// saying so of every class would not help.
+		var rare []string
+		most := 0 // the most rows of one of them
 		for k, c := range counts {
 			if c < rareRows {
 				rare = append(rare, task.ClassNames[k])
 				most = max(most, c)
 			}
 		}
-		if len(rare) > 0 && !headerLabel {
+		if len(rare) > 0 && len(rare) < len(counts) && !headerLabel {
 			what, it := subject("class", rare, 5, "has", "have")
 			switch {
 			case most == 1:
@@ -1170,6 +1174,41 @@ func labelName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// twinsPhrase says what groups (as data.Twins returns them) hold:
+// values that differ only in case ("Yes" and "yes"; "No" and "no"), or
+// that may be one value spelled in several ways ("yes", "Yes" and "TRUE").
+// It names at most 3 groups.
+func twinsPhrase(groups [][]string) string {
+	what := "differ only in case"
+	for _, g := range groups {
+		for _, l := range g[1:] {
+			if !strings.EqualFold(l, g[0]) {
+				what = "may be one value spelled in several ways"
+			}
+		}
+	}
+	var b strings.Builder
+	for i, g := range groups {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(groups)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		for j, l := range g {
+			switch {
+			case j == len(g)-1 && j > 0:
+				b.WriteString(" and ")
+			case j > 0:
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", l)
+		}
+	}
+	return what + " (" + b.String() + ")"
 }
 
 // minOther returns the smallest of counts but counts[skip].

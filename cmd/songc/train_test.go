@@ -1502,6 +1502,27 @@ func TestCaseTwinsWarned(t *testing.T) {
 	if code, errs := trainQuick(t, labels); code != 0 || !strings.Contains(errs, `the label column "y" holds classes that differ only in case ("Yes" and "yes"), each a class of its own: if they mean the same, write them alike`) {
 		t.Errorf("labels: exit %d:\n%s", code, errs)
 	}
+	// One answer in several spellings, in two groups.
+	labels = csvFile(t, "a,y", 30, func(i int) string {
+		return fmt.Sprintf("%d,%s", i, []string{"yes", "Yes", "TRUE", "no", "No", "FALSE"}[i%6])
+	})
+	if code, errs := trainQuick(t, labels); code != 0 || !strings.Contains(errs, `the label column "y" holds classes that may be one value spelled in several ways ("FALSE", "No" and "no"; "TRUE", "Yes" and "yes"), each a class of its own`) {
+		t.Errorf("spellings: exit %d:\n%s", code, errs)
+	}
+}
+
+func TestTwinsPhrase(t *testing.T) {
+	for _, c := range []struct {
+		groups [][]string
+		want   string
+	}{
+		{[][]string{{"No", "no"}, {"Yes", "yes"}}, `differ only in case ("No" and "no"; "Yes" and "yes")`},
+		{[][]string{{"a", "A"}, {"b", "B"}, {"c", "C"}, {"n", "no"}}, `may be one value spelled in several ways ("a" and "A"; "b" and "B"; "c" and "C"; and 1 more)`},
+	} {
+		if got := twinsPhrase(c.groups); got != c.want {
+			t.Errorf("twinsPhrase(%q) = %s, want %s", c.groups, got, c.want)
+		}
+	}
 }
 
 // TestSingleRowClassWarned: a class of one training row is warned of, and

@@ -312,8 +312,8 @@ func (t *table) ignoreName(j int, name string) string {
 // noteColumns sets the columns of ds that train warns of: the categorical
 // ones (those opt.Categorical does not force) in Dates, Thousands,
 // DecimalComma, Units, Mixed or Scattered, each in the first that takes it
-// (noteCategorical); every one whose levels differ only in case, forced
-// or not, in CaseTwins; the numeric ones written with both decimal marks
+// (noteCategorical); every one some of whose levels may be one value
+// spelled in several ways (Twins), forced or not, in Twins; the numeric ones written with both decimal marks
 // in Marks; and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
@@ -341,8 +341,8 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
 		}
-		if a, b := CaseTwins(in.Levels); a != "" { // categorical ones have levels
-			ds.CaseTwins = append(ds.CaseTwins, CaseTwinColumn{Name: in.Name, A: a, B: b})
+		if g := Twins(in.Levels); g != nil { // categorical ones have levels
+			ds.Twins = append(ds.Twins, TwinsColumn{Name: in.Name, Groups: g})
 		}
 		if in.Kind == runtime.Categorical && !slices.Contains(opt.Categorical, in.Name) {
 			t.noteCategorical(ds, in, j, opt.Missing)
@@ -401,18 +401,40 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 	}
 }
 
-// CaseTwins returns the first two of levels that differ only in case
-// ("yes" and "Yes"), or "" when none do.
-func CaseTwins(levels []string) (a, b string) {
-	seen := make(map[string]string, len(levels))
+// Twins returns the groups of levels that may be one value spelled in
+// several ways, each in level order and the groups in the order of their
+// first level: levels that differ only in case ("yes" and "Yes"), and the
+// spellings of one answer ("yes", "y", "true", "t"; "no", "n", "false",
+// "f", in any case). It is nil when there are none.
+func Twins(levels []string) [][]string {
+	index := make(map[string]int, len(levels)) // a key's group
+	var groups [][]string
 	for _, l := range levels {
 		k := strings.ToLower(l)
-		if first, ok := seen[k]; ok {
-			return first, l
+		switch k {
+		case "yes", "y", "true", "t":
+			k = "\x00yes"
+		case "no", "n", "false", "f":
+			k = "\x00no"
 		}
-		seen[k] = l
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], l)
 	}
-	return "", ""
+	twins := groups[:0]
+	for _, g := range groups {
+		if len(g) > 1 {
+			twins = append(twins, g)
+		}
+	}
+	if len(twins) == 0 {
+		return nil
+	}
+	return twins
 }
 
 // decimalCommas reports whether levels are all numbers, some written with

@@ -88,10 +88,10 @@ type Dataset struct {
 	// are all numbers written with a unit (12%, $3.50); Mixed and
 	// Scattered leave them out.
 	Units []UnitColumn
-	// CaseTwins are the categorical columns of a training file that hold
-	// values differing only in case (yes and Yes), each a category of its
-	// own.
-	CaseTwins []CaseTwinColumn
+	// Twins are the categorical columns of a training file that hold
+	// values that may be one value spelled in several ways (yes, Yes and
+	// TRUE), each a category of its own.
+	Twins []TwinsColumn
 	// Marks are the numeric columns of a training file separated by
 	// semicolons that hold numbers written with a decimal point and others
 	// with a comma before three digits, which it reads as a decimal comma
@@ -189,9 +189,12 @@ type UnitColumn struct{ Name, Unit, Like string }
 // column's level order.
 type DateColumn struct{ Name, Ignore, Like string }
 
-// A CaseTwinColumn is a categorical column two of whose values, A and B
-// (the first such pair in the column's level order), differ only in case.
-type CaseTwinColumn struct{ Name, A, B string }
+// A TwinsColumn is a categorical column some of whose values may be one
+// value spelled in several ways: Groups holds them, as Twins returns them.
+type TwinsColumn struct {
+	Name   string
+	Groups [][]string
+}
 
 // A ThousandsColumn is a categorical column whose values are numbers, some
 // written with thousands separators; Like is the first of those in the

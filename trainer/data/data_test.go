@@ -524,3 +524,20 @@ func TestSeparating(t *testing.T) {
 		t.Errorf("a class of %d rows: %v, separating %+v", MinSeparatingClass-1, err, ds.Separating)
 	}
 }
+
+func TestTwins(t *testing.T) {
+	for _, c := range []struct {
+		levels []string
+		want   [][]string
+	}{
+		{[]string{"no", "yes"}, nil},
+		{[]string{"N", "Y"}, nil},
+		{[]string{"Yes", "no", "yes"}, [][]string{{"Yes", "yes"}}},
+		{[]string{"FALSE", "No", "TRUE", "Yes", "f", "red", "y"}, [][]string{{"FALSE", "No", "f"}, {"TRUE", "Yes", "y"}}},
+		{[]string{"Red", "blue", "red", "t"}, [][]string{{"Red", "red"}}},
+	} {
+		if got := Twins(c.levels); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Twins(%q) = %q, want %q", c.levels, got, c.want)
+		}
+	}
+}
