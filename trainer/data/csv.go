@@ -404,17 +404,17 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 // Twins returns the groups of levels that may be one value spelled in
 // several ways, each in level order and the groups in the order of their
 // first level: levels that differ only in case ("yes" and "Yes"), and the
-// spellings of one answer ("yes", "y", "true", "t"; "no", "n", "false",
-// "f", in any case). It is nil when there are none.
+// spellings of one answer ("yes" and "true", "no" and "false", in any
+// case). It is nil when there are none.
 func Twins(levels []string) [][]string {
 	index := make(map[string]int, len(levels)) // a key's group
 	var groups [][]string
 	for _, l := range levels {
 		k := strings.ToLower(l)
-		switch k {
-		case "yes", "y", "true", "t":
+		switch k { // not y, t, n and f: letters are often classes of their own
+		case "yes", "true":
 			k = "\x00yes"
-		case "no", "n", "false", "f":
+		case "no", "false":
 			k = "\x00no"
 		}
 		i, ok := index[k]

@@ -533,8 +533,8 @@ func TestTwins(t *testing.T) {
 		{[]string{"no", "yes"}, nil},
 		{[]string{"N", "Y"}, nil},
 		{[]string{"Yes", "no", "yes"}, [][]string{{"Yes", "yes"}}},
-		{[]string{"FALSE", "No", "TRUE", "Yes", "f", "red", "y"}, [][]string{{"FALSE", "No", "f"}, {"TRUE", "Yes", "y"}}},
-		{[]string{"Red", "blue", "red", "t"}, [][]string{{"Red", "red"}}},
+		{[]string{"FALSE", "No", "TRUE", "Yes", "f", "red", "y"}, [][]string{{"FALSE", "No"}, {"TRUE", "Yes"}}},
+		{[]string{"F", "N", "Red", "T", "Y", "blue", "red", "t"}, [][]string{{"Red", "red"}, {"T", "t"}}},
 	} {
 		if got := Twins(c.levels); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Twins(%q) = %q, want %q", c.levels, got, c.want)
