@@ -34,6 +34,11 @@
 // preprocessed with the same operations as runtime.Classifier.Preprocess
 // (v -= shift, then v *= scale, each only when the model has it).
 //
+// A model whose every walk ends at one class whatever the input (the
+// majority check's constant) gets a Predict that returns that class and
+// reads nothing: no preprocessing, no margin. Explain still walks, so that
+// it reports the root's decision as the runtime does.
+//
 // Two layouts implement margin. Small models get unrolled code: one case per
 // node with the weights as constants, which the Go compiler keeps in
 // registers and immediates. Large models (more than UnrollLimit weights in
