@@ -61,7 +61,7 @@ type Globals struct {
 // DataFlags choose how a CSV file is read.
 type DataFlags struct {
 	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Header row in CSV files (${enum})."`
-	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: last, or a model's own."`
+	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: ${label_default}."`
 	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
 }
 
@@ -193,7 +193,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"version": versionText(), "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "budget": durationText(defaultBudget), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
+		kong.Vars{"version": versionText(), "label_default": "the model's own, else last", "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "budget": durationText(defaultBudget), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)

@@ -71,7 +71,7 @@ type TrainCmd struct {
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
 	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2). The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
 
-	DataFlags   `embed:""`
+	DataFlags   `embed:"" set:"label_default=last"`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
 	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Values meaning missing besides an empty field, in place of the default (${missing})."`
