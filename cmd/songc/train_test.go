@@ -118,7 +118,7 @@ func TestTrainHelp(t *testing.T) {
 	}
 	for _, want := range []string{"--data=FILE", "--test=FILE", "-o, --output=MODEL", "--nodes=N", "--steps=N", "--epochs=N", "--seed=1",
 		"--preset=auto|paper|fast|quick", "auto (default with --data)", "quick: 60 epochs (the demo)", "A SONG routes each row", "--budget=DURATION", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
-		"--header=", "--label-col=", "--help-all"} {
+		"--header=", "--label-col=", "name; default: last.", "--help-all"} {
 		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) { // wrapped anywhere
 			t.Errorf("train --help lacks %q:\n%s", want, help)
 		}
@@ -1744,6 +1744,19 @@ func TestEvalFidelityNote(t *testing.T) {
 		noted := strings.Contains(out, "\nnote: on ") && strings.Contains(out, "% of the rows the soft model gives another class than the walk, so the largest of predict --proba's masses is not always the class predict gives")
 		if code != 0 || fid == 0 || noted != tc.noted || noted != (fid < 95) {
 			t.Errorf("%s: exit %d, fidelity %v, noted %v:\n%s%s", tc.data, code, fid, noted, out, errs)
+		}
+	}
+}
+
+// TestLabelColHelp: --label-col, declared once, gives its default as each
+// command has it: the last column for train, the model's own for the
+// commands that read a model.
+func TestLabelColHelp(t *testing.T) {
+	t.Setenv("COLUMNS", "200")
+	for cmd, want := range map[string]string{"train": "default: last.", "eval": "default: the model's own, else last.", "predict": "default: the model's own, else last."} {
+		_, help, _ := songc(t, context.Background(), cmd, "--help")
+		if !strings.Contains(help, want) {
+			t.Errorf("%s --help lacks %q:\n%s", cmd, want, help)
 		}
 	}
 }
