@@ -2,12 +2,15 @@ package compiler
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dave/jennifer/jen"
 
 	"github.com/songc/songc/internal/testmodels"
 	"github.com/songc/songc/runtime"
@@ -174,5 +177,36 @@ func TestInputDocFill(t *testing.T) {
 	if !bytes.Contains(src, []byte("missing reads as 12.975, its training rows' median.")) ||
 		!bytes.Contains(src, []byte(strconv.FormatFloat(fill, 'g', -1, 64))) {
 		t.Errorf("want the doc's 12.975 and the code's %v:\n%s", fill, src)
+	}
+}
+
+// TestValuesWrap: a short list stays on one line; a long one (a model's
+// hundreds of category levels, say) is wrapped at about lineWidth columns
+// and keeps its values in order.
+func TestValuesWrap(t *testing.T) {
+	render := func(names []string) string {
+		f := jen.NewFile("p")
+		f.Var().Id("x").Op("=").Index().String().Add(list(litValues(names, func(s string) jen.Code { return jen.Lit(s) })))
+		return fmt.Sprintf("%#v", f)
+	}
+	if got := render([]string{"a", "b"}); !strings.Contains(got, `var x = []string{"a", "b"}`) {
+		t.Errorf("a short list is not on one line:\n%s", got)
+	}
+	var names []string
+	for i := range 790 {
+		names = append(names, fmt.Sprintf("purpose=level %d", i))
+	}
+	got := render(names)
+	lines := strings.Split(got, "\n")
+	for _, l := range lines {
+		if len(l) > lineWidth+8 {
+			t.Fatalf("a line of %d columns:\n%s", len(l), l)
+		}
+	}
+	if len(lines) < 790/4 {
+		t.Errorf("790 names on %d lines", len(lines))
+	}
+	if strings.Count(got, `"purpose=level `) != 790 || !strings.Contains(got, `"purpose=level 0", "purpose=level 1",`) || !strings.Contains(got, `"purpose=level 789",`) {
+		t.Errorf("values lost or out of order:\n%s", got)
 	}
 }

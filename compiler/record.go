@@ -302,17 +302,10 @@ func (p *Plan) renderRecord(f *jen.File) {
 	comment(f, "NumColumns is the number of input columns: the fields of Input.")
 	f.Const().Id("NumColumns").Op("=").Lit(len(s.Inputs))
 	comment(f, "ColumnNames are the input columns' names in the training file, in the order\nof Input's fields.")
-	f.Var().Id("ColumnNames").Op("=").Index(jen.Id("NumColumns")).String().ValuesFunc(func(g *jen.Group) {
-		for _, in := range s.Inputs {
-			g.Lit(in.Name)
-		}
-	})
+	f.Var().Id("ColumnNames").Op("=").Index(jen.Id("NumColumns")).String().Add(list(values(len(s.Inputs), func(i int) (jen.Code, int) { return jen.Lit(s.Inputs[i].Name), width(s.Inputs[i].Name) })))
 	comment(f, "FeatureNames name the features of the vector Predict reads, as Encode fills\nit: a numeric column's name, NAME=LEVEL for a category, NAME=(missing) for the\nfeature that says a column is missing.")
-	f.Var().Id("FeatureNames").Op("=").Index(jen.Id("NumFeatures")).String().ValuesFunc(func(g *jen.Group) {
-		for _, n := range s.FeatureNames() {
-			g.Lit(n)
-		}
-	})
+	names := s.FeatureNames()
+	f.Var().Id("FeatureNames").Op("=").Index(jen.Id("NumFeatures")).String().Add(list(litValues(names, func(s string) jen.Code { return jen.Lit(s) })))
 
 	comment(f, fmt.Sprintf(`Input is one record, a field per input column of the training file.
 
@@ -387,16 +380,10 @@ around removed.`, strings.Join(quoted, ", ")))
 		cols[e], tests[e] = p.nodeTest(e)
 	}
 	comment(f, "nodeColumn is the input column emitted node i tests, or -1 when its filter\nreads several; nodeTest[i][d] says its test as decision d takes it.")
-	f.Var().Id("nodeColumn").Op("=").Index(jen.Id("numNodes")).Int().ValuesFunc(func(g *jen.Group) {
-		for _, c := range cols {
-			g.Lit(c)
-		}
-	})
-	f.Var().Id("nodeTest").Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).String().ValuesFunc(func(g *jen.Group) {
-		for _, t := range tests {
-			g.Values(jen.Lit(t[0]), jen.Lit(t[1]))
-		}
-	})
+	f.Var().Id("nodeColumn").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(cols, func(c int) jen.Code { return jen.Lit(c) })))
+	f.Var().Id("nodeTest").Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).String().Add(list(values(len(tests), func(i int) (jen.Code, int) {
+		return litValues(tests[i][:], func(s string) jen.Code { return jen.Lit(s) })
+	})))
 
 	comment(f, "InputDecision is one step of a walk, as ExplainInput reports it.")
 	f.Type().Id("InputDecision").Struct(

@@ -51,21 +51,16 @@ Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count
 
 	// var ClassNames = [NumClasses]string{"A", ...}
 	comment(f, "ClassNames are the class labels, by class index.")
-	f.Var().Id("ClassNames").Op("=").Index(jen.Id("NumClasses")).String().ValuesFunc(func(g *jen.Group) {
-		for _, name := range m.ClassNames {
-			g.Lit(name)
-		}
-	})
+	f.Var().Id("ClassNames").Op("=").Index(jen.Id("NumClasses")).String().Add(list(litValues(m.ClassNames, func(s string) jen.Code { return jen.Lit(s) })))
 
 	// var next = [numNodes][2]int32{{1, ^3}, ...}: by decision, an emitted
 	// node index, or ^class for a leaf; exit holds the forced exits.
 	table := func(name, doc string, state func(i int, right bool) int) {
 		comment(f, doc)
-		f.Var().Id(name).Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).Int32().ValuesFunc(func(g *jen.Group) {
-			for _, node := range p.Nodes {
-				g.Values(p.stateLit(state(node, false)), p.stateLit(state(node, true)))
-			}
-		})
+		f.Var().Id(name).Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).Int32().Add(list(values(len(p.Nodes), func(i int) (jen.Code, int) {
+			l, r := state(p.Nodes[i], false), state(p.Nodes[i], true)
+			return jen.Values(p.stateLit(l), p.stateLit(r)), 4 + width(p.encode(l)) + width(p.encode(r))
+		})))
 	}
 	child := func(i int, right bool) int {
 		if right {
@@ -76,18 +71,10 @@ Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count
 	table("next", "next[i][d] is where emitted node i moves on decision d (0: left, 1: right):\nanother emitted node, or ^class for a leaf.", child)
 	table("exit", "exit[i][d] is the leaf (^class) that node i exits to when the walk reaches\nthe step limit on decision d without having reached a leaf.", k.Exit)
 	comment(f, "nodeID maps an emitted node to the model's node number.")
-	f.Var().Id("nodeID").Op("=").Index(jen.Id("numNodes")).Int().ValuesFunc(func(g *jen.Group) {
-		for _, node := range p.Nodes {
-			g.Lit(node)
-		}
-	})
+	f.Var().Id("nodeID").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(p.Nodes, func(n int) jen.Code { return jen.Lit(n) })))
 	vector := func(name, doc string, v []float64) {
 		comment(f, doc)
-		f.Var().Id(name).Op("=").Index(jen.Id("NumFeatures")).Float64().ValuesFunc(func(g *jen.Group) {
-			for _, x := range v {
-				g.Add(lit(x))
-			}
-		})
+		f.Var().Id(name).Op("=").Index(jen.Id("NumFeatures")).Float64().Add(list(litValues(v, lit)))
 	}
 	if m.InputShift != nil {
 		vector("shift", "shift and scale preprocess an input: v = (x - shift) * scale.", m.InputShift)
@@ -97,20 +84,10 @@ Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count
 	}
 	if p.Layout == LayoutTables {
 		comment(f, "weights and bias are the filters of the emitted nodes.")
-		f.Var().Id("weights").Op("=").Index(jen.Id("numNodes")).Index(jen.Id("NumFeatures")).Float64().ValuesFunc(func(g *jen.Group) {
-			for _, node := range p.Nodes {
-				g.ValuesFunc(func(g *jen.Group) {
-					for _, x := range k.Weights(node) {
-						g.Add(lit(x))
-					}
-				})
-			}
-		})
-		f.Var().Id("bias").Op("=").Index(jen.Id("numNodes")).Float64().ValuesFunc(func(g *jen.Group) {
-			for _, node := range p.Nodes {
-				g.Add(lit(k.Bias(node)))
-			}
-		})
+		f.Var().Id("weights").Op("=").Index(jen.Id("numNodes")).Index(jen.Id("NumFeatures")).Float64().Add(list(values(len(p.Nodes), func(i int) (jen.Code, int) {
+			return litValues(k.Weights(p.Nodes[i]), lit)
+		})))
+		f.Var().Id("bias").Op("=").Index(jen.Id("numNodes")).Float64().Add(list(values(len(p.Nodes), func(i int) (jen.Code, int) { b := k.Bias(p.Nodes[i]); return lit(b), width(b) })))
 	}
 	f.Line()
 
@@ -256,6 +233,67 @@ func (p *Plan) renderMargin(f *jen.File) {
 		})
 	})
 }
+
+// lineWidth is about the widest a line of generated values gets, its
+// indentation aside.
+const lineWidth = 72
+
+// values returns the composite literal's values {item(0), ..., item(n-1)}
+// and its width in columns: on one line when they fit in lineWidth
+// columns, else as many to a line as fit (an item wider than that, such as
+// a nested list that spans lines, on a line of its own), so that a long
+// list (a model's hundreds of category levels, a weight table's rows)
+// stays readable instead of one line thousands of columns wide. item
+// returns value i and about its width as gofmt writes it (width).
+func values(n int, item func(i int) (jen.Code, int)) (*jen.Statement, int) {
+	items := make([]jen.Code, n)
+	widths := make([]int, n)
+	total := 2 // the braces
+	for i := range items {
+		items[i], widths[i] = item(i)
+		total += widths[i] + 2 // ", "
+	}
+	if total <= lineWidth {
+		return jen.Values(items...), total
+	}
+	var lines []jen.Code
+	var line *jen.Statement
+	width := 0
+	for i, it := range items {
+		if line != nil && width+widths[i]+2 > lineWidth {
+			lines = append(lines, line)
+			line = nil
+		}
+		if line == nil {
+			line, width = jen.Add(it), widths[i]
+			continue
+		}
+		line.Op(",").Add(it)
+		width += widths[i] + 2
+	}
+	if line != nil {
+		lines = append(lines, line)
+	}
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, lines...), lineWidth + 1
+}
+
+// width is the width of v written as a Go literal by jennifer's Lit (a
+// float64 without a point or an exponent gets ".0").
+func width(v any) int {
+	s := fmt.Sprintf("%#v", v)
+	if _, ok := v.(float64); ok && !strings.ContainsAny(s, ".e") {
+		return len(s) + 2
+	}
+	return len(s)
+}
+
+// litValues is values for a list of literals, with lit writing each.
+func litValues[T any, C jen.Code](vs []T, lit func(T) C) (*jen.Statement, int) {
+	return values(len(vs), func(i int) (jen.Code, int) { return lit(vs[i]), width(vs[i]) })
+}
+
+// list drops values' width, for a literal that is not nested.
+func list(s *jen.Statement, _ int) *jen.Statement { return s }
 
 // comment adds a comment of one or more lines as // lines.
 func comment(f *jen.File, doc string) {

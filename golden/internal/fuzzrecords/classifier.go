@@ -47,10 +47,16 @@ var exit = [numNodes][2]int32{{^2, ^0}, {^0, ^2}, {^0, ^2}, {^1, ^0}, {^1, ^1}, 
 var nodeID = [numNodes]int{0, 1, 2, 5, 6, 7, 8}
 
 // shift and scale preprocess an input: v = (x - shift) * scale.
-var shift = [NumFeatures]float64{40.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0}
+var shift = [NumFeatures]float64{
+	40.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+	0.0, 0.0, 0.0, 0.0, 3.0,
+}
 
 // scale multiplies the shifted input.
-var scale = [NumFeatures]float64{0.05, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.5}
+var scale = [NumFeatures]float64{
+	0.05, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 2.0,
+	1.0, 1.0, 1.0, 1.0, 1.5,
+}
 
 // margin returns w·v + b of emitted node i: the sum starts at 0 and adds each
 // product, rounded to float64 (no fused multiply-add), in feature order; then the bias.
@@ -312,7 +318,13 @@ var ColumnNames = [NumColumns]string{"age", "colour */ `x`", "func", "a b", "a_b
 // FeatureNames name the features of the vector Predict reads, as Encode fills
 // it: a numeric column's name, NAME=LEVEL for a category, NAME=(missing) for the
 // feature that says a column is missing.
-var FeatureNames = [NumFeatures]string{"age", "age=(missing)", "colour */ `x`=\"quoted\"", "colour */ `x`=*/ end", "colour */ `x`=`back`", "colour */ `x`=blue", "colour */ `x`=red\nline", "colour */ `x`=(missing)", "func", "a b=no", "a b=yes", "a b=été", "a b=�", "a_b", "a_b=(missing)", "9 lives\t\x01=x", "9 lives\t\x01=y z", "9 lives\t\x01=(missing)", ""}
+var FeatureNames = [NumFeatures]string{
+	"age", "age=(missing)", "colour */ `x`=\"quoted\"",
+	"colour */ `x`=*/ end", "colour */ `x`=`back`", "colour */ `x`=blue",
+	"colour */ `x`=red\nline", "colour */ `x`=(missing)", "func", "a b=no",
+	"a b=yes", "a b=été", "a b=�", "a_b", "a_b=(missing)",
+	"9 lives\t\x01=x", "9 lives\t\x01=y z", "9 lives\t\x01=(missing)", "",
+}
 
 // Input is one record, a field per input column of the training file.
 //
@@ -424,7 +436,33 @@ func PredictInput(in *Input) int {
 // nodeColumn is the input column emitted node i tests, or -1 when its filter
 // reads several; nodeTest[i][d] says its test as decision d takes it.
 var nodeColumn = [numNodes]int{-1, 0, 1, 5, -1, -1, -1}
-var nodeTest = [numNodes][2]string{{"1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms <= 4.655", "1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms > 4.655"}, {"age >= 49.5455 or missing", "age < 49.5455"}, {"colour */ `x` = \"*/ end\"", "colour */ `x` in {\"\\\"quoted\\\"\", \"`back`\", \"blue\", \"red\\nline\"} or an unseen value or missing"}, {"\"9 lives\\t\\x01\" in {\"x\", \"y z\"} or an unseen value or missing", "no value of \"9 lives\\t\\x01\""}, {"2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms <= -3.1", "2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms > -3.1"}, {"0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms <= -3.99", "0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms > -3.99"}, {"1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms <= 3.855", "1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms > 3.855"}}
+var nodeTest = [numNodes][2]string{
+	{
+		"1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms <= 4.655",
+		"1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms > 4.655",
+	},
+	{"age >= 49.5455 or missing", "age < 49.5455"},
+	{
+		"colour */ `x` = \"*/ end\"",
+		"colour */ `x` in {\"\\\"quoted\\\"\", \"`back`\", \"blue\", \"red\\nline\"} or an unseen value or missing",
+	},
+	{
+		"\"9 lives\\t\\x01\" in {\"x\", \"y z\"} or an unseen value or missing",
+		"no value of \"9 lives\\t\\x01\"",
+	},
+	{
+		"2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms <= -3.1",
+		"2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms > -3.1",
+	},
+	{
+		"0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms <= -3.99",
+		"0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms > -3.99",
+	},
+	{
+		"1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms <= 3.855",
+		"1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms > 3.855",
+	},
+}
 
 // InputDecision is one step of a walk, as ExplainInput reports it.
 type InputDecision struct {
