@@ -1,7 +1,9 @@
 // Package compiler turns a trained SONG into one standalone Go source file
 // that walks the learned binary graph with hard decisions. The generated
-// file imports nothing, allocates nothing per call, and predicts exactly
-// what runtime.Classifier.Walk predicts, bit for bit, for every input.
+// file imports nothing (or, for a model that reads categorical columns,
+// the standard library's strings, to read their values as the runtime
+// does), allocates nothing per call, and predicts exactly what
+// runtime.Classifier.Walk predicts, bit for bit, for every input.
 //
 // # Pipeline
 //

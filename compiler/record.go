@@ -315,8 +315,8 @@ any other: set it to math.NaN() where the number is missing. A categorical
 field is missing when it is one of %s; any other value
 not listed in its comment was seen in no training row (unseen) and sets none
 of the column's features.
-Values are matched exactly, as the training file held them with spaces
-around removed.`, strings.Join(quoted, ", ")))
+A value is read as songc reads a CSV field: spaces around it are removed,
+and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 	f.Type().Id("Input").StructFunc(func(g *jen.Group) {
 		for i, in := range s.Inputs {
 			var doc string
@@ -350,16 +350,21 @@ around removed.`, strings.Join(quoted, ", ")))
 				g.If(jen.Id("v").Op(":=").Add(field), jen.Id("v").Op("-").Id("v").Op("==").Lit(0)).Block(present...).Else().Block(absent...)
 			} else {
 				g.Clear(jen.Id("x").Index(jen.Lit(o), jen.Lit(o+in.Width())))
-				g.Switch(field).BlockFunc(func(g *jen.Group) {
-					for l, level := range in.Levels {
-						g.Case(jen.Lit(level)).Block(jen.Id("x").Index(jen.Lit(o + l)).Op("=").Lit(1))
-					}
+				// As runtime.Encoder reads a field: missing when, spaces
+				// around removed, it is empty or a missing token; else its
+				// level is runtime.Level's.
+				g.Switch(jen.Id("v").Op(":=").Qual("strings", "TrimSpace").Call(field), jen.Id("v")).BlockFunc(func(g *jen.Group) {
 					if in.MissingFeature {
 						g.Case(cases...).Block(jen.Id("x").Index(jen.Lit(o + len(in.Levels))).Op("=").Lit(1))
 					} else {
 						g.Case(cases...).Comment("missing: no feature")
 					}
-					g.Default().Block(jen.Id("unseen").Op("=").True())
+					g.Default().Block(jen.Switch(jen.Qual("strings", "ToValidUTF8").Call(jen.Id("v"), jen.Lit("\uFFFD"))).BlockFunc(func(g *jen.Group) {
+						for l, level := range in.Levels {
+							g.Case(jen.Lit(level)).Block(jen.Id("x").Index(jen.Lit(o + l)).Op("=").Lit(1))
+						}
+						g.Default().Block(jen.Id("unseen").Op("=").True())
+					}))
 				})
 			}
 			o += in.Width()
@@ -367,7 +372,7 @@ around removed.`, strings.Join(quoted, ", ")))
 		g.Return()
 	})
 
-	comment(f, "PredictInput returns the class index that the hard walk reaches for the\nrecord in. It allocates nothing.")
+	comment(f, "PredictInput returns the class index that the hard walk reaches for the\nrecord in. It allocates nothing (but for a categorical value that is not\nvalid UTF-8).")
 	f.Func().Id("PredictInput").Params(jen.Id("in").Op("*").Id("Input")).Int().Block(
 		jen.Var().Id("x").Index(jen.Id("NumFeatures")).Float64(),
 		jen.Id("Encode").Call(jen.Op("&").Id("x"), jen.Id("in")),

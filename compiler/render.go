@@ -3,11 +3,13 @@ package compiler
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/songc/songc/internal/text"
+	"github.com/songc/songc/runtime"
 )
 
 // Render writes the generated, gofmt'd source of p to w.
@@ -28,12 +30,11 @@ func (p *Plan) Render(w io.Writer, version string) error {
 
 It walks the learned binary graph with hard decisions: at each node it goes
 right iff w·x + b > 0 (w·x summed in float64 in feature order), to the most
-probable child, until it reaches a class leaf. It imports nothing and
-allocates nothing.
+probable child, until it reaches a class leaf. %s
 
 The model has %s, %s, %s and %s;
 %s reachable from the root and emitted here.%s
-Layout: %s (%s).%s`, what, text.Count(k.NumNodes(), "internal node"), text.Count(k.Steps(), "step"), text.Count(d, "feature"), text.Count(c, "class"),
+Layout: %s (%s).%s`, what, importsDoc(m), text.Count(k.NumNodes(), "internal node"), text.Count(k.Steps(), "step"), text.Count(d, "feature"), text.Count(c, "class"),
 		text.Is(nn, "node"), constantDoc(p), p.Layout, p.Why, recordDoc(m)))
 
 	// const NumFeatures = 16 ...
@@ -327,6 +328,16 @@ func (p *Plan) stateLit(s int) jen.Code {
 		return jen.Op("^").Lit(int(^e))
 	}
 	return jen.Lit(int(e))
+}
+
+// importsDoc says what the code imports and allocates: nothing, unless
+// the model reads categorical columns, whose values it reads with the
+// standard library's strings, as songc reads a CSV field.
+func importsDoc(m *runtime.Model) string {
+	if m.Schema != nil && slices.ContainsFunc(m.Schema.Inputs, func(in runtime.Input) bool { return in.Kind == runtime.Categorical }) {
+		return "It imports only the standard\nlibrary's strings, to read categorical values as songc does, and allocates\nnothing (but for a categorical value that is not valid UTF-8)."
+	}
+	return "It imports nothing and\nallocates nothing."
 }
 
 // constantDoc says, for a walk that ends at one class whatever the input

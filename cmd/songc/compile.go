@@ -32,7 +32,8 @@ type CompileCmd struct {
 }
 
 func (CompileCmd) Help() string {
-	return `The generated file imports nothing, allocates nothing, and predicts exactly what
+	return `The generated file imports nothing (or, for a model of categorical columns, the
+standard library's strings), allocates nothing, and predicts exactly what
 'songc predict' and 'songc eval' (hard accuracy) compute, bit for bit:
 
   func Predict(x *[NumFeatures]float64) int // class index

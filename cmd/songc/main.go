@@ -43,7 +43,7 @@ type CLI struct {
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`
 	Predict PredictCmd `cmd:"" help:"Predict the class of every row of a file, as the compiled classifier does."`
-	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (a package that imports nothing) from a model."`
+	Compile CompileCmd `cmd:"" help:"Generate a standalone Go classifier (a package of the standard library only) from a model."`
 	Analyze AnalyzeCmd `cmd:"" help:"Structure statistics of the learned graph (used nodes, cycles, root-to-leaf distances); DOT drawings and plots."`
 	Bench   BenchCmd   `cmd:"" help:"Time training steps on random data: seconds per batch and effective GFLOP/s (billions of floating-point operations a second)."`
 	Ver     VersionCmd `cmd:"" name:"version" help:"Print songc's version."`

@@ -5,8 +5,9 @@
 //
 // It walks the learned binary graph with hard decisions: at each node it goes
 // right iff w·x + b > 0 (w·x summed in float64 in feature order), to the most
-// probable child, until it reaches a class leaf. It imports nothing and
-// allocates nothing.
+// probable child, until it reaches a class leaf. It imports only the standard
+// library's strings, to read categorical values as songc does, and allocates
+// nothing (but for a categorical value that is not valid UTF-8).
 //
 // The model has 9 internal nodes, 5 steps, 19 features and 3 classes;
 // 7 nodes are reachable from the root and emitted here.
@@ -17,6 +18,8 @@
 // ExplainInput says why, in the columns' terms; Encode gives the feature
 // vector Predict reads.
 package fuzzrecords
+
+import "strings"
 
 // NumFeatures is the length of an input vector.
 const NumFeatures = 19
@@ -334,8 +337,8 @@ var FeatureNames = [NumFeatures]string{
 // field is missing when it is one of "", "NA", "?"; any other value
 // not listed in its comment was seen in no training row (unseen) and sets none
 // of the column's features.
-// Values are matched exactly, as the training file held them with spaces
-// around removed.
+// A value is read as songc reads a CSV field: spaces around it are removed,
+// and bytes that are not UTF-8 become U+FFFD.
 type Input struct {
 	// Age is column "age", a number; missing reads as 41.5, its training rows' median.
 	Age float64
@@ -364,21 +367,24 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[1] = 1
 	}
 	clear(x[2:8])
-	switch in.ColourX {
-	case "\"quoted\"":
-		x[2] = 1
-	case "*/ end":
-		x[3] = 1
-	case "`back`":
-		x[4] = 1
-	case "blue":
-		x[5] = 1
-	case "red\nline":
-		x[6] = 1
+	switch v := strings.TrimSpace(in.ColourX); v {
 	case "", "NA", "?":
 		x[7] = 1
 	default:
-		unseen = true
+		switch strings.ToValidUTF8(v, "�") {
+		case "\"quoted\"":
+			x[2] = 1
+		case "*/ end":
+			x[3] = 1
+		case "`back`":
+			x[4] = 1
+		case "blue":
+			x[5] = 1
+		case "red\nline":
+			x[6] = 1
+		default:
+			unseen = true
+		}
 	}
 	if v := in.Func; v-v == 0 {
 		x[8] = v
@@ -386,18 +392,21 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[8] = -2.0
 	}
 	clear(x[9:13])
-	switch in.AB {
-	case "no":
-		x[9] = 1
-	case "yes":
-		x[10] = 1
-	case "été":
-		x[11] = 1
-	case "�":
-		x[12] = 1
+	switch v := strings.TrimSpace(in.AB); v {
 	case "", "NA", "?": // missing: no feature
 	default:
-		unseen = true
+		switch strings.ToValidUTF8(v, "�") {
+		case "no":
+			x[9] = 1
+		case "yes":
+			x[10] = 1
+		case "été":
+			x[11] = 1
+		case "�":
+			x[12] = 1
+		default:
+			unseen = true
+		}
 	}
 	if v := in.AB_5; v-v == 0 {
 		x[13] = v
@@ -407,15 +416,18 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[14] = 1
 	}
 	clear(x[15:18])
-	switch in.X9Lives {
-	case "x":
-		x[15] = 1
-	case "y z":
-		x[16] = 1
+	switch v := strings.TrimSpace(in.X9Lives); v {
 	case "", "NA", "?":
 		x[17] = 1
 	default:
-		unseen = true
+		switch strings.ToValidUTF8(v, "�") {
+		case "x":
+			x[15] = 1
+		case "y z":
+			x[16] = 1
+		default:
+			unseen = true
+		}
 	}
 	if v := in.Column7; v-v == 0 {
 		x[18] = v
@@ -426,7 +438,8 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 }
 
 // PredictInput returns the class index that the hard walk reaches for the
-// record in. It allocates nothing.
+// record in. It allocates nothing (but for a categorical value that is not
+// valid UTF-8).
 func PredictInput(in *Input) int {
 	var x [NumFeatures]float64
 	Encode(&x, in)
