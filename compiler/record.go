@@ -293,10 +293,17 @@ func (p *Plan) renderRecord(f *jen.File) {
 	ids := fieldNames(s)
 	missing := append([]string{""}, s.Missing...)
 	quoted := make([]string, len(missing))
-	cases := make([]jen.Code, len(missing)) // of a categorical column's switch
+	// The missing tokens of a categorical column's switch: those holding
+	// U+FFFD apart (replaced), since a value whose invalid bytes become
+	// U+FFFD is not missing but unseen, as runtime.Encoder reads it.
+	var cases, replaced []jen.Code
 	for i, t := range missing {
 		quoted[i] = strconv.Quote(t)
-		cases[i] = jen.Lit(t)
+		if strings.ContainsRune(t, utf8.RuneError) {
+			replaced = append(replaced, jen.Lit(t))
+		} else {
+			cases = append(cases, jen.Lit(t))
+		}
 	}
 
 	comment(f, "NumColumns is the number of input columns: the fields of Input.")
@@ -350,27 +357,50 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 				g.If(jen.Id("v").Op(":=").Add(field), jen.Id("v").Op("-").Id("v").Op("==").Lit(0)).Block(present...).Else().Block(absent...)
 			} else {
 				g.Clear(jen.Id("x").Index(jen.Lit(o), jen.Lit(o+in.Width())))
-				// As runtime.Encoder reads a field: missing when, spaces
-				// around removed, it is empty or a missing token; else its
-				// level is runtime.Level's.
-				g.Switch(jen.Id("v").Op(":=").Qual("strings", "TrimSpace").Call(field), jen.Id("v")).BlockFunc(func(g *jen.Group) {
-					if in.MissingFeature {
-						g.Case(cases...).Block(jen.Id("x").Index(jen.Lit(o + len(in.Levels))).Op("=").Lit(1))
-					} else {
-						g.Case(cases...).Comment("missing: no feature")
-					}
-					g.Default().Block(jen.Switch(jen.Qual("strings", "ToValidUTF8").Call(jen.Id("v"), jen.Lit("\uFFFD"))).BlockFunc(func(g *jen.Group) {
+				// As runtime.Encoder reads a field: first the value as it
+				// is (a level or a missing token, as a clean field holds
+				// them), then, if that matches nothing, as fieldLevel
+				// reads it (with spaces around it, or invalid UTF-8).
+				missingFeature := jen.Id("x").Index(jen.Lit(o + len(in.Levels))).Op("=").Lit(1)
+				g.For(jen.List(jen.Id("v"), jen.Id("again")).Op(":=").List(field, jen.True()), jen.Empty(), jen.Id("again").Op("=").False()).Block(
+					jen.Switch(jen.Id("v")).BlockFunc(func(g *jen.Group) {
 						for l, level := range in.Levels {
 							g.Case(jen.Lit(level)).Block(jen.Id("x").Index(jen.Lit(o + l)).Op("=").Lit(1))
 						}
-						g.Default().Block(jen.Id("unseen").Op("=").True())
-					}))
-				})
+						switch {
+						case in.MissingFeature:
+							g.Case(cases...).Block(missingFeature)
+						default:
+							g.Case(cases...).Comment("missing: no feature")
+						}
+						switch {
+						case replaced != nil && in.MissingFeature:
+							g.Case(replaced...).If(jen.Id("again")).Block(missingFeature).Else().Block(jen.Id("unseen").Op("=").True())
+						case replaced != nil:
+							g.Case(replaced...).If(jen.Op("!").Id("again")).Block(jen.Id("unseen").Op("=").True()).Comment("else missing: no feature")
+						}
+						g.Default().Block(
+							jen.If(jen.Id("w").Op(":=").Id("fieldLevel").Call(jen.Id("v")), jen.Id("again").Op("&&").Id("w").Op("!=").Id("v")).Block(
+								jen.Id("v").Op("=").Id("w"),
+								jen.Continue(),
+							),
+							jen.Id("unseen").Op("=").True(),
+						)
+					}),
+					jen.Break(),
+				)
 			}
 			o += in.Width()
 		}
 		g.Return()
 	})
+
+	if slices.ContainsFunc(s.Inputs, func(in runtime.Input) bool { return in.Kind == runtime.Categorical }) {
+		comment(f, "fieldLevel returns a categorical value as songc reads a CSV field: with spaces\naround it removed and bytes that are not UTF-8 replaced by U+FFFD.")
+		f.Func().Id("fieldLevel").Params(jen.Id("v").String()).String().Block(
+			jen.Return(jen.Qual("strings", "ToValidUTF8").Call(jen.Qual("strings", "TrimSpace").Call(jen.Id("v")), jen.Lit("\uFFFD"))),
+		)
+	}
 
 	comment(f, "PredictInput returns the class index that the hard walk reaches for the\nrecord in. It allocates nothing (but for a categorical value that is not\nvalid UTF-8).")
 	f.Func().Id("PredictInput").Params(jen.Id("in").Op("*").Id("Input")).Int().Block(

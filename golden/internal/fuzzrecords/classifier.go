@@ -367,11 +367,8 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[1] = 1
 	}
 	clear(x[2:8])
-	switch v := strings.TrimSpace(in.ColourX); v {
-	case "", "NA", "?":
-		x[7] = 1
-	default:
-		switch strings.ToValidUTF8(v, "�") {
+	for v, again := in.ColourX, true; ; again = false {
+		switch v {
 		case "\"quoted\"":
 			x[2] = 1
 		case "*/ end":
@@ -382,9 +379,16 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 			x[5] = 1
 		case "red\nline":
 			x[6] = 1
+		case "", "NA", "?":
+			x[7] = 1
 		default:
+			if w := fieldLevel(v); again && w != v {
+				v = w
+				continue
+			}
 			unseen = true
 		}
+		break
 	}
 	if v := in.Func; v-v == 0 {
 		x[8] = v
@@ -392,10 +396,8 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[8] = -2.0
 	}
 	clear(x[9:13])
-	switch v := strings.TrimSpace(in.AB); v {
-	case "", "NA", "?": // missing: no feature
-	default:
-		switch strings.ToValidUTF8(v, "�") {
+	for v, again := in.AB, true; ; again = false {
+		switch v {
 		case "no":
 			x[9] = 1
 		case "yes":
@@ -404,9 +406,15 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 			x[11] = 1
 		case "�":
 			x[12] = 1
+		case "", "NA", "?": // missing: no feature
 		default:
+			if w := fieldLevel(v); again && w != v {
+				v = w
+				continue
+			}
 			unseen = true
 		}
+		break
 	}
 	if v := in.AB_5; v-v == 0 {
 		x[13] = v
@@ -416,18 +424,22 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[14] = 1
 	}
 	clear(x[15:18])
-	switch v := strings.TrimSpace(in.X9Lives); v {
-	case "", "NA", "?":
-		x[17] = 1
-	default:
-		switch strings.ToValidUTF8(v, "�") {
+	for v, again := in.X9Lives, true; ; again = false {
+		switch v {
 		case "x":
 			x[15] = 1
 		case "y z":
 			x[16] = 1
+		case "", "NA", "?":
+			x[17] = 1
 		default:
+			if w := fieldLevel(v); again && w != v {
+				v = w
+				continue
+			}
 			unseen = true
 		}
+		break
 	}
 	if v := in.Column7; v-v == 0 {
 		x[18] = v
@@ -435,6 +447,12 @@ func Encode(x *[NumFeatures]float64, in *Input) (unseen bool) {
 		x[18] = 3.0
 	}
 	return
+}
+
+// fieldLevel returns a categorical value as songc reads a CSV field: with spaces
+// around it removed and bytes that are not UTF-8 replaced by U+FFFD.
+func fieldLevel(v string) string {
+	return strings.ToValidUTF8(strings.TrimSpace(v), "�")
 }
 
 // PredictInput returns the class index that the hard walk reaches for the
