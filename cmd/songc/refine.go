@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/songc/songc/internal/text"
@@ -76,7 +77,14 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 	meta, _ := runlog.ReadMetadata(out.Training)
 	outcome := ""
 	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 && meta.ValRows > 0 {
-		outcome = " (refined: " + refinedText(meta.Select, rm) + ")"
+		outcome = "refined: " + refinedText(meta.Select, rm)
+	}
+	if mc := meta.Constant(); mc != nil { // as train's summary says it
+		outcome += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
+		outcome = strings.TrimPrefix(outcome, "; ")
+	}
+	if outcome != "" {
+		outcome = " (" + outcome + ")"
 	}
 	fmt.Fprintf(g.Stdout, "model: %s%s; %s\n", c.Output, outcome, time.Since(start).Round(time.Second))
 	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")

@@ -654,7 +654,8 @@ func TestMajorityCheckCLI(t *testing.T) {
 	}
 	// songc refine --majority-check on the walk kept above.
 	code, out, errs := songc(t, context.Background(), "refine", filepath.Join(dir, "walk.json"), "--data", noise, "--passes", "1", "--majority-check", "-o", filepath.Join(dir, "refined.json"))
-	if code != 0 || !strings.Contains(out, "Refining without --majority-check keeps the walk") {
+	if code != 0 || !strings.Contains(out, "Refining without --majority-check keeps the walk") ||
+		!strings.Contains(out, `; then the majority check replaced the walk by always predicting "often" (below))`) {
 		t.Errorf("refine --majority-check: exit %d:\n%s\n%s", code, out, errs)
 	}
 	// The check cannot run without refining or validation rows, and is
