@@ -1948,8 +1948,12 @@ func (s *CSVStream) byName(rec []string, line int, index map[string]int, labelNa
 	}
 	s.label = -1
 	labelAt := -1
-	if k, err := labelIndex(s.opt.LabelCol, s.cr.width(len(rec))); err == nil && keyword(s.opt.LabelCol) {
-		labelAt = s.cr.field(k) // a column number past the header's, or ignored, is no label
+	if keyword(s.opt.LabelCol) {
+		k, err := labelIndex(s.opt.LabelCol, s.cr.width(len(rec)))
+		if err != nil { // 0, or past the header's columns: as train says
+			return fmt.Errorf("%s:%d: --label-col: %v", s.name, line, err)
+		}
+		labelAt = s.cr.field(k) // an ignored column is no label
 	}
 	var unknown []string // by the names --ignore knows them by
 	var blank []int      // the unknown columns that are unnamed

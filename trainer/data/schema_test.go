@@ -178,6 +178,9 @@ func TestNameErrors(t *testing.T) {
 		{"first", `t.csv:1: --label-col first names column 1 ("a"), but the label is the column named "y" (column 3 here): pass --label-col "y", which names it wherever it stands`},
 		{"2", `--label-col 2 names column 2 ("b")`},
 		{"3", ""},
+		// A column number the header lacks is refused, as train refuses it.
+		{"9", `t.csv:1: --label-col: label column 9: rows have only 3 columns`},
+		{"0", `t.csv:1: --label-col: label column "0": want last, first`},
 	} {
 		_, err := ReadCSV(strings.NewReader("a,b,y\n1,2,p\n"), "t.csv", CSVOptions{Schema: ds.Schema, Named: true, LabelCol: tc.spec})
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
