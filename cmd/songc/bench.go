@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/songc/songc/internal/text"
 	"github.com/songc/songc/trainer"
 )
 
@@ -81,8 +82,8 @@ func (c *BenchCmd) Run(g *Globals) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	fmt.Fprintf(g.Stdout, "%d nodes, %d steps, batch %d, %d features, %d classes, %s, kernel %s\n",
-		c.Nodes, c.Steps, c.Batch, c.Features, c.Classes, c.Precision, res.Kernel)
+	fmt.Fprintf(g.Stdout, "%s, %s, batch %d, %s, %s, %s, kernel %s\n",
+		text.Count(c.Nodes, "node"), text.Count(c.Steps, "step"), c.Batch, text.Count(c.Features, "feature"), text.Count(c.Classes, "class"), c.Precision, res.Kernel)
 	if c.Graphs > 1 {
 		fmt.Fprintf(g.Stdout, "graphs            %d, one call per batch\nseconds_per_batch %.6f (median of %d, all graphs)\nseconds_per_graph %.6f\n",
 			c.Graphs, res.SecondsPerBatch, res.Batches, res.SecondsPerGraph)
