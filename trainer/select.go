@@ -66,32 +66,32 @@ type Standing struct {
 // of the test set.
 func Select(models []*runtime.Model, task *Task, by string) (best int, cands []Standing, err error) {
 	if len(models) == 0 {
-		return -1, nil, fmt.Errorf("select: no models")
+		return -1, nil, fmt.Errorf("no models")
 	}
 	if by != "hard" && by != "soft" {
-		return -1, nil, fmt.Errorf("select: by must be hard or soft, got %q", by)
+		return -1, nil, fmt.Errorf("by must be hard or soft, got %q", by)
 	}
 	fp := task.Fingerprint()
 	var first runlog.Metadata
 	var x []float64
 	var y []int
 	for i, m := range models {
-		meta, _, val, err := splitOf(m, task, fp, "select")
+		meta, _, val, err := splitOf(m, task, fp, fmt.Sprintf("model %d", i+1))
 		if err != nil {
-			return -1, nil, fmt.Errorf("model %d: %w", i+1, err)
+			return -1, nil, err
 		}
 		if len(val) == 0 {
-			return -1, nil, fmt.Errorf("select: model %d was trained without a validation split (--val 0); there is nothing to select on", i+1)
+			return -1, nil, fmt.Errorf("model %d was trained without a validation split (--val 0); there is nothing to select on", i+1)
 		}
 		if i == 0 {
 			first = meta
 			x, y = task.ValidationRows(meta.Seed, meta.Val) // splitOf's split, cached
 		} else if meta.Seed != first.Seed || meta.Val != first.Val {
-			return -1, nil, fmt.Errorf("select: model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
+			return -1, nil, fmt.Errorf("model %d was trained with seed %d and validation share %v, model 1 with %d and %v: their validation splits differ (train the candidates with the same --seed and --val and different --restart)", i+1, meta.Seed, meta.Val, first.Seed, first.Val)
 		}
 		k, err := runtime.New(m)
 		if err != nil {
-			return -1, nil, fmt.Errorf("select: model %d: %w", i+1, err)
+			return -1, nil, fmt.Errorf("model %d: %w", i+1, err)
 		}
 		met := k.Evaluate(x, y)
 		cands = append(cands, Standing{Seed: meta.Seed, Restart: meta.Restart, SoftVal: met.SoftAccuracy, HardVal: met.HardAccuracy, ValRows: met.Rows})

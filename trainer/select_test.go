@@ -140,7 +140,7 @@ func TestSelectRefuses(t *testing.T) {
 		{"other seed", []*runtime.Model{m, seed2}, task, "hard", "validation splits differ"},
 		{"no validation", []*runtime.Model{noVal}, task, "hard", "without a validation split"},
 		{"other data", []*runtime.Model{m}, other, "hard", "not the data the model was trained on"},
-		{"no metadata", []*runtime.Model{m, bare}, task, "hard", "model 2: select: the model has no training metadata"},
+		{"no metadata", []*runtime.Model{m, bare}, task, "hard", "model 2: the model has no training metadata"},
 		// A crafted share once made the split's slice bounds panic.
 		{"huge share", []*runtime.Model{withVal(t, m, 1e308)}, task, "hard", "validation share 1e+308"},
 		{"negative share", []*runtime.Model{withVal(t, m, -0.5)}, task, "hard", "validation share -0.5"},
