@@ -186,7 +186,7 @@ func TestInputDocFill(t *testing.T) {
 func TestValuesWrap(t *testing.T) {
 	render := func(names []string) string {
 		f := jen.NewFile("p")
-		f.Var().Id("x").Op("=").Index().String().Add(list(litValues(names, func(s string) jen.Code { return jen.Lit(s) })))
+		f.Var().Id("x").Op("=").Index().String().Add(list(litValues(names, litOf)))
 		return fmt.Sprintf("%#v", f)
 	}
 	if got := render([]string{"a", "b"}); !strings.Contains(got, `var x = []string{"a", "b"}`) {

@@ -309,10 +309,9 @@ func (p *Plan) renderRecord(f *jen.File) {
 	comment(f, "NumColumns is the number of input columns: the fields of Input.")
 	f.Const().Id("NumColumns").Op("=").Lit(len(s.Inputs))
 	comment(f, "ColumnNames are the input columns' names in the training file, in the order\nof Input's fields.")
-	f.Var().Id("ColumnNames").Op("=").Index(jen.Id("NumColumns")).String().Add(list(values(len(s.Inputs), func(i int) (jen.Code, int) { return jen.Lit(s.Inputs[i].Name), width(s.Inputs[i].Name) })))
+	f.Var().Id("ColumnNames").Op("=").Index(jen.Id("NumColumns")).String().Add(list(litValues(s.Names(), litOf)))
 	comment(f, "FeatureNames name the features of the vector Predict reads, as Encode fills\nit: a numeric column's name, NAME=LEVEL for a category, NAME=(missing) for the\nfeature that says a column is missing.")
-	names := s.FeatureNames()
-	f.Var().Id("FeatureNames").Op("=").Index(jen.Id("NumFeatures")).String().Add(list(litValues(names, func(s string) jen.Code { return jen.Lit(s) })))
+	f.Var().Id("FeatureNames").Op("=").Index(jen.Id("NumFeatures")).String().Add(list(litValues(s.FeatureNames(), litOf)))
 
 	comment(f, fmt.Sprintf(`Input is one record, a field per input column of the training file.
 
@@ -395,7 +394,7 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 		g.Return()
 	})
 
-	if slices.ContainsFunc(s.Inputs, func(in runtime.Input) bool { return in.Kind == runtime.Categorical }) {
+	if categorical(s) {
 		comment(f, "fieldLevel returns a categorical value as songc reads a CSV field: with spaces\naround it removed and bytes that are not UTF-8 replaced by U+FFFD.")
 		f.Func().Id("fieldLevel").Params(jen.Id("v").String()).String().Block(
 			jen.Return(jen.Qual("strings", "ToValidUTF8").Call(jen.Qual("strings", "TrimSpace").Call(jen.Id("v")), jen.Lit("\uFFFD"))),
@@ -415,9 +414,9 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 		cols[e], tests[e] = p.nodeTest(e)
 	}
 	comment(f, "nodeColumn is the input column emitted node i tests, or -1 when its filter\nreads several; nodeTest[i][d] says its test as decision d takes it.")
-	f.Var().Id("nodeColumn").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(cols, func(c int) jen.Code { return jen.Lit(c) })))
+	f.Var().Id("nodeColumn").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(cols, litOf)))
 	f.Var().Id("nodeTest").Op("=").Index(jen.Id("numNodes")).Index(jen.Lit(2)).String().Add(list(values(len(tests), func(i int) (jen.Code, int) {
-		return litValues(tests[i][:], func(s string) jen.Code { return jen.Lit(s) })
+		return litValues(tests[i][:], litOf)
 	})))
 
 	comment(f, "InputDecision is one step of a walk, as ExplainInput reports it.")

@@ -52,7 +52,7 @@ Layout: %s (%s).%s`, what, importsDoc(m), text.Count(k.NumNodes(), "internal nod
 
 	// var ClassNames = [NumClasses]string{"A", ...}
 	comment(f, "ClassNames are the class labels, by class index.")
-	f.Var().Id("ClassNames").Op("=").Index(jen.Id("NumClasses")).String().Add(list(litValues(m.ClassNames, func(s string) jen.Code { return jen.Lit(s) })))
+	f.Var().Id("ClassNames").Op("=").Index(jen.Id("NumClasses")).String().Add(list(litValues(m.ClassNames, litOf)))
 
 	// var next = [numNodes][2]int32{{1, ^3}, ...}: by decision, an emitted
 	// node index, or ^class for a leaf; exit holds the forced exits.
@@ -72,7 +72,7 @@ Layout: %s (%s).%s`, what, importsDoc(m), text.Count(k.NumNodes(), "internal nod
 	table("next", "next[i][d] is where emitted node i moves on decision d (0: left, 1: right):\nanother emitted node, or ^class for a leaf.", child)
 	table("exit", "exit[i][d] is the leaf (^class) that node i exits to when the walk reaches\nthe step limit on decision d without having reached a leaf.", k.Exit)
 	comment(f, "nodeID maps an emitted node to the model's node number.")
-	f.Var().Id("nodeID").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(p.Nodes, func(n int) jen.Code { return jen.Lit(n) })))
+	f.Var().Id("nodeID").Op("=").Index(jen.Id("numNodes")).Int().Add(list(litValues(p.Nodes, litOf)))
 	vector := func(name, doc string, v []float64) {
 		comment(f, doc)
 		f.Var().Id(name).Op("=").Index(jen.Id("NumFeatures")).Float64().Add(list(litValues(v, lit)))
@@ -88,7 +88,11 @@ Layout: %s (%s).%s`, what, importsDoc(m), text.Count(k.NumNodes(), "internal nod
 		f.Var().Id("weights").Op("=").Index(jen.Id("numNodes")).Index(jen.Id("NumFeatures")).Float64().Add(list(values(len(p.Nodes), func(i int) (jen.Code, int) {
 			return litValues(k.Weights(p.Nodes[i]), lit)
 		})))
-		f.Var().Id("bias").Op("=").Index(jen.Id("numNodes")).Float64().Add(list(values(len(p.Nodes), func(i int) (jen.Code, int) { b := k.Bias(p.Nodes[i]); return lit(b), width(b) })))
+		bias := make([]float64, len(p.Nodes))
+		for i, node := range p.Nodes {
+			bias[i] = k.Bias(node)
+		}
+		f.Var().Id("bias").Op("=").Index(jen.Id("numNodes")).Float64().Add(list(litValues(bias, lit)))
 	}
 	f.Line()
 
@@ -293,6 +297,9 @@ func litValues[T any, C jen.Code](vs []T, lit func(T) C) (*jen.Statement, int) {
 	return values(len(vs), func(i int) (jen.Code, int) { return lit(vs[i]), width(vs[i]) })
 }
 
+// litOf is jen.Lit for a value of type T, for litValues.
+func litOf[T any](v T) jen.Code { return jen.Lit(v) }
+
 // list drops values' width, for a literal that is not nested.
 func list(s *jen.Statement, _ int) *jen.Statement { return s }
 
@@ -334,10 +341,16 @@ func (p *Plan) stateLit(s int) jen.Code {
 // the model reads categorical columns, whose values it reads with the
 // standard library's strings, as songc reads a CSV field.
 func importsDoc(m *runtime.Model) string {
-	if m.Schema != nil && slices.ContainsFunc(m.Schema.Inputs, func(in runtime.Input) bool { return in.Kind == runtime.Categorical }) {
+	if m.Schema != nil && categorical(m.Schema) {
 		return "It imports only the standard\nlibrary's strings, to read categorical values as songc does, and allocates\nnothing (but for a categorical value that is not valid UTF-8)."
 	}
 	return "It imports nothing and\nallocates nothing."
+}
+
+// categorical reports whether s has a categorical input, whose values the
+// record API reads as strings (fieldLevel).
+func categorical(s *runtime.Schema) bool {
+	return slices.ContainsFunc(s.Inputs, func(in runtime.Input) bool { return in.Kind == runtime.Categorical })
 }
 
 // constantDoc says, for a walk that ends at one class whatever the input
