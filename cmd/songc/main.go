@@ -429,10 +429,7 @@ func sizeList(sizes [][2]int) string {
 	for _, s := range sizes {
 		parts = append(parts, fmt.Sprintf("%d/%d", s[0], s[1]))
 	}
-	if len(parts) < 2 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return text.And(parts)
 }
 
 // durationText writes d as a person would: 10m, 1h30m, 1m30s, without the

@@ -1189,26 +1189,19 @@ func twinsPhrase(groups [][]string) string {
 			}
 		}
 	}
-	var b strings.Builder
+	var parts []string
 	for i, g := range groups {
 		if i == 3 {
-			fmt.Fprintf(&b, "; and %d more", len(groups)-i)
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-i))
 			break
 		}
-		if i > 0 {
-			b.WriteString("; ")
-		}
+		quoted := make([]string, len(g))
 		for j, l := range g {
-			switch {
-			case j == len(g)-1 && j > 0:
-				b.WriteString(" and ")
-			case j > 0:
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "%q", l)
+			quoted[j] = strconv.Quote(l)
 		}
+		parts = append(parts, text.And(quoted))
 	}
-	return what + " (" + b.String() + ")"
+	return what + " (" + strings.Join(parts, "; ") + ")"
 }
 
 // minOther returns the smallest of counts but counts[skip].

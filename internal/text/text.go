@@ -42,6 +42,14 @@ func Has(n int, noun string) string { return Count(n, noun) + " " + Verb(n, "has
 // Is returns Count with its verb: "1 node is", "2 nodes are".
 func Is(n int, noun string) string { return Count(n, noun) + " " + Verb(n, "is", "are") }
 
+// And joins items as a list in English: "a", "a and b", "a, b and c".
+func And(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // Sign returns what goes before the magnitude of the i-th term of a sum
 // written out (from 0): "-" or "" for the first, " - " or " + " for the
 // others, by whether the term is negative.

@@ -78,3 +78,14 @@ func TestNearest(t *testing.T) {
 		t.Errorf("edits(kitten, sitting) = %d, want 3", got)
 	}
 }
+
+func TestAnd(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		want  string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a and b"}, {[]string{"a", "b", "c"}, "a, b and c"}} {
+		if got := And(c.items); got != c.want {
+			t.Errorf("And(%q) = %q, want %q", c.items, got, c.want)
+		}
+	}
+}
