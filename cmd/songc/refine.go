@@ -75,16 +75,16 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 		return err
 	}
 	meta, _ := runlog.ReadMetadata(out.Training)
-	outcome := ""
+	var parts []string
 	if rm := meta.Refine; rm != nil && len(rm.Log) > 0 && meta.ValRows > 0 {
-		outcome = "refined: " + refinedText(meta.Select, rm)
+		parts = append(parts, "refined: "+refinedText(meta.Select, rm))
 	}
-	if mc := meta.Constant(); mc != nil { // as train's summary says it
-		outcome += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
-		outcome = strings.TrimPrefix(outcome, "; ")
+	if mc := meta.Constant(); mc != nil {
+		parts = append(parts, replacedText(mc))
 	}
-	if outcome != "" {
-		outcome = " (" + outcome + ")"
+	outcome := ""
+	if parts != nil {
+		outcome = " (" + strings.Join(parts, "; ") + ")"
 	}
 	fmt.Fprintf(g.Stdout, "model: %s%s; %s\n", c.Output, outcome, time.Since(start).Round(time.Second))
 	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
@@ -210,6 +210,13 @@ func checkMajority(passes int, val float64, sel string, trained bool) error {
 		return usagef("--majority-check compares with always predicting the most frequent class, which is not the baseline of balanced accuracy (%s--select balanced)", by)
 	}
 	return nil
+}
+
+// replacedText says, for the model lines of train and refine, that the
+// majority check mc replaced the walk by a constant (warnConstant says
+// more, below that line).
+func replacedText(mc *runlog.MajorityCheck) string {
+	return fmt.Sprintf("then the majority check replaced the walk by always predicting %q (below)", mc.Class)
 }
 
 // warnConstant warns, on w, when the majority check mc (nil: none) replaced

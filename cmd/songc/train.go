@@ -1413,7 +1413,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 	}
 	mc := meta.Constant()
 	if mc != nil {
-		kept += fmt.Sprintf("; then the majority check replaced the walk by always predicting %q (below)", mc.Class)
+		kept += "; " + replacedText(mc)
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {
