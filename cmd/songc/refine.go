@@ -95,7 +95,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	reportTest(g, k, task, meta)
+	reportTest(g, k, task, meta, c.Quiet)
 	return nil
 }
 
@@ -249,11 +249,12 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 }
 
 // reportTest prints the test accuracies of the model k classifies by, in
-// float64 by the runtime; meta is the model's training metadata.
-func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, meta runlog.Metadata) {
+// float64 by the runtime; meta is the model's training metadata. quiet
+// leaves out the notes.
+func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, meta runlog.Metadata, quiet bool) {
 	if task.Test == nil {
 		return
 	}
 	met := k.Evaluate(task.Test.X, task.TestTargets())
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", task.Test.Name, met.Rows), met, meta.Constant() != nil, meta.Select == "balanced")
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", task.Test.Name, met.Rows), met, reportHow{Constant: meta.Constant() != nil, Balanced: meta.Select == "balanced", Quiet: quiet})
 }

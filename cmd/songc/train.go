@@ -1424,14 +1424,14 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 	if err != nil {
 		return err
 	}
-	if mc == nil {
+	if mc == nil && !quiet {
 		fmt.Fprint(g.Stdout, walkNote(k))
 	}
 	if r.ValRows() > 0 {
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
 		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, mc != nil, balanced)
+		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, reportHow{Constant: mc != nil, Balanced: balanced, Quiet: quiet})
 		if !balanced && mc == nil && !quiet {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
@@ -1439,7 +1439,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
 		}
 	}
-	reportTest(g, k, r.Task, meta)
+	reportTest(g, k, r.Task, meta, quiet)
 	return nil
 }
 
@@ -1464,10 +1464,9 @@ func walkNote(k *runtime.Classifier) string {
 // below the soft model, or often hits the step limit, and when the soft
 // model (predict --proba's) does no better than the baseline while the
 // walk does (softBaselineWarning); and a note when the two give different
-// classes on more than 5% of the rows. balanced: the model was selected by
-// balanced accuracy, which the baseline is then measured by; constant: the
-// majority check made it a constant, as a warning already said.
-func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, balanced bool) {
+// classes on more than 5% of the rows, unless how.Quiet.
+func reportMetrics(w io.Writer, what string, met runtime.Metrics, how reportHow) {
+	constant, balanced := how.Constant, how.Balanced
 	forced := float64(met.ForcedExits) / float64(max(1, met.Rows))
 	fmt.Fprintf(w, "%s: soft accuracy %.2f%%, hard-walk accuracy %.2f%%, fidelity %.2f%%; balanced accuracy soft %.2f%%, hard %.2f%%; majority class %.2f%%; forced exits %.1f%%\n",
 		what, 100*met.SoftAccuracy, 100*met.HardAccuracy, 100*met.Fidelity, 100*met.SoftBalanced, 100*met.HardBalanced, 100*met.Majority, 100*forced)
@@ -1487,9 +1486,16 @@ func reportMetrics(w io.Writer, what string, met runtime.Metrics, constant, bala
 	if forced > 0.05 {
 		fmt.Fprintf(w, "warning: %.1f%% of the %s rows reach the step limit and take a forced exit\n", 100*forced, rows)
 	}
-	if n := fidelityNote(met, rows+" ", constant); n != "" {
+	if n := fidelityNote(met, rows+" ", constant); n != "" && !how.Quiet {
 		fmt.Fprintln(w, n)
 	}
+}
+
+// reportHow says how reportMetrics reads and reports a model's metrics.
+type reportHow struct {
+	Constant bool // the majority check made the model a constant, as a warning already said
+	Balanced bool // the model was selected by balanced accuracy, which the baseline is then measured by
+	Quiet    bool // warnings only, no notes (--quiet)
 }
 
 // fidelityNote says, when the soft model gives another class than the walk

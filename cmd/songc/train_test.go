@@ -1039,7 +1039,7 @@ func TestReportMetricsBaseline(t *testing.T) {
 		{true, ""},
 	} {
 		var b strings.Builder
-		reportMetrics(&b, "test (t.csv, 100 rows)", met, false, tc.balanced)
+		reportMetrics(&b, "test (t.csv, 100 rows)", met, reportHow{Balanced: tc.balanced})
 		if got := strings.Contains(b.String(), "warning"); got != (tc.warned != "") || !strings.Contains(b.String(), tc.warned) {
 			t.Errorf("balanced %v:\n%s", tc.balanced, b.String())
 		}
@@ -1047,7 +1047,7 @@ func TestReportMetricsBaseline(t *testing.T) {
 	one := [][]int{{95, 0}, {5, 0}} // always class 0
 	met.ConfusionHard, met.HardBalanced = one, runtime.BalancedAccuracy(one)
 	var b strings.Builder
-	reportMetrics(&b, "test (t.csv, 100 rows)", met, false, true)
+	reportMetrics(&b, "test (t.csv, 100 rows)", met, reportHow{Balanced: true})
 	if !strings.Contains(b.String(), "warning: on the test rows the hard walk's balanced accuracy is no better than always predicting one class (50.00%)") {
 		t.Errorf("a constant walk selected by balanced accuracy:\n%s", b.String())
 	}
@@ -1056,7 +1056,7 @@ func TestReportMetricsBaseline(t *testing.T) {
 	for _, hard := range []float64{0.95, 0.05} {
 		met := runtime.Metrics{Rows: 100, HardAccuracy: hard, SoftAccuracy: hard, Fidelity: 1, Majority: 0.95}
 		var b strings.Builder
-		reportMetrics(&b, "test (t.csv, 100 rows)", met, true, false)
+		reportMetrics(&b, "test (t.csv, 100 rows)", met, reportHow{Constant: true})
 		if warned := strings.Contains(b.String(), "warning: on the test rows the majority check's constant (the class of most training rows) scores 5.00%, below these rows' most frequent class (95.00%)"); warned != (hard < 0.95) || strings.Contains(b.String(), "hard walk is no better") {
 			t.Errorf("the constant scoring %.2f where the most frequent class scores 0.95:\n%s", hard, b.String())
 		}
@@ -1080,9 +1080,14 @@ func TestReportMetricsFidelity(t *testing.T) {
 	}{{0.94, false, true}, {0.95, false, false}, {0.94, true, false}} {
 		met := runtime.Metrics{Rows: 100, SoftAccuracy: 0.9, HardAccuracy: 0.9, SoftBalanced: 0.9, HardBalanced: 0.9, Majority: 0.5, Fidelity: tc.fidelity}
 		var b strings.Builder
-		reportMetrics(&b, "validation (100 rows)", met, tc.constant, false)
+		reportMetrics(&b, "validation (100 rows)", met, reportHow{Constant: tc.constant})
 		if strings.Contains(b.String(), note) != tc.want || strings.Contains(b.String(), "note:") != tc.want {
 			t.Errorf("%+v:\n%s", tc, b.String())
+		}
+		b.Reset()
+		reportMetrics(&b, "validation (100 rows)", met, reportHow{Constant: tc.constant, Quiet: true})
+		if strings.Contains(b.String(), "note:") {
+			t.Errorf("%+v, quiet:\n%s", tc, b.String())
 		}
 	}
 }
@@ -1103,7 +1108,7 @@ func TestReportMetricsSoftBaseline(t *testing.T) {
 		met := runtime.Metrics{Rows: 100, SoftAccuracy: tc.soft, HardAccuracy: tc.hard, SoftBalanced: tc.softBal, HardBalanced: tc.hardBal,
 			Majority: 0.58, Fidelity: 0.6, ConfusionHard: [][]int{{50, 8}, {3, 39}}}
 		var b strings.Builder
-		reportMetrics(&b, "validation (100 rows)", met, false, tc.balanced)
+		reportMetrics(&b, "validation (100 rows)", met, reportHow{Balanced: tc.balanced})
 		soft := strings.Contains(b.String(), "the soft model is no better")
 		if tc.warned == "" && soft || !strings.Contains(b.String(), tc.warned) || strings.Contains(tc.warned, "hard walk is") && soft {
 			t.Errorf("%+v:\n%s", tc, b.String())
@@ -1364,6 +1369,12 @@ func TestTrainRecalls(t *testing.T) {
 	}
 	if walkNote(k) == "" || !strings.Contains(stdout, walkNote(k)) {
 		t.Errorf("want %q in the summary:\n%s", walkNote(k), stdout)
+	}
+	// -q keeps the summary and the warnings, and leaves out the notes and
+	// the reminder of the warnings.
+	code, stdout, errs = songc(t, context.Background(), append([]string{"train", "--data", train, "-q"}, base...)...)
+	if code != 0 || !strings.Contains(stdout, "model: ") || !strings.Contains(errs, "is named like a label") || strings.Contains(errs, recall) || strings.Contains(stdout, "note:") || strings.Contains(stdout, "walk:") {
+		t.Errorf("-q: exit %d:\n%s\n%s", code, stdout, errs)
 	}
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
 	test := csvFile(t, "a,b,kind", 20, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i%4, []string{"up", "down"}[i%2]) })
