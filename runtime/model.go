@@ -366,6 +366,9 @@ func Load(path string) (*Model, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory, not a model file: songc's models are the JSON files songc train writes (-o)", path)
+	}
 	return Decode(f, path)
 }
 

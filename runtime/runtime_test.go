@@ -104,6 +104,14 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// TestLoadDirectory: a directory given for a model is said to be one.
+func TestLoadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir); err == nil || err.Error() != dir+": is a directory, not a model file: songc's models are the JSON files songc train writes (-o)" {
+		t.Errorf("error %v", err)
+	}
+}
+
 // A file holding only the fields of issue 2 is a valid model.
 func TestMinimalModelFile(t *testing.T) {
 	text := `{"format": "songc-model/1", "nodes": 1, "classes": 2, "steps": 1, "features": 1,

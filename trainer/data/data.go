@@ -574,6 +574,10 @@ func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: is a directory; give a data file: CSV text, plain or gzip'd, or IDX", path)
+	}
 	r, err := maybeGzip(f)
 	if err != nil {
 		f.Close()

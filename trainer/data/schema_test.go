@@ -946,8 +946,8 @@ func TestMixedColumn(t *testing.T) {
 }
 
 // TestJSONRefused: a songc model or training log given where CSV rows go
-// is refused, saying what it holds, as are UTF-16 text, a zip archive and
-// compressions other than gzip; a CSV file whose first field starts with
+// is refused, saying what it holds, as are UTF-16 text, a zip archive,
+// compressions other than gzip and a directory; a CSV file whose first field starts with
 // a brace is read.
 func TestJSONRefused(t *testing.T) {
 	dir := t.TempDir()
@@ -967,6 +967,9 @@ func TestJSONRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", name, err, c.want)
 		}
+	}
+	if _, err := ReadCSVFile(dir, CSVOptions{}); err == nil || !strings.Contains(err.Error(), dir+": is a directory; give a data file") {
+		t.Errorf("a directory: error %v", err)
 	}
 	p := filepath.Join(dir, "brace.csv")
 	if err := os.WriteFile(p, []byte("{a},b,y\n1,2,x\n3,4,z\n"), 0o644); err != nil {
