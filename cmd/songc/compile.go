@@ -24,7 +24,7 @@ import (
 type CompileCmd struct {
 	ModelArg  `embed:""`
 	Output    string `short:"o" required:"" placeholder:"FILE.go" help:"The Go file to write; its folder is created when missing."`
-	Package   string `help:"Package name of the generated file (default: that of the classifier -o replaces, else classifier); main puts it beside a program's main.go."`
+	Package   string `help:"Package name of the generated file (default: the package of -o's folder, else the folder's name, else classifier); main puts it beside a program's main.go."`
 	Layout    string `enum:"auto,unrolled,tables" default:"auto" help:"Code shape (${enum}): auto picks unrolled code for small models, tables for large ones."`
 	EmitTests bool   `name:"emit-tests" help:"Also write FILE_test.go beside the output: golden vectors from --data, a zero-allocation test and a benchmark."`
 	Data      string `placeholder:"FILE" group:"data" help:"Labelled rows for a report (path lengths, accuracy) and for --emit-tests."`
@@ -48,12 +48,13 @@ values, it also takes records, a field per column (docs/data.md):
   func PredictInput(in *Input) int
   func ExplainInput(in *Input, path []InputDecision) (int, []InputDecision)
 
-A package holds one classifier: give each its own folder, or build one into a
-program with --package main. The generated code needs Go 1.21 or later.
+A package holds one classifier: give each its own folder, named as its
+package is (letter/letter.go is package letter), or build one into a program
+with --package main. The generated code needs Go 1.21 or later.
 
 Examples:
   songc compile letter.json -o classifier/classifier.go
-  songc compile letter.json -o letter/letter.go --package letter \
+  songc compile letter.json -o letter/letter.go \
       --data letter-test.csv.gz --emit-tests
   songc compile letter.json -o cmd/app/classifier.go --package main`
 }
@@ -333,12 +334,44 @@ func inModule(dir string) bool {
 	}
 }
 
-// defaultPackage is the package of the classifier songc wrote at out, which
-// compiling again replaces, so that code importing it still builds; else
-// "classifier".
+// defaultPackage is the package compile names without --package, the
+// folder's own as Go has it:
+//   - that of the classifier songc wrote at out, which compiling again
+//     replaces, so that code importing it still builds;
+//   - else that of the Go files beside out, unless main (a program takes
+//     a classifier only when asked, with --package main);
+//   - else the folder's name, when it is a lower-case Go identifier other
+//     than main and not a major version's folder (v2);
+//   - else "classifier".
 func defaultPackage(out string) string {
 	if h, err := compiler.ReadHeader(out); err == nil && h.Songc {
 		return h.Package
+	}
+	dir := filepath.Dir(out)
+	if entries, err := os.ReadDir(dir); err == nil {
+		for _, e := range entries {
+			name := e.Name()
+			if e.IsDir() || name == filepath.Base(out) || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+				continue
+			}
+			if h, err := compiler.ReadHeader(filepath.Join(dir, name)); err == nil {
+				if h.Package == "main" {
+					return "classifier"
+				}
+				return h.Package
+			}
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		name := filepath.Base(abs)
+		lower := strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && name[0] >= 'a' && name[0] <= 'z'
+		major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
+		if lower && token.IsIdentifier(name) && name != "main" && !major {
+			return name
+		}
 	}
 	return "classifier"
 }

@@ -36,7 +36,7 @@ func TestCompile(t *testing.T) {
 		t.Errorf("report:\n%s", stdout)
 	}
 	// Outside a module, the advice makes one.
-	if _, stdout, _ := songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "free", "c.go"), "--data", train, "--emit-tests"); !strings.Contains(stdout, "&& go mod init classifier && go test -bench .)") &&
+	if _, stdout, _ := songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "free", "c.go"), "--data", train, "--emit-tests"); !strings.Contains(stdout, "&& go mod init free && go test -bench .)") &&
 		!inModule(dir) {
 		t.Errorf("report outside a module:\n%s", stdout)
 	}
@@ -221,13 +221,30 @@ func TestCompileFolder(t *testing.T) {
 		t.Errorf("another model: exit %d, %s; want %q", code, errs, want)
 	}
 	// Without --package, compiling again keeps the package of the
-	// classifier it replaces; a new file is package classifier.
+	// classifier it replaces; a new file takes the package of the Go
+	// files beside it, else the folder's name when that is a package
+	// name, else classifier.
 	code, out, errs := songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "risk", "risk.go"))
 	if code != 0 || !strings.Contains(out, "package risk,") {
 		t.Errorf("compile again without --package: exit %d, %s%s", code, out, errs)
 	}
-	code, out, errs = songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, "fresh", "c.go"))
-	if code != 0 || !strings.Contains(out, "package classifier,") {
-		t.Errorf("a new file without --package: exit %d, %s%s", code, out, errs)
+	write("score/doc.go", "// Package fraud scores payments.\npackage fraud\n")
+	for _, tc := range []struct{ out, pkg string }{
+		{"fresh/c.go", "fresh"},
+		{"score/c.go", "fraud"},
+		{"My-Model/c.go", "classifier"},
+		{"Upper/c.go", "classifier"},
+		{"fraud/v2/c.go", "classifier"},
+		{"type/c.go", "classifier"},
+		{"main/c.go", "classifier"},
+	} {
+		code, out, errs = songc(t, context.Background(), "compile", model, "-o", filepath.Join(dir, tc.out))
+		if code != 0 || !strings.Contains(out, "package "+tc.pkg+",") {
+			t.Errorf("-o %s without --package: exit %d, %s%s; want package %s", tc.out, code, out, errs, tc.pkg)
+		}
+	}
+	// Beside package main, a classifier is asked for with --package main.
+	if code, errs := compile("app2/c.go"); code != 2 || !strings.Contains(errs, "holds package main (") || !strings.Contains(errs, filepath.Join(dir, "app2", "classifier", "classifier.go")) {
+		t.Errorf("-o app2/c.go without --package: exit %d, %s", code, errs)
 	}
 }
