@@ -94,7 +94,12 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		guess := logFor(c.Model)
 		if _, err := os.Stat(guess); err == nil {
 			logPath = guess
+		} else {
+			fmt.Fprintf(g.Stderr, "songc: note: --plots draws no training curves: there is no training log beside the model (%s; songc select writes none); --log FILE names one\n", guess)
 		}
+	}
+	if c.Plots != "" && c.Data == "" {
+		fmt.Fprintln(g.Stderr, "songc: note: --plots draws the class distances and a row's probability flow only with --data FILE")
 	}
 	if logPath != "" {
 		var ours bool

@@ -24,6 +24,9 @@ func TestAnalyze(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("analyze: exit %d: %s", code, errs)
 	}
+	if strings.Contains(errs, "note:") { // every picture is drawn
+		t.Errorf("analyze with its log and --data: %s", errs)
+	}
 	var rep struct {
 		Graph struct {
 			Nodes     int `json:"nodes"`
@@ -97,6 +100,14 @@ func TestAnalyze(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(p3, "curves.png")); !os.IsNotExist(err) {
 		t.Errorf("curves drawn from another run's log: %v", err)
+	}
+	// Without a log beside the model, or without --data, a note says
+	// which pictures --plots leaves out.
+	os.Remove(filepath.Join(dir, "m.log.jsonl"))
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--plots", p3); code != 0 ||
+		!strings.Contains(errs, "note: --plots draws no training curves: there is no training log beside the model ("+filepath.Join(dir, "m.log.jsonl")) ||
+		!strings.Contains(errs, "note: --plots draws the class distances and a row's probability flow only with --data FILE") {
+		t.Errorf("no log beside the model: exit %d %s", code, errs)
 	}
 	if code, _, errs := songc(t, context.Background(), "analyze", model, "--log", otherLog); code != 2 || !strings.Contains(errs, "give --plots DIR too") {
 		t.Errorf("--log without --plots: exit %d %s", code, errs)
