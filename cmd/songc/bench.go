@@ -22,7 +22,7 @@ type BenchCmd struct {
 	Features  int    `default:"16" help:"Input features d."`
 	Classes   int    `default:"26" help:"Classes c."`
 	Precision string `enum:"f32,f64" default:"f32" help:"Engine precision (${enum})."`
-	Kernel    string `enum:"${kernels}" default:"auto" help:"Matrix kernel (${enum}), as in songc train."`
+	Kernel    string `enum:"${kernels}" default:"auto" help:"Matrix kernel (${enum}): auto picks the widest the CPU runs (avx512, then avx2); avx512 and avx2 need --precision f32."`
 	Graphs    int    `default:"1" help:"Graphs K of the shape trained side by side on the same batches, one call per batch; seconds are also given per graph."`
 	Batches   int    `default:"5" help:"Timed batches (after one warm-up); the median is reported."`
 	Table     bool   `help:"Time the graph sizes the default recipe searches instead (${sizes}), at batches of 64 and 128 and with 1 and 4 graphs, on --features and --classes, beside the kernel's peak, as one table."`

@@ -69,7 +69,7 @@ type TrainCmd struct {
 	StraightLR      float64  `name:"straight-through-lr" placeholder:"RATE" default:"0" hidden:"" group:"research" help:"Learning rate at the first --straight-through epoch, falling to 0 from there (0: the run's schedule)."`
 
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
-	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2). The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
+	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2); avx512 and avx2 need --precision f32. The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
 
 	DataFlags   `embed:"" set:"label_default=last"`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
