@@ -362,7 +362,8 @@ func (p Pictures) Distances(d [][]float64, classNames []string, rowsPerClass int
 }
 
 // Flow writes flow.png: the probability of each state over the steps of
-// the soft model for one input x, row row of the data, of class class.
+// the soft model for one input x, row row of the data (counted from 1),
+// of class class.
 func (p Pictures) Flow(k *runtime.Classifier, x []float64, row int, class string) error {
 	z := Flow(k, x)
 	n := k.NumNodes()

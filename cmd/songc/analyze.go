@@ -30,7 +30,7 @@ type AnalyzeCmd struct {
 	All           bool    `help:"Draw unreachable nodes too, in grey."`
 	Plots         string  `placeholder:"DIR" help:"Write PNG plots into DIR: M0/M1 heat maps, training curves (from --log), class distances and a probability flow (with --data)."`
 	Log           string  `placeholder:"FILE" help:"Per-epoch training log for the curves of --plots (default: MODEL with .log.jsonl, when it exists)."`
-	Input         int     `default:"0" help:"Row of --data whose probability flow is plotted."`
+	Input         int     `default:"1" help:"Row of --data whose probability flow is plotted, counted from 1 (the first row after any header)."`
 	DataFlags     `embed:""`
 }
 
@@ -129,8 +129,8 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		if y, err = ds.Targets(m.ClassNames); err != nil {
 			return err
 		}
-		if c.Input < 0 || c.Input >= ds.Rows {
-			return usagef("--input %d: %s has rows 0..%d", c.Input, c.Data, ds.Rows-1)
+		if c.Input < 1 || c.Input > ds.Rows {
+			return usagef("--input %d: %s has rows 1 to %d", c.Input, c.Data, ds.Rows)
 		}
 		st := analysis.Data(k, ds.X, y, c.PathThreshold, c.MaxPerClass)
 		rep.Data = &st
@@ -275,7 +275,7 @@ func (c *AnalyzeCmd) writePlots(k *runtime.Classifier, about analysis.About, ds 
 		if err := pics.Distances(rep.Data.Distances, k.Model.ClassNames, rep.Data.DistanceRows); err != nil {
 			return err
 		}
-		if err := pics.Flow(k, ds.Row(c.Input), c.Input, k.Model.ClassNames[y[c.Input]]); err != nil {
+		if err := pics.Flow(k, ds.Row(c.Input-1), c.Input, k.Model.ClassNames[y[c.Input-1]]); err != nil {
 			return err
 		}
 	}

@@ -68,8 +68,14 @@ func TestAnalyze(t *testing.T) {
 	} else if code, _, errs := songc(t, context.Background(), "analyze", model, "--svg", filepath.Join(dir, "g.svg")); code != 0 {
 		t.Errorf("--svg: %s", errs)
 	}
-	if code, _, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--input", "999"); code != 2 || !strings.Contains(errs, "--input 999") {
-		t.Errorf("--input out of range: exit %d %s", code, errs)
+	// --input counts rows from 1, as --label-col counts columns.
+	for _, in := range []string{"0", "999"} {
+		if code, _, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--input", in); code != 2 || !strings.Contains(errs, "--input "+in+": "+train+" has rows 1 to ") {
+			t.Errorf("--input %s out of range: exit %d %s", in, code, errs)
+		}
+	}
+	if code, _, errs := songc(t, context.Background(), "analyze", model, "--data", train, "--plots", filepath.Join(dir, "last"), "--input", "120"); code != 0 {
+		t.Errorf("--input 120, the last row: exit %d %s", code, errs)
 	}
 
 	// The log of another run: refused when named, passed over with a
