@@ -28,6 +28,8 @@ and share recorded in the models) and copies the best to -o; ties go to the
 first listed. This is the authors' protocol of training several graphs and
 keeping one, with the choice made on validation rows, not on the test set.
 Models with another seed, validation share or training data are refused.
+train's --restart, which trains graph R of a seed, is an expert flag: songc
+train --help-all lists it.
 
 Example:
   for r in 0 1 2 3 4; do
