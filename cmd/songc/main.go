@@ -215,6 +215,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 				err = fmt.Errorf("%w: %s", err, hint)
 			}
 		}
+		// eval -q: kong suggests every other letter ("-h", "-m"), and
+		// --model and -m, the model's old spellings, which help does not
+		// show.
+		err = dropSuggestions(err, func(flag string) bool {
+			return flag == `"--model"` || len(flag) == 4 && strings.HasPrefix(err.Error(), "unknown flag -") && !strings.HasPrefix(err.Error(), "unknown flag --")
+		})
 		// --budget 10: Go's durations need a unit.
 		if strings.Contains(err.Error(), "missing unit in duration") {
 			err = fmt.Errorf("%w: give a unit, e.g. 90s, 10m or 1h30m", err)
@@ -239,6 +245,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		return 1
 	}
 	return 0
+}
+
+// dropSuggestions returns err without the flags its "did you mean"
+// suggests for which drop, given the flag as kong quotes it, is true.
+func dropSuggestions(err error, drop func(flag string) bool) error {
+	msg := err.Error()
+	i := strings.LastIndex(msg, ", did you mean ")
+	if i < 0 || !strings.HasSuffix(msg, "?") {
+		return err
+	}
+	list := strings.TrimPrefix(msg[i+len(", did you mean "):len(msg)-1], "one of ")
+	var kept []string
+	for _, c := range strings.Split(list, ", ") {
+		if !drop(c) {
+			kept = append(kept, c)
+		}
+	}
+	switch len(kept) {
+	case strings.Count(list, ", ") + 1:
+		return err
+	case 0:
+		return errors.New(msg[:i])
+	case 1:
+		return fmt.Errorf("%s, did you mean %s?", msg[:i], kept[0])
+	}
+	return fmt.Errorf("%s, did you mean one of %s?", msg[:i], strings.Join(kept, ", "))
 }
 
 // extraArgHint says which flag a path given as an argument to cmd, which

@@ -40,6 +40,9 @@ func TestErrors(t *testing.T) {
 		{"straight-through-lr negative", []string{"train", "--data", good, "-o", out, "--straight-through", "0.2", "--straight-through-lr=-1"}, 2, "--straight-through-lr must be a finite number >= 0"},
 		{"unwritable folder", []string{"train", "--data", good, "-o", filepath.Join(good, "m.json")}, 1, "cannot write " + filepath.Join(good, "m.json")},
 		{"unknown flag", []string{"train", "--nodez", "3"}, 2, "songc train: unknown flag --nodez"},
+		{"unknown flag, a near one", []string{"train", "--lrr", "3"}, 2, `songc train: unknown flag --lrr, did you mean one of "--log", "--lr"?`},
+		{"unknown letter", []string{"eval", "-q", model}, 2, "songc eval: unknown flag -q\n"}, // not "did you mean -h, -m"
+		{"near the model's old spelling", []string{"eval", "--modle", model}, 2, "songc eval: unknown flag --modle\n"},
 		{"unknown command", []string{"trian"}, 2, "songc: unexpected argument trian"},
 		{"data as an argument", []string{"predict", model, good}, 2, "songc predict: unexpected argument " + good + ": predict's one argument is the model; name a data file with --data " + good},
 		{"train data as an argument", []string{"train", good}, 2, "train takes no argument; name the data file with --data " + good},
