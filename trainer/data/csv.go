@@ -1820,7 +1820,13 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		if len(sc.Ignored) > 0 && !header && other == "" {
 			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
 		}
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column)%s%s%s", s.name, line, s.width, s.inputs, ignored, separatorHint(rec), other)
+		where := "" // the label's place, when the model's training file had it elsewhere than last
+		if at := sc.LabelAt; s.opt.LabelCol == "" && at == 1 {
+			where = ", first"
+		} else if s.opt.LabelCol == "" && at > 1 && at <= s.inputs {
+			where = fmt.Sprintf(", column %d", at)
+		}
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, separatorHint(rec), other)
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {

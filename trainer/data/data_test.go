@@ -19,6 +19,12 @@ import (
 // numeric returns the input columns of a model of d numbers (format 1).
 func numeric(d int) *runtime.Schema { return (&runtime.Model{Features: d}).Inputs() }
 
+// labelAt sets s.LabelAt to at and returns s.
+func labelAt(s *runtime.Schema, at int) *runtime.Schema {
+	s.LabelAt = at
+	return s
+}
+
 func read(t *testing.T, text string, opt CSVOptions) (*Dataset, error) {
 	t.Helper()
 	return ReadCSV(strings.NewReader(text), "t.csv", opt)
@@ -105,6 +111,9 @@ func TestCSVErrors(t *testing.T) {
 		{"label column too far", "1,2\n", CSVOptions{LabelCol: "3"}, "rows have only 2 columns"},
 		{"label column number", "1,2\n", CSVOptions{LabelCol: "0"}, "want last, first, a column number >= 1 or a name"},
 		{"width for model", "1,2,3,4\n", CSVOptions{Schema: numeric(2)}, "row has 4 columns; the model reads 2 (plus an optional label column)"},
+		{"width for a label-first model", "1,2,3,4\n", CSVOptions{Schema: labelAt(numeric(2), 1)}, "row has 4 columns; the model reads 2 (plus an optional label column, first)"},
+		{"width for a label-second model", "1,2,3,4\n", CSVOptions{Schema: labelAt(numeric(2), 2)}, "row has 4 columns; the model reads 2 (plus an optional label column, column 2)"},
+		{"width for a label-last model", "1,2,3,4\n", CSVOptions{Schema: labelAt(numeric(2), 3)}, "row has 4 columns; the model reads 2 (plus an optional label column)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := read(t, tc.text, tc.opt)
