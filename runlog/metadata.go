@@ -97,12 +97,15 @@ type RefinePass struct {
 	// ValBalanced is the balanced accuracy on the validation rows, of a
 	// model selected by it (--select balanced), which passes are chosen by.
 	ValBalanced float64 `json:"hard_val_balanced_accuracy,omitempty"`
-	TestAcc     float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
-	Filters     int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
-	Routes      int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
-	Grown       int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
-	Best        bool    `json:"selected,omitempty"`           // the pass refine returns
-	Seconds     float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
+	// ValForced is the share of the validation rows whose walk ends in a
+	// forced exit.
+	ValForced float64 `json:"val_forced_exits,omitempty"`
+	TestAcc   float64 `json:"hard_test_accuracy,omitempty"` // reported only, never used
+	Filters   int     `json:"filters_changed,omitempty"`    // nodes whose filter was replaced
+	Routes    int     `json:"routes_changed,omitempty"`     // argmax children and exits changed
+	Grown     int     `json:"nodes_inserted,omitempty"`     // unused nodes put into the walk
+	Best      bool    `json:"selected,omitempty"`           // the pass refine returns
+	Seconds   float64 `json:"-"`                            // wall time, for progress only: model bytes stay deterministic
 }
 
 // Search is the "search" object of a model trained by songc's default

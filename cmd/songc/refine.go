@@ -238,6 +238,9 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 		if p.ValBalanced > 0 {
 			line += fmt.Sprintf(" (balanced %.2f%%)", 100*p.ValBalanced)
 		}
+		if p.ValForced > 0 {
+			line += fmt.Sprintf(", %.1f%% forced exits", 100*p.ValForced)
+		}
 	}
 	if p.TestAcc > 0 {
 		line += fmt.Sprintf("  test %.2f%%", 100*p.TestAcc)

@@ -69,8 +69,16 @@ func TestRefine(t *testing.T) {
 		t.Errorf("moves made: %d filters, %d routes, %d nodes grown; want some of each", filters, routes, grown)
 	}
 	// The selected pass has the best validation accuracy, and the model
-	// written walks exactly as the refiner did.
+	// written walks exactly as the refiner did; the shares of forced exits
+	// logged for the model as given and the model written are the
+	// runtime's (the fixture's refined walk has some).
 	sel := meta.Selected
+	if _, forced := forcedShare(t, m, task, val); forced != log[0].ValForced {
+		t.Errorf("pass 0: runtime says %v of the validation rows end in a forced exit, refine reported %v", forced, log[0].ValForced)
+	}
+	if n, forced := forcedShare(t, out, task, val); n == 0 || forced != log[sel].ValForced {
+		t.Errorf("refined model: runtime says %d, %v of the validation rows end in a forced exit, refine reported %v", n, forced, log[sel].ValForced)
+	}
 	for _, p := range log {
 		if p.ValAcc > log[sel].ValAcc {
 			t.Errorf("selected pass %d (val %v), pass %d has val %v", sel, log[sel].ValAcc, p.Pass, p.ValAcc)
@@ -352,4 +360,22 @@ func fixtureRefiner(t *testing.T) *refiner {
 		t.Fatal(err)
 	}
 	return newRefiner(k, task, fit, val)
+}
+
+// forcedShare returns the number of task's training rows rows whose hard
+// walk by m ends in a forced exit, and their share of rows.
+func forcedShare(t *testing.T, m *runtime.Model, task *trainer.Task, rows []int) (int, float64) {
+	t.Helper()
+	k, err := runtime.New(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scratch := make([]float64, k.NumFeatures())
+	exits := 0
+	for _, r := range rows {
+		if w, _ := k.Walk(task.Train.Row(r), scratch, nil); w.Forced {
+			exits++
+		}
+	}
+	return exits, float64(exits) / float64(max(1, len(rows)))
 }
