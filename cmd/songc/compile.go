@@ -223,27 +223,10 @@ func checkPackageFolder(out, test, pkg string, src []byte) error {
 			return usagef("%s %s: the file exists and songc did not write it (its first line is not \"// %s\"); songc replaces only the files it wrote: name another file, or remove it first", flag, p, compiler.Generated)
 		}
 	}
-	dir, base := filepath.Split(out)
-	if dir == "" {
-		dir = "."
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // a folder to be made holds nothing
-	}
+	dir, base := filepath.Dir(out), filepath.Base(out)
 	var ours map[string]bool // src's names, once a file of pkg needs them
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || name == base || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-			continue // not Go, or left out of this build (//go:build ignore)
-		}
-		p := filepath.Join(dir, name)
-		h, err := compiler.ReadHeader(p)
-		switch {
-		case err != nil:
+	for _, f := range packageFiles(out) {
+		switch p, h := f.path, f.Header; {
 		case h.Songc:
 			return usagef("-o %s: the folder already holds %s, a classifier songc wrote, and a Go package holds one: both declare Predict, Input, ClassNames and the rest; write each classifier to a folder of its own (a package each), e.g. -o %s", out, p, filepath.Join(dir, strings.TrimSuffix(base, ".go"), base))
 		case h.Package == "main" && pkg != "main":
@@ -260,6 +243,40 @@ func checkPackageFolder(out, test, pkg string, src []byte) error {
 		}
 	}
 	return nil
+}
+
+// packageFile is a Go file of the package a classifier joins, with its
+// header.
+type packageFile struct {
+	path string
+	compiler.Header
+}
+
+// packageFiles returns the Go files in out's folder that go build compiles
+// with out, in name order: not out itself, test files, or files left out
+// of this build (//go:build ignore), nor files whose package clause does
+// not parse. A folder yet to be made holds none.
+func packageFiles(out string) []packageFile {
+	dir, base := filepath.Dir(out), filepath.Base(out)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var files []packageFile
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || name == base || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue // not Go, or left out of this build
+		}
+		p := filepath.Join(dir, name)
+		if h, err := compiler.ReadHeader(p); err == nil {
+			files = append(files, packageFile{p, h})
+		}
+	}
+	return files
 }
 
 // declared returns the names that the Go source src (the file at path,
@@ -347,25 +364,13 @@ func defaultPackage(out string) string {
 	if h, err := compiler.ReadHeader(out); err == nil && h.Songc {
 		return h.Package
 	}
-	dir := filepath.Dir(out)
-	if entries, err := os.ReadDir(dir); err == nil {
-		for _, e := range entries {
-			name := e.Name()
-			if e.IsDir() || name == filepath.Base(out) || strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-				continue
-			}
-			if h, err := compiler.ReadHeader(filepath.Join(dir, name)); err == nil {
-				if h.Package == "main" {
-					return "classifier"
-				}
-				return h.Package
-			}
+	if files := packageFiles(out); files != nil {
+		if files[0].Package == "main" {
+			return "classifier"
 		}
+		return files[0].Package
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
+	if abs, err := filepath.Abs(filepath.Dir(out)); err == nil {
 		name := filepath.Base(abs)
 		lower := strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && name[0] >= 'a' && name[0] <= 'z'
 		major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
