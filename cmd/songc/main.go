@@ -218,8 +218,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		// eval -q: kong suggests every other letter ("-h", "-m"), and
 		// --model and -m, the model's old spellings, which help does not
 		// show.
+		letter := strings.HasPrefix(err.Error(), "unknown flag -") && !strings.HasPrefix(err.Error(), "unknown flag --")
 		err = dropSuggestions(err, func(flag string) bool {
-			return flag == `"--model"` || len(flag) == 4 && strings.HasPrefix(err.Error(), "unknown flag -") && !strings.HasPrefix(err.Error(), "unknown flag --")
+			return flag == `"--model"` || letter && len(flag) == len(`"-m"`)
 		})
 		// --budget 10: Go's durations need a unit.
 		if strings.Contains(err.Error(), "missing unit in duration") {
@@ -255,15 +256,10 @@ func dropSuggestions(err error, drop func(flag string) bool) error {
 	if i < 0 || !strings.HasSuffix(msg, "?") {
 		return err
 	}
-	list := strings.TrimPrefix(msg[i+len(", did you mean "):len(msg)-1], "one of ")
-	var kept []string
-	for _, c := range strings.Split(list, ", ") {
-		if !drop(c) {
-			kept = append(kept, c)
-		}
-	}
+	suggested := strings.Split(strings.TrimPrefix(msg[i+len(", did you mean "):len(msg)-1], "one of "), ", ")
+	kept := slices.DeleteFunc(slices.Clone(suggested), drop)
 	switch len(kept) {
-	case strings.Count(list, ", ") + 1:
+	case len(suggested):
 		return err
 	case 0:
 		return errors.New(msg[:i])
