@@ -225,15 +225,20 @@ func (s *Search) Ready(task *Task) error {
 	if task.ValRows(val) > 0 {
 		return nil
 	}
-	const notLabel = "a label with a distinct value in %s is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
+	notLabel := func(which string) string {
+		return "a label with a distinct value in " + which + " is an identifier or a measurement, not classes: check that the label column is the one meant (--label-col names it)"
+	}
+	var why string
 	switch n, rows := len(task.ClassNames), task.Train.Rows; {
 	case slices.Max(task.ClassCounts()) < 2:
-		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but each of the %d classes has a single row, and a class needs two rows to hold one out; "+notLabel, task.Train.Name, n, "every row")
+		why = fmt.Sprintf("each of the %d classes has a single row, and a class needs two rows to hold one out; %s", n, notLabel("every row"))
 	case MostlySingle(n, rows):
-		return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); "+notLabel, task.Train.Name, rows, n, 100*val, "most rows")
+		why = fmt.Sprintf("the %d rows hold %d classes, each too small to hold a row out at %.0f%% (most have a single row); %s", rows, n, 100*val, notLabel("most rows"))
+	default:
+		why = fmt.Sprintf("the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
+			"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", rows, 100*val)
 	}
-	return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but the stratified split of the %d rows (%.0f%% of each class, rounded, keeping at least one row of each class to train on) holds none; "+
-		"train on more rows, raise --val, or use a recipe that chooses nothing (--preset fast)", task.Train.Name, task.Train.Rows, 100*val)
+	return fmt.Errorf("%s: the auto recipe chooses among its candidates on validation rows, but %s", task.Train.Name, why)
 }
 
 // Run searches on task and returns the chosen candidate's run, trained to
