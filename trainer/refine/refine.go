@@ -108,15 +108,15 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	var bestW, bestB []float64
 	var bestRoutes runtime.Routes
 	var valClass, bestValClass []int // the walk's class of each validation row
-	var valForced []bool             // whether it ends in a forced exit
 	// A model chosen by balanced accuracy keeps the pass that scores
 	// best by it: refitting counts rows, and on unbalanced classes a pass
 	// can gain rows by giving up a small class.
 	balanced := meta.Select == "balanced"
 	report := func(p runlog.RefinePass, start time.Time) {
-		valClass, valForced = g.classes(valClass, valForced, g.val)
+		var forced int
+		valClass, forced = g.classes(valClass, g.val)
 		p.TrainAcc, p.ValAcc, p.TestAcc = g.accuracy(g.fit), g.share(valClass, g.val), g.accuracy(g.test)
-		p.ValForced = float64(countTrue(valForced)) / float64(max(1, len(g.val)))
+		p.ValForced = float64(forced) / float64(max(1, len(g.val)))
 		score := p.ValAcc
 		if balanced && len(g.val) > 0 {
 			p.ValBalanced = g.balancedShare(valClass, g.val)
@@ -630,26 +630,17 @@ func (g *refiner) accuracy(rows []int) float64 {
 	return float64(correct) / float64(max(1, len(rows)))
 }
 
-// classes returns the walk's class of each of rows, in class's memory,
-// and whether it ends in a forced exit, in forced's.
-func (g *refiner) classes(class []int, forced []bool, rows []int) ([]int, []bool) {
-	class, forced = class[:0], forced[:0]
+// classes returns the walk's class of each of rows, in dst's memory, and
+// how many of the walks end in a forced exit.
+func (g *refiner) classes(dst, rows []int) (class []int, forced int) {
+	class = dst[:0]
 	for _, r := range rows {
 		class = append(class, g.trace(r))
-		forced = append(forced, g.hops[len(g.hops)-1].forced)
-	}
-	return class, forced
-}
-
-// countTrue counts the true values of v.
-func countTrue(v []bool) int {
-	n := 0
-	for _, b := range v {
-		if b {
-			n++
+		if g.hops[len(g.hops)-1].forced {
+			forced++
 		}
 	}
-	return n
+	return class, forced
 }
 
 // share is the accuracy of the classes of rows (0 without rows).
