@@ -1820,10 +1820,12 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		if len(sc.Ignored) > 0 && !header && other == "" {
 			ignored = fmt.Sprintf("; it leaves out %s, which a file without a header must not hold (or give the file a header)", QuoteList(sc.Ignored, len(sc.Ignored)))
 		}
-		where := "" // the label's place, when the model's training file had it elsewhere than last
-		if at := sc.LabelAt; s.opt.LabelCol == "" && at == 1 {
+		where := "" // the label's place, where the model's training file had it
+		switch at := sc.LabelAt; {
+		case s.opt.LabelCol != "" || at < 1 || at > s.inputs: // placed by the flag, or last
+		case at == 1:
 			where = ", first"
-		} else if s.opt.LabelCol == "" && at > 1 && at <= s.inputs {
+		default:
 			where = fmt.Sprintf(", column %d", at)
 		}
 		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, separatorHint(rec), other)
