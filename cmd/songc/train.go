@@ -37,7 +37,7 @@ type TrainCmd struct {
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120 to 400, more for smaller files)."`
 	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; saves always predicting the most frequent class, with a warning, unless the graph beats it on validation rows (a sign test). fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs (the demo); paper: the SONG paper's, no refining (for comparison)."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
-	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed and machine, same model (unless --budget cut the search)."`
+	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch JSON-lines log (m.log.jsonl for m.json)."`
