@@ -1934,7 +1934,7 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 func dataHeaderHint(rec, names []string) string {
 	var numbers []string
 	for _, f := range rec {
-		if _, err := strconv.ParseFloat(strings.TrimSpace(f), 64); err == nil {
+		if runtime.IsNumber(f) {
 			numbers = append(numbers, strings.TrimSpace(f))
 		}
 	}

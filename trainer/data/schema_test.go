@@ -143,6 +143,9 @@ func TestNameErrors(t *testing.T) {
 		// A header of data, one row (two would be told apart by their kinds).
 		{"p,1, 2.5\n", `t.csv:1: the header lacks the model's column(s) "a", "b" and has column(s) the model does not know: "p", "1", "2.5"; it holds numbers ("1", "2.5"), as a row of data does: a file without a header must give the model's columns in its order ("a", "b"), and --header no reads them so`},
 		{"p,q, 2.5\n", `; it holds a number ("2.5"), as a row of data does`},
+		// Words a float parser takes for numbers are names to songc, as
+		// in a row of data.
+		{"inf,NaN, 2.5\n", `; it holds a number ("2.5"), as a row of data does`},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "t.csv", CSVOptions{Schema: ds.Schema, Named: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
