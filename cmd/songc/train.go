@@ -886,23 +886,13 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	return train, test, nil
 }
 
-// leaveColumn says how to leave out the training file's column that
-// --ignore knows as ignore: with the flag, or, in a file without a header,
-// by removing it from the file.
-func leaveColumn(header bool, ignore string) string {
-	if !header {
-		return "leave the column out of the file (--ignore needs a header)"
-	}
-	return fmt.Sprintf("leave the column out (%s)", data.IgnoreFlag(ignore))
-}
-
 // leaveOut says how to leave out the training file's columns ignore (them:
 // "it" or "them"): with --ignore, which takes more than 10 without their
 // list, or, in a file without a header, by removing them from it.
 func leaveOut(header bool, them string, ignore ...string) string {
 	switch {
 	case !header:
-		return fmt.Sprintf("leave %s out of the file", them)
+		return fmt.Sprintf("leave %s out of the file (--ignore needs a header)", them)
 	case len(ignore) > 10:
 		return fmt.Sprintf("leave %s out with --ignore", them)
 	}
@@ -969,7 +959,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, what+fmt.Sprintf(` numbers written with thousands separators (like %q), read as categories (a feature per distinct value): songc reads numbers without them; write the file without separators (pandas' to_csv writes none unless told), or convert them to plain numbers first`, cols[0].Like))
 	}
 	for _, d := range ds.Dates {
-		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leaveColumn(ds.Header, d.Ignore)))
+		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leaveOut(ds.Header, "it", d.Ignore)))
 	}
 	for _, u := range ds.Units {
 		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
@@ -994,7 +984,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, sc := range ds.Scattered {
 		out = append(out, fmt.Sprintf("column %q has %d distinct values in %d rows (%s, ...), so most of its values are seen once and the model learns little from them; "+
 			"an identifier, a date, free text or numbers written with a unit or a decimal comma read so: %s, or write it as numbers",
-			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), leaveColumn(ds.Header, sc.Ignore)))
+			sc.Name, sc.Levels, sc.Values, data.QuoteList(sc.Some, len(sc.Some)), leaveOut(ds.Header, "it", sc.Ignore)))
 	}
 	if ds.NumberedFirstRow {
 		out = append(out, "the first row is read as data, but its fields number the columns (0, 1, 2, ...), as the header of a table without column names does; if it is a header, pass --header yes")

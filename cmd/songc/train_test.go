@@ -815,7 +815,8 @@ func TestScatteredColumnWarned(t *testing.T) {
 		return fmt.Sprintf("ord-%03d,%d,%c", i+1, i%5, "xz"[i%2])
 	})
 	code, errs := trainQuick(t, train)
-	if code != 0 || !strings.Contains(errs, `column "order" has 30 distinct values in 30 rows ("ord-001", "ord-002", "ord-003", ...), so most of its values are seen once and the model learns little from them;`) {
+	if code != 0 || !strings.Contains(errs, `column "order" has 30 distinct values in 30 rows ("ord-001", "ord-002", "ord-003", ...), so most of its values are seen once and the model learns little from them;`) ||
+		!strings.Contains(errs, `read so: leave it out with --ignore "order", or write it as numbers`) {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 }
@@ -975,7 +976,7 @@ func TestLabelHintByPlace(t *testing.T) {
 	train := csvFile(t, row(0), 30, func(i int) string { return row(i + 1) })
 	code, errs := trainQuick(t, train, "--label-col", "first")
 	if code != 0 || !strings.Contains(errs, `name the right column with --label-col (columns of few values, by place: 3)`) ||
-		!strings.Contains(errs, `column "x3" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out of the file`+"\n") {
+		!strings.Contains(errs, `column "x3" has no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from it; check how the file was written, or leave it out of the file (--ignore needs a header)`+"\n") {
 		t.Errorf("exit %d:\n%s", code, errs)
 	}
 	if code, errs := trainQuick(t, train, "--label-col", "3"); code != 0 || strings.Contains(errs, "reads like a measurement") {
@@ -1247,7 +1248,7 @@ func TestNumberFormatsWarned(t *testing.T) {
 		`column "qty" holds numbers written with thousands separators (like "1.036,5"), read as categories`,
 		`column "mix" holds numbers written with a decimal point ("0.25") and others with a comma ("1,500", read as 1.5)`,
 		`column "pct" holds numbers written with "%" (like "0%"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
-		`column "day" holds dates (like "01.01.2025"), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or leave the column out (--ignore "day")`,
+		`column "day" holds dates (like "01.01.2025"), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or leave it out with --ignore "day"`,
 	} {
 		if code != 0 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, want %s:\n%s", code, want, errs)
