@@ -18,7 +18,7 @@ import (
 // EvalCmd measures a model on labelled data.
 type EvalCmd struct {
 	ModelArg  `embed:""`
-	Data      string `required:"" placeholder:"FILE" group:"data" help:"Labelled rows: CSV (gzip'd or not) or IDX images."`
+	Data      string `required:"" placeholder:"FILE" group:"data" help:"Labelled rows: CSV (gzip'd or not) or IDX images; - reads CSV from standard input."`
 	JSON      bool   `name:"json" help:"Print the metrics, with both confusion matrices, as JSON."`
 	DataFlags `embed:""`
 }
@@ -65,7 +65,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 		fmt.Fprintln(g.Stderr, w)
 	}
 	if check.same() {
-		fmt.Fprintf(g.Stderr, "warning: %s holds the rows the model was trained on (their fingerprint is the model's data_sha256): they fitted it and chose it, so its scores here flatter it; measure it on rows it never saw\n", c.Data)
+		fmt.Fprintf(g.Stderr, "warning: %s holds the rows the model was trained on (their fingerprint is the model's data_sha256): they fitted it and chose it, so its scores here flatter it; measure it on rows it never saw\n", shown(c.Data))
 	}
 	if c.JSON {
 		out := struct {
@@ -78,14 +78,14 @@ func (c *EvalCmd) Run(g *Globals) error {
 			runtime.Metrics
 			Unseen  int            `json:"unseen_rows"`
 			Columns map[string]int `json:"unseen_by_column,omitempty"`
-		}{c.Model, c.Data, k.Model.ClassNames, lab.names(), met, unseen.Rows, unseen.ByName(k.Model.Schema)}
+		}{c.Model, shown(c.Data), k.Model.ClassNames, lab.names(), met, unseen.Rows, unseen.ByName(k.Model.Schema)}
 		enc := json.NewEncoder(g.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	w := bufio.NewWriter(g.Stdout)
 	fmt.Fprintln(w, modelLine(c.Model, k))
-	fmt.Fprintf(w, "data  %s: %s\n", c.Data, text.Count(met.Rows, "row"))
+	fmt.Fprintf(w, "data  %s: %s\n", shown(c.Data), text.Count(met.Rows, "row"))
 	fmt.Fprintf(w, "soft accuracy      %6.2f%%\n", 100*met.SoftAccuracy)
 	fmt.Fprintf(w, "hard accuracy      %6.2f%%\n", 100*met.HardAccuracy)
 	fmt.Fprintf(w, "balanced accuracy  soft %.2f%%, hard %.2f%%\n", 100*met.SoftBalanced, 100*met.HardBalanced)
@@ -166,12 +166,13 @@ func (c *trainingCheck) same() bool {
 // of the model's classes, that is an error. Every row measured is added
 // to check.
 func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOptions, check *trainingCheck) (met runtime.Metrics, unseen data.UnseenTally, lab *labeller, err error) {
-	lab = newLabeller(path, k.Model.ClassNames)
+	name := shown(path)
+	lab = newLabeller(name, k.Model.ClassNames)
 	e := k.NewEvaluator()
 	var left data.Unlabelled
 	_, err = eachRow(g, path, opt, func(st data.Stream) error {
 		if !st.Labelled() {
-			return fmt.Errorf("%s: has no label column; eval needs labelled rows", path)
+			return fmt.Errorf("%s: has no label column; eval needs labelled rows", name)
 		}
 		if left.Leave(st) {
 			return nil
@@ -189,14 +190,14 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 		return met, unseen, lab, err
 	}
 	met = e.Metrics()
-	if err := left.Err(path, met.Rows, opt.Schema.Missing); err != nil {
+	if err := left.Err(name, met.Rows, opt.Schema.Missing); err != nil {
 		return met, unseen, lab, err
 	}
 	if err := lab.noneKnown(); err != nil {
 		return met, unseen, lab, err
 	}
 	if left.Rows > 0 {
-		fmt.Fprintln(g.Stderr, noLabelNote(path, left, opt.Schema.Missing))
+		fmt.Fprintln(g.Stderr, noLabelNote(name, left, opt.Schema.Missing))
 	}
 	return met, unseen, lab, nil
 }

@@ -14,8 +14,14 @@ import (
 // songc runs the CLI in-process and returns its exit code and output.
 func songc(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return songcIn(t, ctx, "", args...)
+}
+
+// songcIn is songc with stdin as the standard input.
+func songcIn(t *testing.T, ctx context.Context, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(ctx, args, &out, &errb, false)
+	code = run(ctx, args, strings.NewReader(stdin), &out, &errb, false)
 	return code, out.String(), errb.String()
 }
 

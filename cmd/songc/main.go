@@ -52,6 +52,7 @@ type CLI struct {
 // Globals are bound into every command's Run.
 type Globals struct {
 	Ctx    context.Context
+	Stdin  io.Reader // what --data - reads
 	Stdout io.Writer
 	Stderr io.Writer
 	// Terminal is true when Stderr is an interactive terminal.
@@ -156,7 +157,7 @@ type exitCode int
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, isTerminal(os.Stderr))
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, isTerminal(os.Stderr))
 	stop()
 	os.Exit(code)
 }
@@ -168,7 +169,7 @@ func isTerminal(f *os.File) bool {
 
 // run parses args and runs the command; it returns the process exit code:
 // 0 on success, 1 on a failed command, 2 on bad usage, 130 when interrupted.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal bool) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, terminal bool) (code int) {
 	var cli CLI
 	defer func() {
 		if r := recover(); r != nil {
@@ -230,7 +231,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, terminal 
 		return 2
 	}
 	cmd := commandOf(kctx)
-	g := &Globals{Ctx: ctx, Stdout: stdout, Stderr: stderr, Terminal: terminal}
+	g := &Globals{Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Terminal: terminal}
 	if err := runStoppable(ctx, cmd, func() error { return kctx.Run(g) }); err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {

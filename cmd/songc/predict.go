@@ -20,7 +20,7 @@ import (
 // PredictCmd predicts a class for every row.
 type PredictCmd struct {
 	ModelArg   `embed:""`
-	Data       string   `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images."`
+	Data       string   `required:"" placeholder:"FILE" group:"data" help:"Rows to predict: CSV, with or without the label column, or IDX images; - reads CSV from standard input."`
 	Soft       bool     `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
 	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision; the largest mass need not be the class predict prints (the walk's): train and eval give how often they agree (fidelity)."`
 	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
@@ -134,7 +134,7 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 		return p.write(w, st.Row(), st.Kept())
 	})
 	if errors.Is(err, data.ErrNoRows) { // a batch with no rows: nothing to predict
-		fmt.Fprintf(g.Stderr, "songc: %s holds a header and no rows: nothing to predict\n", c.Data)
+		fmt.Fprintf(g.Stderr, "songc: %s holds a header and no rows: nothing to predict\n", shown(c.Data))
 		err = head()
 	}
 	// The rows held, also before an error: their lines come first.
@@ -144,16 +144,22 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 		return err
 	}
 	if unseen.Rows > 0 {
-		fmt.Fprintln(g.Stderr, unseenNote(c.Data, &unseen, rows, m.Schema))
+		fmt.Fprintln(g.Stderr, unseenNote(shown(c.Data), &unseen, rows, m.Schema))
 	}
 	return w.Flush()
 }
 
-// eachRow streams the rows of path through f in constant memory, whatever
-// the file's size: it says once when the file's columns were matched by
-// name in another order, stops at Ctrl-C, and returns the rows read.
+// eachRow streams the rows of path (- for CSV on standard input) through
+// f in constant memory, whatever the file's size: it says once when the
+// file's columns were matched by name in another order, stops at Ctrl-C,
+// and returns the rows read.
 func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) error) (rows int, err error) {
-	st, err := data.OpenStream(path, opt)
+	var st data.Stream
+	if path == "-" {
+		st, err = data.ReadStream(g.Stdin, shown(path), opt)
+	} else {
+		st, err = data.OpenStream(path, opt)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -167,12 +173,20 @@ func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) e
 			return i, err
 		}
 		if i == 0 {
-			noteColumns(g, path, st)
+			noteColumns(g, shown(path), st)
 		}
 		if err := f(st); err != nil {
 			return i, err
 		}
 	}
+}
+
+// shown is how messages name the data file path: "stdin" for -.
+func shown(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
 }
 
 // stopped returns an error wrapping ctx's when ctx is done, looked at once

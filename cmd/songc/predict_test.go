@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -367,3 +368,36 @@ func TestFailWriter(t *testing.T) {
 type failing struct{ err error }
 
 func (f failing) Write(p []byte) (int, error) { return 0, f.err }
+
+// TestDataStdin: predict and eval read CSV rows from standard input with
+// --data -, plain or gzip'd, as they read the same rows from a file, and
+// name it stdin in their messages; the commands that need a file say so.
+func TestDataStdin(t *testing.T) {
+	r := trainBlobs(t)
+	text, err := os.ReadFile(r.test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	for _, args := range [][]string{{"predict"}, {"predict", "--proba"}, {"eval"}} {
+		_, want, _ := songc(t, context.Background(), append(slices.Clone(args), r.model, "--data", r.test)...)
+		want = strings.ReplaceAll(want, r.test, "stdin")
+		for _, in := range []string{string(text), gz.String()} {
+			code, out, errs := songcIn(t, context.Background(), in, append(slices.Clone(args), r.model, "--data", "-")...)
+			if code != 0 || out != want || want == "" {
+				t.Errorf("%v --data -: exit %d, output\n%s\nwant\n%s\n%s", args, code, out, want, errs)
+			}
+		}
+	}
+	// A row's error names stdin, its line and column.
+	bad := strings.Replace(string(text), "\n", "\nx,1,2,3,ant\n", 1)
+	if code, _, errs := songcIn(t, context.Background(), bad, "eval", r.model, "--data", "-"); code != 1 || !strings.Contains(errs, `stdin:2:1: column 1 ("f1"): "x" is not a number`) {
+		t.Errorf("a bad row on stdin: exit %d, %s", code, errs)
+	}
+	if code, _, errs := songcIn(t, context.Background(), string(text), "train", "--data", "-", "-o", filepath.Join(t.TempDir(), "m.json")); code != 1 || !strings.Contains(errs, `"-" names standard input, which only predict and eval read rows from: give this command a file`) {
+		t.Errorf("train --data -: exit %d, %s", code, errs)
+	}
+}

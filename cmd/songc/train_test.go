@@ -1720,7 +1720,7 @@ func TestSearchCutOnTerminal(t *testing.T) {
 	data := blobs(t, dir, "b.csv", 120, 2)
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"train", "--data", data, "-o", filepath.Join(dir, "m.json"), "--budget", "1ns",
-		"--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0"}, &out, &errb, true)
+		"--nodes", "3", "--steps", "2", "--epochs", "2", "--refine", "0"}, nil, &out, &errb, true)
 	errs := errb.String()
 	at := strings.Index(errs, "songc: training on")
 	if code != 0 || at < 1 || errs[at-1] != '\n' || !strings.Contains(errs[:at], "\r\033[Kround 1/") || strings.Contains(errs, "\n\n") {

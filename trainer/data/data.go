@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"compress/gzip"
 	"embed"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -570,6 +571,9 @@ func maybeGzip(r io.Reader) (io.Reader, error) {
 
 // openMaybeGzip opens path and returns a reader of its (decompressed) bytes.
 func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
+	if path == "-" {
+		return nil, nil, errors.New(`"-" names standard input, which only predict and eval read rows from: give this command a file`)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -594,16 +598,27 @@ func openCSV(path string) (io.Reader, io.Closer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	br, err := csvText(r, path, path)
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return br, c, nil
+}
+
+// csvText returns a buffered reader of r, refusing it, as name, when its
+// first bytes show it cannot be CSV text (notCSV, whose advice names the
+// file as path).
+func csvText(r io.Reader, name, path string) (*bufio.Reader, error) {
 	br, ok := r.(*bufio.Reader) // a plain file's, from maybeGzip
 	if !ok {
 		br = bufio.NewReader(r)
 	}
 	head, _ := br.Peek(512)
 	if why := notCSV(path, head); why != "" {
-		c.Close()
-		return nil, nil, fmt.Errorf("%s: %s", path, why)
+		return nil, fmt.Errorf("%s: %s", name, why)
 	}
-	return br, c, nil
+	return br, nil
 }
 
 // notCSV says why a file whose first bytes are head cannot be CSV text

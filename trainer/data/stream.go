@@ -62,6 +62,24 @@ func OpenStream(path string, opt CSVOptions) (Stream, error) {
 	return &csvFileStream{CSVStream: NewCSVStream(r, path, opt), c: c}, nil
 }
 
+// ReadStream reads CSV rows from r, as OpenStream reads a CSV file, plain
+// or gzip'd; name names r in errors ("stdin", say). Close does not close
+// r. opt.Schema, the model's input columns, must be set.
+func ReadStream(r io.Reader, name string, opt CSVOptions) (Stream, error) {
+	if opt.Schema == nil {
+		return nil, fmt.Errorf("%s: reading CSV rows a row at a time needs a model's input columns", name)
+	}
+	r, err := maybeGzip(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip header: %v", name, err)
+	}
+	br, err := csvText(r, name, "FILE")
+	if err != nil {
+		return nil, err
+	}
+	return &csvFileStream{CSVStream: NewCSVStream(br, name, opt), c: io.NopCloser(nil)}, nil
+}
+
 type csvFileStream struct {
 	*CSVStream
 	c io.Closer
