@@ -35,7 +35,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched unless given; others: 64)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (auto: searched unless given; others: 20); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120 to 400, more for smaller files)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data): searches sizes, rates and weight decays; saves always predicting the most frequent class, with a warning, unless the graph beats it on validation rows (a sign test). fast: 64 nodes, 20 steps, 120 epochs; quick: 60 epochs (the demo); paper: the SONG paper's, no refining (for comparison)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, and saves the most frequent class, with a warning, unless the graph beats it on validation rows (a sign test). fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
@@ -82,11 +82,12 @@ func (TrainCmd) Help() string {
 	return `Examples:
   songc train                            # the demo, on embedded Letter data
   songc train --data train.csv --test test.csv -o letter.json
-  songc train --resume letter.json.ckpt  # continue it after Ctrl-C
+  songc compile letter.json -o letter/letter.go   # next: the Go classifier
 
 A SONG routes each row from node to node by learned linear tests until it
 reaches a class: its walk, the path the compiled code runs too (docs/model.md).
-Progress goes to stderr; Ctrl-C saves a checkpoint to resume from.`
+Names, categories and missing values are read as they are (docs/data.md).
+Progress goes to stderr; Ctrl-C saves a checkpoint, which --resume continues.`
 }
 
 // trainArgs is what a checkpoint needs beyond the training config to resume:

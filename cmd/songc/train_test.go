@@ -117,7 +117,7 @@ func TestTrainHelp(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"--data=FILE", "--test=FILE", "-o, --output=MODEL", "--nodes=N", "--steps=N", "--epochs=N", "--seed=1",
-		"--preset=auto|paper|fast|quick", "auto (default with --data)", "quick: 60 epochs (the demo)", "A SONG routes each row", "--budget=DURATION", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
+		"--preset=auto|paper|fast|quick", "auto (default with --data)", "fast: one graph,", "quick: 60 epochs", "A SONG routes each row", "songc compile letter.json", "missing values are read as they are", "--budget=DURATION", "--checkpoint=FILE", "--resume=FILE", "-q, --quiet",
 		"--header=", "--label-col=", "name; default: last.", "--help-all"} {
 		if !strings.Contains(strings.Join(strings.Fields(help), " "), want) { // wrapped anywhere
 			t.Errorf("train --help lacks %q:\n%s", want, help)
