@@ -827,7 +827,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 		if blankRecord(rec) {
 			continue
 		}
-		if err := checkUTF8(name, line, cr, rec); err != nil {
+		if err := checkUTF8(name, cr, rec); err != nil {
 			return nil, err
 		}
 		if t.width < 0 && len(opt.Ignore) > 0 {
@@ -1280,7 +1280,7 @@ func (r *csvReader) Read() ([]string, error) {
 // become U+FFFD and distinct categories one. The column counts from the
 // field's start, a quoted field's quote included, and the bytes of its
 // value before the bad one (a doubled quote counts once).
-func checkUTF8(name string, line int, cr *csvReader, rec []string) error {
+func checkUTF8(name string, cr *csvReader, rec []string) error {
 	for j, f := range rec {
 		if utf8.ValidString(f) {
 			continue
@@ -1293,7 +1293,7 @@ func checkUTF8(name string, line int, cr *csvReader, rec []string) error {
 			}
 			i += size
 		}
-		_, col := cr.FieldPos(j)
+		line, col := cr.FieldPos(j) // the field's own line: one before it may span several
 		col += i
 		if nl := strings.LastIndexByte(f[:i], '\n'); nl >= 0 { // a quoted field of several lines
 			line += strings.Count(f[:i], "\n")
@@ -1658,7 +1658,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 		if s.width >= 0 && len(rec) != s.width {
 			return false, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d", s.name, line, len(rec), s.width)
 		}
-		if err := checkUTF8(s.name, line, s.cr, rec); err != nil {
+		if err := checkUTF8(s.name, s.cr, rec); err != nil {
 			return false, err
 		}
 		if s.width < 0 {
@@ -1686,8 +1686,8 @@ func (s *CSVStream) Next() (ok bool, err error) {
 			var ce *runtime.ColumnError
 			if errors.As(err, &ce) {
 				j := s.cols[ce.Column]
-				_, col := s.cr.FieldPos(j)
-				return false, fmt.Errorf("%s:%d:%d: column %d (%q): %v", s.name, line, col, s.cr.Column(j)+1, ce.Name, ce.Err)
+				at, col := s.cr.FieldPos(j) // the field's own line: one before it may span several
+				return false, fmt.Errorf("%s:%d:%d: column %d (%q): %v", s.name, at, col, s.cr.Column(j)+1, ce.Name, ce.Err)
 			}
 			return false, fmt.Errorf("%s:%d: %v", s.name, line, err)
 		}

@@ -500,6 +500,13 @@ func TestNotUTF8Position(t *testing.T) {
 	if _, err := read(t, "a,b,y\n1,\"l1\ncaf\xe9\",x\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), "t.csv:3:4: byte 0xE9 is not UTF-8 text") {
 		t.Errorf("a field of two lines: %v", err)
 	}
+	// A field after one of several lines is on the line it starts on.
+	if _, err := read(t, "a,b,c,y\n1,\"l1\nl2\nl3\",z\xe9,x\n", CSVOptions{}); err == nil || !strings.Contains(err.Error(), "t.csv:4:6: byte 0xE9 is not UTF-8 text") {
+		t.Errorf("after a field of three lines: %v", err)
+	}
+	if _, err := read(t, "a,t,b,y\n1,\"x\ny\nz\",bad,P\n2,q,3,N\n", CSVOptions{Numeric: []string{"b"}}); err == nil || !strings.Contains(err.Error(), `t.csv:4:4: column 3 ("b"): "bad" is not a number`) {
+		t.Errorf("a number after a field of three lines: %v", err)
+	}
 	if _, err := read(t, "a,b\xf6,y\n1,2,x\n", CSVOptions{Ignore: []string{"b\xf6"}}); err == nil || !strings.Contains(err.Error(), "t.csv:1:4: byte 0xF6") {
 		t.Errorf("a header name: %v", err)
 	}
