@@ -800,12 +800,23 @@ func (t *table) trailingSeparator(name string, label int, header bool, spec stri
 	if prev < 0 {
 		return nil
 	}
+	sep := strings.TrimSuffix(cmp.Or(Separators[t.cr.Comma], "commas"), "s")
+	if !header {
+		// A label named by place would leave the empty column an input,
+		// which every file for the model would then need too.
+		return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%s), and songc reads the label from the last column; remove the separators at the lines' ends", name, sep)
+	}
 	col := strconv.Itoa(t.cr.Column(prev) + 1)
-	if header && t.firstLevel[prev] != "" {
+	if t.firstLevel[prev] != "" {
 		col = strconv.Quote(t.firstLevel[prev])
 	}
-	sep := cmp.Or(Separators[t.cr.Comma], "commas")
-	return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%s), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column (--label-col %s, the last column with values)", name, strings.TrimSuffix(sep, "s"), col)
+	// Leaving the empty columns out too keeps them out of the model, so
+	// that files for it need not end their lines so.
+	var drop []string
+	for j := prev + 1; j < t.width; j++ {
+		drop = append(drop, t.ignoreName(j, t.firstLevel[j]))
+	}
+	return fmt.Errorf("%s: the last column is empty in every row: each line ends with a separator (%s), and songc reads the label from the last column; remove the separators at the lines' ends, or name the label column, the last with values, and leave %s out (--label-col %s %s)", name, sep, text.Verb(len(drop), "the empty one", "the empty ones"), col, IgnoreFlag(drop...))
 }
 
 // scanTable reads a training table once, learning its columns.
