@@ -1321,13 +1321,24 @@ func blankRecord(rec []string) bool { return len(rec) == 1 && strings.TrimSpace(
 // absent is the error for the columns absent that --ignore names and the
 // header of file name, on its line, lacks.
 func (r *csvReader) absent(name string, line int, absent []string) error {
-	return noSuchColumns(name, line, "--ignore", absent, r.header)
+	names := make([]string, len(r.header))
+	unnamed := false
+	for j, f := range r.header {
+		names[j] = headerName(f, j)
+		unnamed = unnamed || runtime.Level(f) == ""
+	}
+	aside := ""
+	if unnamed {
+		aside = ", a column it leaves unnamed going by its place in the file"
+	}
+	return noSuchColumns(name, line, "--ignore", absent, names, aside)
 }
 
 // noSuchColumns is the error for the columns absent that flag names and
-// the header of file name, on its line, lacks.
-func noSuchColumns(name string, line int, flag string, absent, header []string) error {
-	return fmt.Errorf("%s:%d:1: %s %s: the header has no such column (it has %s)%s", name, line, flag, QuoteList(absent, len(absent)), QuoteList(header, 8), caseHint(absent, header))
+// the header of file name, on its line, lacks; aside follows the list of
+// the header's names.
+func noSuchColumns(name string, line int, flag string, absent, header []string, aside string) error {
+	return fmt.Errorf("%s:%d:1: %s %s: the header has no such column (it has %s%s)%s", name, line, flag, QuoteList(absent, len(absent)), QuoteList(header, 8), aside, caseHint(absent, header))
 }
 
 // headerNames returns the name of each column of a header rec that r
@@ -1874,7 +1885,7 @@ func (s *CSVStream) carry(rec []string, line int, keep []string) error {
 		}
 	}
 	if len(absent) > 0 {
-		return noSuchColumns(s.name, line, "--keep", absent, names)
+		return noSuchColumns(s.name, line, "--keep", absent, names, "")
 	}
 	s.cr.carry = carry
 	return nil

@@ -693,6 +693,8 @@ func TestIgnore(t *testing.T) {
 		{text, CSVOptions{Ignore: []string{"id"}, LabelCol: "first"}, `t.csv: --ignore leaves out column 1 ("id"), the label column (--label-col first)`},
 		{text, CSVOptions{Ignore: []string{"note"}, LabelCol: "note"}, `--ignore "note" names the label column (--label-col "note")`},
 		{"y,,,\np,1,2,3\nq,4,5,6\n", CSVOptions{Ignore: []string{"x2"}, LabelCol: "first"}, `t.csv: --ignore "x2" also names a column the model reads`},
+		// An unnamed column is listed by the name --ignore knows it by.
+		{"a,b,y,\n1,2,p,\n3,4,q,\n", CSVOptions{Ignore: []string{"x3"}, LabelCol: "y"}, `t.csv:1:1: --ignore "x3": the header has no such column (it has "a", "b", "y", "x4", a column it leaves unnamed going by its place in the file); did you mean "x4"?`},
 	} {
 		if _, err := read(t, tc.text, tc.opt); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q %+v: error %v, want %s", tc.text, tc.opt, err, tc.want)
