@@ -273,6 +273,12 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 			shift[j], scale[j] = scaledMoments(ds, idx, j)
 			continue
 		}
+		if scale[j] < tinySquares {
+			// Deviations below 1e-150 or so underflowed their squares (or
+			// the column is constant); the mean did not underflow.
+			_, scale[j] = scaledMoments(ds, idx, j)
+			continue
+		}
 		sd := math.Sqrt(scale[j] / n)
 		if sd > 0 {
 			scale[j] = 1 / sd
@@ -283,15 +289,25 @@ func standardize(ds *data.Dataset, idx []int) (shift, scale []float64) {
 	return shift, scale
 }
 
+// tinySquares is a sum of squared deviations small enough that some of
+// its terms may have underflowed to zero (deviations below about 1e-150):
+// standardize computes such a column's moments again, scaled.
+const tinySquares = 0x1p-900
+
 // scaledMoments returns standardize's shift and scale of feature j over
 // rows idx, computed on the values divided by the largest magnitude, so
-// that values up to the largest float64 overflow no sum. (A column whose
-// values span more than the largest float64, from near -max to near +max,
-// still overflows x - shift when it is standardised.)
+// that values up to the largest float64 overflow no sum and values down
+// to the smallest normal float64 underflow none. (A column whose values
+// span more than the largest float64, from near -max to near +max, still
+// overflows x - shift when it is standardised; one whose spread is below
+// the smallest normal float64 is taken as constant.)
 func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
 	var m float64
 	for _, i := range idx {
 		m = max(m, math.Abs(ds.Row(i)[j]))
+	}
+	if m == 0 { // zeros only
+		return 0, 1
 	}
 	n := float64(len(idx))
 	var mean, ss float64
@@ -304,7 +320,7 @@ func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
 		ss += dv * dv
 	}
 	sd := math.Sqrt(ss / n) // of the values divided by m
-	if sd == 0 {
+	if sd == 0 || m*sd < 0x1p-1022 { // constant, or a spread 1/spread overflows
 		return mean * m, 1
 	}
 	return mean * m, 1 / (m * sd) // sd <= 1: no overflow

@@ -765,12 +765,13 @@ func FuzzCheckpoint(f *testing.F) {
 	})
 }
 
-// Values near the largest float64 overflow the plain sums of standardize;
-// their column is standardised as the same column at a small scale is.
+// Values near the largest float64 overflow the plain sums of standardize,
+// and values below about 1e-150 underflow their squares; their column is
+// standardised as the same column at a small scale is.
 func TestStandardizeHugeValues(t *testing.T) {
 	small := []float64{1, 1, 0, 2, 3, -1, 0.5, 2}
 	const n = 8
-	for _, f := range []float64{1e300, 1e160, -1e307} {
+	for _, f := range []float64{1e300, 1e160, -1e307, 1e-170, -1e-300} {
 		// Column 0 is small, column 1 the same times f: their z-scores agree
 		// (up to f's sign).
 		ds := &data.Dataset{Name: "huge.csv", Rows: n, Features: 2, X: make([]float64, 2*n)}
@@ -786,5 +787,13 @@ func TestStandardizeHugeValues(t *testing.T) {
 				t.Fatalf("times %g: row %d standardised to %g, want %g (shift %g, scale %g)", f, i, z1, z0, shift[1], scale[1])
 			}
 		}
+	}
+	// Constant columns, zeros or tiny, keep scale 1.
+	ds := &data.Dataset{Name: "flat.csv", Rows: n, Features: 2, X: make([]float64, 2*n)}
+	for i := range n {
+		ds.X[2*i+1] = 1e-200
+	}
+	if shift, scale := standardize(ds, []int{0, 1, 2, 3, 4, 5, 6, 7}); shift[0] != 0 || scale[0] != 1 || shift[1] != 1e-200 || scale[1] != 1 {
+		t.Errorf("constant columns: shift %g, scale %g", shift, scale)
 	}
 }
