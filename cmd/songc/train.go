@@ -1009,6 +1009,9 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		what, them := subject("column", names, len(names), "has", "have")
 		out = append(out, fmt.Sprintf("%s no value in any labelled row (every field is empty or a missing-value token), so the model learns nothing from %s; check how the file was written, or %s%s", what, them, leaveOut(ds.Header, them, ignore...), unnamedNote(ds.Header, ds.NoValue)))
 	}
+	if r := ds.Repeats(); 2*r >= ds.Rows && ds.Rows >= 20 {
+		out = append(out, fmt.Sprintf("%d of the %d training rows repeat an earlier row exactly (features and label), so most validation rows have a copy among the rows trained on: validation scores flatter the model, and the search may keep a graph that learnt the rows by heart; if the copies are not real repeats (a file appended to itself, a class copied to balance the classes), remove them, and measure the model with --test on rows it never saw", r, ds.Rows))
+	}
 	label := "label column"
 	if ds.Schema != nil && ds.Schema.Label != "" {
 		label = fmt.Sprintf("label column %q", ds.Schema.Label)

@@ -1451,6 +1451,25 @@ func TestConstantColumnsWarned(t *testing.T) {
 	}
 }
 
+// TestRepeatedRowsWarned: train warns, even with -q, when at least half
+// the training rows repeat an earlier row, features and label; a repeated
+// row whose label differs is no repeat, and fewer repeats no warning.
+func TestRepeatedRowsWarned(t *testing.T) {
+	const warning = "training rows repeat an earlier row exactly (features and label), so most validation rows have a copy among the rows trained on"
+	train := csvFile(t, "a,b,y", 40, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%20, i%20*3, []string{"lo", "hi"}[i%20%2]) })
+	if code, errs := trainQuick(t, train); code != 0 || !strings.Contains(errs, "songc: warning: "+train+": 20 of the 40 "+warning) {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	for _, row := range []func(i int) string{
+		func(i int) string { return fmt.Sprintf("%d,%d,%s", i%20, i%20*3, []string{"lo", "hi"}[i/20]) },   // the copies' labels differ
+		func(i int) string { return fmt.Sprintf("%d,%d,%s", i%21, i%21*3, []string{"lo", "hi"}[i%21%2]) }, // 19 repeats of 40
+	} {
+		if code, errs := trainQuick(t, csvFile(t, "a,b,y", 40, row)); code != 0 || strings.Contains(errs, warning) {
+			t.Errorf("exit %d:\n%s", code, errs)
+		}
+	}
+}
+
 // TestHeaderForPositionalModel: a model trained on a file without a
 // header (with a categorical column, so that it records its columns)
 // reads a file with a header by position, skipping the header and saying

@@ -20,8 +20,10 @@ import (
 	"cmp"
 	"compress/gzip"
 	"embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"os"
@@ -112,6 +114,33 @@ type Dataset struct {
 	// SkippedHeader: the first row was read as a header and skipped, and
 	// the columns by position (CSVStream.SkippedHeader).
 	SkippedHeader bool
+}
+
+// Repeats returns how many rows repeat an earlier row exactly: the same
+// features, bit for bit, and the same label (rows are told apart by a
+// 64-bit hash of them, which two distinct rows share with odds of about
+// one in 2^64 per pair).
+func (ds *Dataset) Repeats() int {
+	seen := make(map[uint64]struct{}, ds.Rows)
+	seed := maphash.MakeSeed()
+	b := make([]byte, 0, 8*ds.Features)
+	n := 0
+	for i := 0; i < ds.Rows; i++ {
+		b = b[:0]
+		for _, v := range ds.Row(i) {
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+		}
+		if ds.Labels != nil {
+			b = append(b, ds.Labels[i]...)
+		}
+		k := maphash.Bytes(seed, b)
+		if _, ok := seen[k]; ok {
+			n++
+			continue
+		}
+		seen[k] = struct{}{}
+	}
+	return n
 }
 
 // Unlabelled counts the rows of a labelled file that are left out because
