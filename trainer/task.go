@@ -320,7 +320,8 @@ func scaledMoments(ds *data.Dataset, idx []int, j int) (shift, scale float64) {
 		ss += dv * dv
 	}
 	sd := math.Sqrt(ss / n) // of the values divided by m
-	if sd == 0 || m*sd < 0x1p-1022 { // constant, or a spread 1/spread overflows
+	// Constant, or a spread so small that 1/spread would overflow.
+	if sd == 0 || m*sd < 0x1p-1022 {
 		return mean * m, 1
 	}
 	return mean * m, 1 / (m * sd) // sd <= 1: no overflow
