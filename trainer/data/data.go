@@ -600,23 +600,42 @@ func maybeGzip(r io.Reader) (io.Reader, error) {
 
 // openMaybeGzip opens path and returns a reader of its (decompressed) bytes.
 func openMaybeGzip(path string) (io.Reader, io.Closer, error) {
-	if path == "-" {
-		return nil, nil, errors.New(`"-" names standard input, which only predict and eval read rows from: give this command a file`)
-	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s: is a directory; give a data file: CSV text, plain or gzip'd, or IDX", path)
-	}
-	r, err := maybeGzip(f)
+	r, err := unzipped(f, path)
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: bad gzip header: %v", path, err)
+		return nil, nil, err
 	}
 	return r, f, nil
+}
+
+// openFile opens the data file at path, refusing - (standard input, which
+// only predict and eval read, through ReadStream) and a directory.
+func openFile(path string) (*os.File, error) {
+	if path == "-" {
+		return nil, errors.New(`"-" names standard input, which only predict and eval read rows from: give this command a file`)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory; give a data file: CSV text, plain or gzip'd, or IDX", path)
+	}
+	return f, nil
+}
+
+// unzipped is maybeGzip for r, named name in its error.
+func unzipped(r io.Reader, name string) (io.Reader, error) {
+	z, err := maybeGzip(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: bad gzip header: %v", name, err)
+	}
+	return z, nil
 }
 
 // openCSV is openMaybeGzip for a CSV file. A file that holds JSON objects

@@ -52,32 +52,39 @@ func OpenStream(path string, opt CSVOptions) (Stream, error) {
 		}
 		return openIDXStream(path, opt.width())
 	}
-	if opt.Schema == nil {
-		return nil, fmt.Errorf("%s: reading a CSV file a row at a time needs a model's input columns", path)
-	}
-	r, c, err := openCSV(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return &csvFileStream{CSVStream: NewCSVStream(r, path, opt), c: c}, nil
+	st, err := readStream(f, f, path, path, opt)
+	if err != nil {
+		f.Close()
+	}
+	return st, err
 }
 
 // ReadStream reads CSV rows from r, as OpenStream reads a CSV file, plain
 // or gzip'd; name names r in errors ("stdin", say). Close does not close
 // r. opt.Schema, the model's input columns, must be set.
 func ReadStream(r io.Reader, name string, opt CSVOptions) (Stream, error) {
+	return readStream(r, io.NopCloser(nil), name, "FILE", opt)
+}
+
+// readStream reads CSV rows from r, plain or gzip'd, named name in errors
+// and path in notCSV's advice; the stream's Close closes c.
+func readStream(r io.Reader, c io.Closer, name, path string, opt CSVOptions) (Stream, error) {
 	if opt.Schema == nil {
 		return nil, fmt.Errorf("%s: reading CSV rows a row at a time needs a model's input columns", name)
 	}
-	r, err := maybeGzip(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: bad gzip header: %v", name, err)
-	}
-	br, err := csvText(r, name, "FILE")
+	r, err := unzipped(r, name)
 	if err != nil {
 		return nil, err
 	}
-	return &csvFileStream{CSVStream: NewCSVStream(br, name, opt), c: io.NopCloser(nil)}, nil
+	br, err := csvText(r, name, path)
+	if err != nil {
+		return nil, err
+	}
+	return &csvFileStream{CSVStream: NewCSVStream(br, name, opt), c: c}, nil
 }
 
 type csvFileStream struct {
