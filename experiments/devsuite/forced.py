@@ -17,8 +17,7 @@ that one did; else it is counted unknown.
 """
 import glob, json, os, statistics as st, sys
 
-
-SETS = "haberman seeds glass sonar ecoli ionosphere vote soybean credit-g winequality-red abalone hypothyroid".split()
+from compare import SETS  # run.sh's sets, from the script beside this one
 
 
 def runs(a, b, dev=False):
