@@ -38,7 +38,7 @@ type CLI struct {
 	HelpAll helpAllFlag      `name:"help-all" help:"Show help with the expert flags too."`
 	Version kong.VersionFlag `name:"version" hidden:"" help:"Print songc's version (as songc version does)."`
 
-	Train   TrainCmd   `cmd:"" help:"Learn a self-organizing neural graph (SONG) from a CSV or IDX file."`
+	Train   TrainCmd   `cmd:"" help:"Learn a SONG classifier (self-organizing neural graph) from a CSV or IDX file."`
 	Refine  RefineCmd  `cmd:"" help:"Fine-tune a trained model's hard walk (the classifier that compiles) on its training rows; train already does (its expert flag --refine sets the passes)."`
 	Select  SelectCmd  `cmd:"" help:"Keep the best of several graphs trained on the same split (songc train --restart), by validation accuracy."`
 	Eval    EvalCmd    `cmd:"" help:"Accuracy of the soft model and of the hard walk, and their agreement, on labelled data."`

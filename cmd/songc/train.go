@@ -32,10 +32,10 @@ const defaultBudget = 10 * time.Minute
 type TrainCmd struct {
 	Data   string         `placeholder:"FILE" group:"data" help:"Training rows: CSV (gzip'd or not) or IDX images; part is held out to choose the model. Without --data, the embedded Letter data."`
 	Test   string         `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
-	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (auto: searched unless given; others: 64)."`
-	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (auto: searched unless given; others: 20); past them, a fallback class (a forced exit)."`
+	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
+	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120 to 400, more for smaller files)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, and saves the most frequent class, with a warning, unless the graph beats it on validation rows (a sign test). fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, and warns and saves the most frequent class if the graph cannot beat it on validation rows. fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's, to compare."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
@@ -85,8 +85,8 @@ func (TrainCmd) Help() string {
   songc compile letter.json -o letter/letter.go   # next: the Go classifier
 
 A SONG routes each row from node to node by learned linear tests until it
-reaches a class: its walk, the path the compiled code runs too (docs/model.md).
-Names, categories and missing values are read as they are (docs/data.md).
+reaches a class; the compiled code follows the same route (docs/model.md).
+Column names, categories and missing values are read as they are (docs/data.md).
 Progress goes to stderr; Ctrl-C saves a checkpoint, which --resume continues.`
 }
 
