@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -273,6 +274,7 @@ type modelFile struct {
 	Missing    []string        `json:"missing,omitempty"`
 	Ignored    []string        `json:"ignored,omitempty"`
 	LabelAt    int             `json:"label_at,omitempty"`
+	Separator  *string         `json:"separator,omitempty"`
 	Training   json.RawMessage `json:"training,omitempty"`
 }
 
@@ -281,10 +283,17 @@ type modelFile struct {
 func (f *modelFile) decode() (*Model, error) {
 	m := &Model{Format: f.Format, Nodes: f.Nodes, Classes: f.Classes, Steps: f.Steps, Features: f.Features,
 		ClassNames: f.ClassNames, Training: f.Training}
-	if f.Inputs != nil || f.Label != nil || f.Missing != nil || f.Ignored != nil || f.LabelAt != 0 {
+	if f.Inputs != nil || f.Label != nil || f.Missing != nil || f.Ignored != nil || f.LabelAt != 0 || f.Separator != nil {
 		m.Schema = &Schema{Inputs: f.Inputs, Missing: f.Missing, Ignored: f.Ignored, LabelAt: f.LabelAt}
 		if f.Label != nil {
 			m.Schema.Label = *f.Label
+		}
+		if f.Separator != nil {
+			sep := []rune(*f.Separator)
+			if len(sep) != 1 || !slices.Contains(FieldSeparators[:], sep[0]) {
+				return nil, &FieldError{Field: "separator", Msg: fmt.Sprintf("%q; want one of %q", *f.Separator, string(FieldSeparators[:]))}
+			}
+			m.Schema.Separator = sep[0]
 		}
 		if m.Schema.Missing == nil {
 			m.Schema.Missing = []string{}
@@ -401,6 +410,9 @@ func (m *Model) Encode(w io.Writer) error {
 		}
 		if s.LabelAt > 0 {
 			entries = append(entries, entry{"label_at", s.LabelAt})
+		}
+		if s.Separator != 0 {
+			entries = append(entries, entry{"separator", string(s.Separator)})
 		}
 	}
 	if len(m.Training) > 0 {

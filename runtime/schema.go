@@ -61,7 +61,15 @@ type Schema struct {
 	// A file without a header, whose columns are read by position, holds
 	// its label there.
 	LabelAt int
+	// Separator is the field separator of the CSV files read for the
+	// model, one of FieldSeparators, when train was told it (--sep); 0
+	// otherwise, and each file's own is found from its first lines.
+	Separator rune
 }
+
+// FieldSeparators are the field separators of the CSV files songc reads:
+// comma, semicolon, tab and vertical bar.
+var FieldSeparators = [...]rune{',', ';', '\t', '|'}
 
 // Input is one input column.
 type Input struct {
@@ -157,7 +165,7 @@ func (s *Schema) Named() bool { return s.Label != "" }
 // features, no label name (a file without a header) and the label last.
 // Such a model needs no schema in its file (Model.Schema nil).
 func (s *Schema) Simple() bool {
-	if s.Named() || len(s.Ignored) > 0 || s.LabelAt != 0 {
+	if s.Named() || len(s.Ignored) > 0 || s.LabelAt != 0 || s.Separator != 0 {
 		return false
 	}
 	for i, in := range s.Inputs {
@@ -230,6 +238,9 @@ func (s *Schema) validate(d int) error {
 		if _, ok := names[n]; ok || n == "" || n != strings.TrimSpace(n) || n == s.Label || slices.Contains(s.Ignored[:i], n) {
 			return fe(fmt.Sprintf("ignored[%d]", i), "%q: ignored columns are named, distinct, and neither an input nor the label", n)
 		}
+	}
+	if s.Separator != 0 && !slices.Contains(FieldSeparators[:], s.Separator) {
+		return fe("separator", "%q; want one of %q", s.Separator, string(FieldSeparators[:]))
 	}
 	if w := s.Width(); w != d {
 		return fe("inputs", "encode to %d features, want features = %d", w, d)

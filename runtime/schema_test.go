@@ -51,6 +51,7 @@ func TestSchemaValidateNamesTheField(t *testing.T) {
 		{"ignored unnamed", func(m *Model) { m.Schema.Ignored = []string{""} }, `field ignored[0]: ""`},
 		{"label beyond the inputs", func(m *Model) { m.Schema.LabelAt = len(m.Schema.Inputs) + 1 }, `field label_at: 3 is out of range [0, 2]`},
 		{"label before the first", func(m *Model) { m.Schema.LabelAt = -1 }, `field label_at: -1 is out of range`},
+		{"separator", func(m *Model) { m.Schema.Separator = ':' }, `field separator: ':'; want one of ",;\t|"`},
 	} {
 		m := withInputs()
 		tc.break_(m)
@@ -67,6 +68,7 @@ func TestSchemaRoundTrip(t *testing.T) {
 	m := withInputs()
 	m.Schema.Ignored = []string{"id"}
 	m.Schema.LabelAt = 1
+	m.Schema.Separator = '\t'
 	var b bytes.Buffer
 	if err := m.Encode(&b); err != nil {
 		t.Fatal(err)
@@ -78,9 +80,18 @@ func TestSchemaRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(back.Schema, m.Schema) || back.Format != FormatInputs {
 		t.Errorf("schema %+v, want %+v", back.Schema, m.Schema)
 	}
+	if !bytes.Contains(b.Bytes(), []byte(`"separator": "\t"`)) {
+		t.Errorf("the separator is not written as a string:\n%s", b.Bytes())
+	}
+	for _, bad := range []string{`""`, `";;"`, `":"`} {
+		f := bytes.Replace(b.Bytes(), []byte(`"separator": "\t"`), []byte(`"separator": `+bad), 1)
+		if _, err := Decode(bytes.NewReader(f), "m.json"); err == nil || !strings.Contains(err.Error(), "field separator: "+bad) {
+			t.Errorf("separator %s: %v", bad, err)
+		}
+	}
 	b.Reset()
 	tiny().Encode(&b)
-	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`, `"ignored"`, `"label_at"`} {
+	for _, key := range []string{`"inputs"`, `"label"`, `"missing"`, `"ignored"`, `"label_at"`, `"separator"`} {
 		if bytes.Contains(b.Bytes(), []byte(key)) {
 			t.Errorf("a format-1 file holds %s", key)
 		}
@@ -144,6 +155,7 @@ func TestSimple(t *testing.T) {
 		{Schema{Inputs: num(2), LabelAt: 1}, false}, // the label first, in a file without a header
 		{Schema{Inputs: num(2), Label: "y"}, false},
 		{Schema{Inputs: num(2), Ignored: []string{"id"}}, false},
+		{Schema{Inputs: num(2), Separator: ';'}, false}, // read with train --sep
 		{Schema{Inputs: []Input{{Name: "x1", Kind: Categorical, Levels: []string{"a"}}, {Name: "x2", Kind: Numeric}}}, false},
 	} {
 		if got := tc.s.Simple(); got != tc.want {

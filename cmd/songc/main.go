@@ -64,6 +64,21 @@ type DataFlags struct {
 	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Header row in CSV files (${enum})."`
 	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: ${label_default}."`
 	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
+	Sep      sepFlag  `placeholder:"SEP" group:"data" help:"Field separator: , ';' '|' or tab (default: found from the first lines)."`
+}
+
+// sepFlag is --sep's separator; 0 when not given.
+type sepFlag rune
+
+// Decode implements kong.MapperValue.
+func (f *sepFlag) Decode(ctx *kong.DecodeContext) error {
+	var v string
+	if err := ctx.Scan.PopValueInto("separator", &v); err != nil {
+		return err
+	}
+	sep, err := data.ParseSeparator(v)
+	*f = sepFlag(sep)
+	return err
 }
 
 // options returns how to read a file of rows for model m: encoded by its
@@ -150,7 +165,7 @@ func (f DataFlags) trainOptions() data.CSVOptions {
 	case "no":
 		h = data.HeaderNo
 	}
-	return data.CSVOptions{Header: h, LabelCol: f.LabelCol, Ignore: f.Ignore}
+	return data.CSVOptions{Header: h, LabelCol: f.LabelCol, Ignore: f.Ignore, Separator: rune(f.Sep)}
 }
 
 type exitCode int

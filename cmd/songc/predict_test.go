@@ -401,3 +401,45 @@ func TestDataStdin(t *testing.T) {
 		t.Errorf("train --data -: exit %d, %s", code, errs)
 	}
 }
+
+// TestSepFlag: a file whose text column holds semicolons is read as
+// separated by them, with a warning naming --sep; train --sep reads it by
+// commas and records them, so predict and eval read its files so with no
+// flag, and a --sep given to them wins.
+func TestSepFlag(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d.5,%c;%c;a;b;c,%d,%c\n", i%7, 'a'+i%3, 'a'+i%5, i%4, "YN"[i%2])
+	}
+	train := filepath.Join(dir, "t.csv")
+	bars := filepath.Join(dir, "bars.csv")
+	os.WriteFile(train, []byte(b.String()), 0o644)
+	os.WriteFile(bars, []byte(strings.ReplaceAll(b.String(), ",", "|")), 0o644)
+	model := filepath.Join(dir, "m.json")
+	fast := []string{"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "2", "-q"}
+	code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", train, "-o", filepath.Join(dir, "found.json")}, fast...)...)
+	if code != 0 || !strings.Contains(errs, "songc: warning: "+train+": the fields are read as separated by semicolons, found from the first lines, but commas split those lines as evenly and into more numbers: if commas separate the fields (and a text field holds semicolons), give --sep ,") {
+		t.Errorf("train without --sep: exit %d, %s", code, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", train, "-o", model, "--sep", ","}, fast...)...); code != 0 || strings.Contains(errs, "warning") {
+		t.Fatalf("train --sep ,: exit %d, %s", code, errs)
+	}
+	m, err := runtime.Load(model)
+	if err != nil || m.Schema.Separator != ',' || len(m.Schema.Inputs) != 3 {
+		t.Fatalf("the model: %v, %+v", err, m.Schema)
+	}
+	_, want, _ := songc(t, context.Background(), "predict", model, "--data", train, "--sep", ",")
+	if code, got, errs := songc(t, context.Background(), "predict", model, "--data", train); code != 0 || got != want || strings.Count(got, "\n") != 60 {
+		t.Errorf("predict with the model's separator: exit %d, %s", code, errs)
+	}
+	if code, got, errs := songc(t, context.Background(), "predict", model, "--data", bars, "--sep", "|"); code != 0 || got != want {
+		t.Errorf("predict --sep '|': exit %d, %s", code, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "eval", model, "--data", bars); code != 1 || !strings.Contains(errs, "row has 1 columns") {
+		t.Errorf("eval of a file with another separator: exit %d, %s", code, errs)
+	}
+	if code, _, errs := songc(t, context.Background(), "predict", model, "--data", train, "--sep", ":"); code != 2 || !strings.Contains(errs, `songc predict: --sep: ":" is not a separator songc reads: give , ';' '|' or tab`) {
+		t.Errorf("--sep :: exit %d, %s", code, errs)
+	}
+}

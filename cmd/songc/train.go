@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ type TrainCmd struct {
 	Test   string         `placeholder:"FILE" group:"data" help:"Test rows: only scored, never used to choose."`
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
-	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto stops when validation stalls, at most N (unset: 120 to 400, more for smaller files)."`
+	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, at most N (or 120 to 400)."`
 	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, and warns and saves the most frequent class if the graph cannot beat it on validation rows. fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's, to compare."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
@@ -74,7 +75,7 @@ type TrainCmd struct {
 	DataFlags   `embed:"" set:"label_default=last"`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
-	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Values meaning missing besides an empty field, in place of the default (${missing})."`
+	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Missing-value tokens in place of the default (${missing})."`
 }
 
 // Help implements kong.HelpProvider.
@@ -98,6 +99,7 @@ type trainArgs struct {
 	Categorical, Numeric    []string `json:",omitempty"`
 	Ignore                  []string `json:",omitempty"`
 	Missing                 *string  `json:",omitempty"`
+	Sep                     sepFlag  `json:",omitempty"`
 	Demo                    bool
 	Refine                  int   // passes of songc refine after training (0: none)
 	Checkpointed            bool  `json:",omitempty"` // --checkpoint was given: the checkpoint is the run's own
@@ -159,7 +161,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		}
 	} else {
 		args = trainArgs{Data: c.Data, Test: c.Test, Output: c.Output, Log: c.Log,
-			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Demo: c.Data == ""}
+			Header: c.Header, LabelCol: c.LabelCol, Categorical: c.Categorical, Numeric: c.Numeric, Ignore: c.Ignore, Missing: c.Missing, Sep: c.Sep, Demo: c.Data == ""}
 		if args.Output == "" {
 			args.Output = defaultModel
 			if err := checkNotClobbered(args.Output); err != nil {
@@ -531,7 +533,7 @@ func (c *TrainCmd) resumeConflicts() error {
 		"--straight-through-lr": c.StraightLR != 0, "--kernel": c.Kernel != "auto", "--budget": c.Budget != nil,
 		"--header": c.Header != "auto", "--label-col": c.LabelCol != "", "--restarts": c.Restarts != 1,
 		"--categorical": c.Categorical != nil, "--numeric": c.Numeric != nil, "--missing": c.Missing != nil,
-		"--ignore": c.Ignore != nil,
+		"--ignore": c.Ignore != nil, "--sep": c.Sep != 0,
 	} {
 		if set {
 			given = append(given, flag)
@@ -863,11 +865,11 @@ func loadTrainData(a trainArgs) (train, test *data.Dataset, err error) {
 	if a.Demo {
 		return data.Letter()
 	}
-	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol, Ignore: a.Ignore}.trainOptions()
+	opt := DataFlags{Header: a.Header, LabelCol: a.LabelCol, Ignore: a.Ignore, Sep: a.Sep}.trainOptions()
 	opt.Categorical, opt.Numeric = a.Categorical, a.Numeric
 	if a.Test != "" && len(a.Ignore) > 0 && !data.IsIDX(a.Test) {
 		// A column only the test file holds is left out of it.
-		if opt.MayLack, err = data.HeaderNames(a.Test); err != nil {
+		if opt.MayLack, err = data.HeaderNames(a.Test, opt.Separator); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -947,6 +949,10 @@ func unnamedNote(header bool, cols []data.NamedColumn) string {
 func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) ([]string, error) {
 	headerNo := header == "no"
 	var out []string
+	if also := ds.SeparatorAlso; also != 0 {
+		out = append(out, fmt.Sprintf("the fields are read as separated by %s, found from the first lines, but %s split those lines as evenly and into more numbers: if %[2]s separate the fields (and a text field holds %[1]s), give --sep %[3]s",
+			sepName(ds.Separator), sepName(also), data.SepFlag(also)))
+	}
 	if names := ds.DecimalComma; len(names) > 0 {
 		what, _ := subject("column", names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
@@ -1307,6 +1313,9 @@ func separatedBy(sep rune) string {
 	}
 	return "fields separated by " + data.Separators[sep] + "; "
 }
+
+// sepName names the separator sep in the plural: commas, semicolons...
+func sepName(sep rune) string { return cmp.Or(data.Separators[sep], "commas") }
 
 // describeColumns says in a line how the columns of a task's CSV training
 // file are read; for a file of numbers without a header, read by

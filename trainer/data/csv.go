@@ -71,6 +71,12 @@ type CSVOptions struct {
 	// KeepHint says that the command takes Keep: an error about columns
 	// the model does not know offers it too.
 	KeepHint bool
+	// Separator is the field separator, one of runtime.FieldSeparators;
+	// 0: the Schema's, when it has one, or else the one the file's first
+	// line "sep=;" names or the one found from its first lines. A file
+	// whose first line names another is an error. ReadCSV records a given
+	// one in the schema it infers.
+	Separator rune
 }
 
 // width is the number of features of the model's input columns, 0 when
@@ -156,14 +162,15 @@ func ReadCSV(r io.Reader, name string, opt CSVOptions) (*Dataset, error) {
 
 // HeaderNames returns the fields of the first row of the CSV file at path
 // (gzip'd or not), as a header would name its columns: spaces around them
-// removed, and an empty one named by its place (x1, x2, ...).
-func HeaderNames(path string) ([]string, error) {
+// removed, and an empty one named by its place (x1, x2, ...). sep is the
+// separator, as CSVOptions.Separator.
+func HeaderNames(path string, sep rune) ([]string, error) {
 	r, c, err := openCSV(path)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	cr := newCSVReader(r)
+	cr := newCSVReader(r, sep)
 	for {
 		rec, err := cr.Read()
 		if err != nil {
@@ -274,6 +281,7 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		return nil, err
 	}
 	ds.Header = header
+	ds.SeparatorAlso = sc.cr.Also
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	sc.noteColumns(ds, label, opt, setFills(ds))
 	return ds, nil
@@ -824,7 +832,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 	if len(opt.Ignore) > 0 && opt.Header == HeaderNo {
 		return nil, fmt.Errorf("%s: --ignore names columns of the header, but --header no says the file has no header row", name)
 	}
-	cr := newCSVReader(r)
+	cr := newCSVReader(r, opt.Separator)
 	t := &table{width: -1, cr: cr}
 	for {
 		rec, err := cr.Read()
@@ -873,7 +881,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			continue
 		}
 		if len(rec) != t.width {
-			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d%s", name, line, len(rec), t.width, separatorHint(t.first))
+			return nil, fmt.Errorf("%s:%d: row has %d columns, earlier rows have %d%s", name, line, len(rec), t.width, t.cr.separatorHint(t.first))
 		}
 		t.rows++
 		for j, f := range rec {
@@ -993,12 +1001,12 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		}
 	}
 	if t.width-btoi(label >= 0) < 1 {
-		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, separatorHint(t.first))
+		return nil, false, 0, fmt.Errorf("%s:%d: row has %d column(s): no feature columns besides the label%s", name, t.firstAt, t.width, t.cr.separatorHint(t.first))
 	}
 	if err := t.trailingSeparator(name, label, header, opt.LabelCol); err != nil {
 		return nil, false, 0, err
 	}
-	s = &runtime.Schema{Missing: slices.Clone(opt.Missing)}
+	s = &runtime.Schema{Missing: slices.Clone(opt.Missing), Separator: opt.Separator}
 	if len(opt.Ignore) > 0 {
 		s.Ignored = opt.Ignore // readCSV's own copy
 	}
@@ -1096,13 +1104,17 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 // separatorHint says, after an error about a file's column count, why
 // songc read commas when the first row is one field holding another
 // separator; otherwise it is empty.
-func separatorHint(first []string) string {
-	if len(first) != 1 {
+func (r *csvReader) separatorHint(first []string) string {
+	if len(first) != 1 || r.Comma != ',' {
 		return ""
 	}
 	for _, c := range separators[1:] {
-		if strings.ContainsRune(first[0], c) {
-			return fmt.Sprintf("; the file looks separated by %[1]s, but songc reads %[1]s only when each of the first lines holds as many of them: mend the rows, or convert the file to commas", Separators[c])
+		switch {
+		case !strings.ContainsRune(first[0], c):
+		case r.given:
+			return fmt.Sprintf("; the file looks separated by %s, not the commas --sep gives", Separators[c])
+		default:
+			return fmt.Sprintf("; the file looks separated by %[1]s, but its first lines hold different numbers of them: give --sep %[2]s to read it so, and songc names the first row of another length", Separators[c], SepFlag(c))
 		}
 	}
 	return ""
@@ -1257,10 +1269,19 @@ type csvReader struct {
 	// comma says which fields of the last record Read held a decimal
 	// comma that it made a point (in a file separated by semicolons).
 	comma []bool
+	// Also is a separator that splits the first lines as consistently as
+	// the one found from them (Comma), and into more numbers; 0 when none
+	// does, or the separator was given or named in the file.
+	Also  rune
+	given bool  // the separator was given (CSVOptions.Separator, Schema.Separator)
+	err   error // what the first Read returns: the separator given is not the file's
 }
 
 // Read returns the next record, as csv.Reader.Read does.
 func (r *csvReader) Read() ([]string, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
 	rec, err := r.Reader.Read()
 	if err == nil && r.carry != nil {
 		r.carried = r.carried[:0]
@@ -1438,8 +1459,10 @@ func (r *csvReader) Column(j int) int {
 	return j
 }
 
-func newCSVReader(r io.Reader) *csvReader {
-	text, crLines, sep := plainText(r)
+// newCSVReader reads CSV records from r, separated by sep (0: the one the
+// file's first line names, or else the one found from its first lines).
+func newCSVReader(r io.Reader, given rune) *csvReader {
+	text, crLines, sep, also, err := plainText(r, given)
 	cr := csv.NewReader(&lineLimit{r: text, max: MaxLineBytes, cr: crLines})
 	cr.Comma = sep
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
@@ -1448,7 +1471,7 @@ func newCSVReader(r io.Reader) *csvReader {
 	cr.TrimLeadingSpace = sep != '\t'
 	cr.ReuseRecord = true
 	cr.Comment = 0
-	return &csvReader{Reader: cr}
+	return &csvReader{Reader: cr, err: err, Also: also, given: given != 0}
 }
 
 // plainText returns r without the UTF-8 byte order mark that starts it, if
@@ -1459,9 +1482,12 @@ func newCSVReader(r io.Reader) *csvReader {
 // file's. Such a file is one whose first read (up to 64 KiB, with no wait
 // for more) holds two carriage returns or more and no newline; a file whose
 // lines end in a carriage return and a newline cannot look so. The
-// separator is the one a first line "sep=;" names (sepLine), or else the
-// one sniffSeparator finds in that first read.
-func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
+// separator is given's, when not 0, or else the one a first line "sep=;"
+// names (sepLine), or else the one sniffSeparator finds in that first
+// read; a first line that names another than given's is an error. also is
+// a separator that splits the first lines found so too and into more
+// numbers (moreNumbers), or 0.
+func plainText(r io.Reader, given rune) (_ io.Reader, crLines bool, sep, also rune, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
@@ -1474,12 +1500,49 @@ func plainText(r io.Reader) (_ io.Reader, crLines bool, sep rune) {
 		end = '\r'
 	}
 	if sep, n, ok := sepLine(b, end); ok {
+		if given != 0 && sep != given {
+			err = fmt.Errorf("line 1 names the separator (%s), but --sep gives %s; remove the line, or give --sep %s", bytes.TrimSpace(b[:n]), SepFlag(given), SepFlag(sep))
+		}
 		// The line goes, its end stays: the csv reader skips the empty
 		// line and counts it, so lines keep the file's numbers.
 		br.Discard(n)
-		return io.MultiReader(bytes.NewReader([]byte{end}), br), crLines, sep
+		return io.MultiReader(bytes.NewReader([]byte{end}), br), crLines, sep, 0, err
 	}
-	return br, crLines, sniffSeparator(b, end)
+	if given != 0 {
+		return br, crLines, given, 0, nil
+	}
+	sep, also = sniffSeparator(b, end)
+	if also != 0 && !moreNumbers(b, crLines, sep, also) {
+		also = 0
+	}
+	return br, crLines, sep, also, nil
+}
+
+// moreNumbers reports whether the first records of b (up to 20) hold more
+// fields that are numbers when also separates them than when sep does.
+// Columns of numbers are what songc learns from, so a file of them read
+// with sep in place of also (a text field holding semicolons, read as
+// separated by them) shows as fewer.
+func moreNumbers(b []byte, crLines bool, sep, also rune) bool {
+	count := func(sep rune) int {
+		cr := csv.NewReader(&lineLimit{r: bytes.NewReader(b), max: MaxLineBytes, cr: crLines})
+		cr.Comma, cr.FieldsPerRecord, cr.LazyQuotes, cr.ReuseRecord = sep, -1, true, true
+		n := 0
+		for range 20 {
+			rec, err := cr.Read()
+			if err != nil {
+				break
+			}
+			for _, f := range rec {
+				if sep == ';' {
+					f, _ = decimalPoint(f)
+				}
+				n += btoi(runtime.IsNumber(strings.TrimSpace(f)))
+			}
+		}
+		return n
+	}
+	return count(also) > count(sep)
 }
 
 // sepLine reports whether b begins with the line Excel reads as naming the
@@ -1507,11 +1570,39 @@ func sepLine(b []byte, end byte) (sep rune, n int, ok bool) {
 
 // separators are the field separators songc reads, in the order that
 // breaks sniffSeparator's ties.
-var separators = [...]rune{',', ';', '\t', '|'}
+var separators = runtime.FieldSeparators
 
 // Separators are the field separators songc reads besides commas, and
 // their names.
 var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical bars"}
+
+// SepFlag returns sep as --sep takes it, quoted for a shell: , ';' tab '|'.
+func SepFlag(sep rune) string {
+	switch sep {
+	case '\t':
+		return "tab"
+	case ',':
+		return ","
+	}
+	return "'" + string(sep) + "'"
+}
+
+// ParseSeparator returns the separator that --sep's value v names: , ; |
+// or tab (a tab itself, or \t), or their names comma, semicolon, bar and
+// pipe.
+func ParseSeparator(v string) (rune, error) {
+	switch strings.ToLower(v) {
+	case ",", "comma":
+		return ',', nil
+	case ";", "semicolon":
+		return ';', nil
+	case "\t", `\t`, "tab":
+		return '\t', nil
+	case "|", "bar", "pipe":
+		return '|', nil
+	}
+	return 0, fmt.Errorf("%q is not a separator songc reads: give , ';' '|' or tab", v)
+}
 
 // sniffSeparator returns the field separator of a file that begins with b,
 // whose lines end in the byte end. A separator is consistent when the
@@ -1519,8 +1610,10 @@ var Separators = map[rune]string{';': "semicolons", '\t': "tabs", '|': "vertical
 // of b (up to 20, blank ones skipped) holds as many; separators and line
 // ends between double quotes do not count. It returns the consistent one
 // of comma, semicolon, tab and vertical bar that splits the records into
-// the most fields (ties in that order), or a comma when none is.
-func sniffSeparator(b []byte, end byte) rune {
+// the most fields (ties in that order), or a comma when none is; also is
+// the consistent one that splits them into the most fields after sep, or
+// 0 when no other is.
+func sniffSeparator(b []byte, end byte) (sep, also rune) {
 	var first, count [len(separators)]int
 	var inconsistent [len(separators)]bool
 	records := 0
@@ -1559,14 +1652,21 @@ scan:
 	if records == 0 { // one incomplete line: it is the first record
 		first = count
 	}
-	best := ','
-	most := 0
+	sep = ','
+	most, next := 0, 0
 	for k, c := range separators {
-		if !inconsistent[k] && first[k] > most {
-			best, most = c, first[k]
+		switch n := first[k]; {
+		case inconsistent[k] || n == 0:
+		case n > most:
+			if most > 0 {
+				also, next = sep, most
+			}
+			sep, most = c, n
+		case n > next:
+			also, next = c, n
 		}
 	}
-	return best
+	return sep, also
 }
 
 // decimalPoint returns f with its decimal comma made a point when f is a
@@ -1652,7 +1752,7 @@ var ErrNoRows = errors.New("has a header but no data rows")
 // opt.Schema must be set.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	s := opt.Schema
-	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
+	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r, cmp.Or(opt.Separator, s.Separator)), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
 		width: -1, label: -1, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
@@ -1850,7 +1950,7 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		default:
 			where = fmt.Sprintf(", column %d", at)
 		}
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, separatorHint(rec), other)
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, s.cr.separatorHint(rec), other)
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {

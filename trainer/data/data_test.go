@@ -94,7 +94,7 @@ func TestCSVErrors(t *testing.T) {
 		{"label name without header", "1,2,a\n", CSVOptions{LabelCol: "y"}, `t.csv:1: --label-col "y" names a column, but no field of the first row is "y" (it has "1", "2", "a")`},
 		{"label name with --header no", "a,y\n1,b\n", CSVOptions{LabelCol: "y", Header: HeaderNo}, `t.csv: --label-col "y" names a column, but --header no says the file has no header row`},
 		{"label name in another case", "a,outcome\n1,b\n", CSVOptions{LabelCol: "Outcome"}, `names are case-sensitive: did you mean "outcome"?`},
-		{"semicolons, ragged", "a;b;y\n1;2;x\n3;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; the file looks separated by semicolons, but songc reads semicolons only when each of the first lines holds as many of them"},
+		{"semicolons, ragged", "a;b;y\n1;2;x\n3;x\n", CSVOptions{}, "t.csv:1: row has 1 column(s): no feature columns besides the label; the file looks separated by semicolons, but its first lines hold different numbers of them: give --sep ';' to read it so, and songc names the first row of another length"},
 		{"tabs for a model, ragged", "1\t2\n3\n", CSVOptions{Schema: numeric(2)}, "looks separated by tabs"},
 		{"label name not in header", "a,b,y\n1,2,c\n", CSVOptions{LabelCol: "z", Header: HeaderYes}, `t.csv:1: no column is named "z" (the label column); the header has "a", "b", "y"`},
 		{"label name misspelt", "a,b,class\n1,2,c\n", CSVOptions{LabelCol: "clas", Header: HeaderYes}, `t.csv:1: no column is named "clas" (the label column); the header has "a", "b", "class"; did you mean "class"?`},
@@ -446,11 +446,64 @@ func TestSeparators(t *testing.T) {
 			if ds.Separator != tc.sep || tc.x != nil && !reflect.DeepEqual(ds.X, tc.x) {
 				t.Errorf("separator %q, rows %v; want %q, %v", ds.Separator, ds.X, tc.sep, tc.x)
 			}
+			if ds.SeparatorAlso != 0 {
+				t.Errorf("also %q: another separator reported as likelier", ds.SeparatorAlso)
+			}
 			again, err := read(t, tc.text, CSVOptions{Schema: ds.Schema, Named: true})
 			if err != nil || !reflect.DeepEqual(again.X, ds.X) {
 				t.Errorf("read for the model: %v, rows %v", err, again.X)
 			}
 		})
+	}
+}
+
+// TestSeparatorGiven: a separator given (--sep) is the one read, the
+// schema records it and a file read for the model is read with it; a
+// found one that another would split into more numbers is reported.
+func TestSeparatorGiven(t *testing.T) {
+	const text = "1.3,a;c;a;d;d,1.4,Y\n-1.0,b;a;d;a;d,0.2,N\n-1.5,a;d;c;b;e,0.7,N\n0.5,e;e;b;a;c,0.1,Y\n"
+	found, err := read(t, text, CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found.Separator != ';' || found.SeparatorAlso != ',' || found.Schema.Separator != 0 {
+		t.Errorf("found: separator %q, also %q, recorded %q; want ';', ',', none", found.Separator, found.SeparatorAlso, found.Schema.Separator)
+	}
+	ds, err := read(t, text, CSVOptions{Separator: ','})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Separator != ',' || ds.SeparatorAlso != 0 || ds.Schema.Separator != ',' || ds.Features != 2+4 {
+		t.Errorf("given: separator %q, also %q, recorded %q, %d features; want ',', none, ',', 6", ds.Separator, ds.SeparatorAlso, ds.Schema.Separator, ds.Features)
+	}
+	again, err := read(t, text, CSVOptions{Schema: ds.Schema})
+	if err != nil || !reflect.DeepEqual(again.X, ds.X) {
+		t.Errorf("read for the model: %v, rows %v, want %v", err, again, ds.X)
+	}
+	// A flag given to predict wins over the model's.
+	if _, err := read(t, strings.ReplaceAll(text, ",", "|"), CSVOptions{Schema: ds.Schema, Separator: '|'}); err != nil {
+		t.Errorf("read for the model with its separator given: %v", err)
+	}
+	if _, err := read(t, "sep=;\n"+text, CSVOptions{Separator: ','}); err == nil || err.Error() != "t.csv: line 1 names the separator (sep=;), but --sep gives ,; remove the line, or give --sep ';'" {
+		t.Errorf("a sep= line naming another: %v", err)
+	}
+	if _, err := read(t, "a;b;y\n1;2;x\n3;4;z\n", CSVOptions{Separator: ','}); err == nil || !strings.HasSuffix(err.Error(), "; the file looks separated by semicolons, not the commas --sep gives") {
+		t.Errorf("semicolons read with --sep ,: %v", err)
+	}
+	// Decimal commas: commas split the lines evenly, into fewer numbers.
+	if ds, err := read(t, "a;b;y\n1,5;2,5;x\n3,5;4,5;z\n", CSVOptions{}); err != nil || ds.SeparatorAlso != 0 {
+		t.Errorf("decimal commas: %v, also %q", err, ds.SeparatorAlso)
+	}
+	for v, want := range map[string]rune{",": ',', ";": ';', "\t": '\t', `\t`: '\t', "TAB": '\t', "|": '|', "pipe": '|', "semicolon": ';'} {
+		if got, err := ParseSeparator(v); got != want || err != nil {
+			t.Errorf("ParseSeparator(%q) = %q, %v; want %q", v, got, err, want)
+		}
+		if back, _ := ParseSeparator(strings.Trim(SepFlag(want), "'")); back != want {
+			t.Errorf("SepFlag(%q) = %s, which reads back as %q", want, SepFlag(want), back)
+		}
+	}
+	if _, err := ParseSeparator(":"); err == nil || err.Error() != `":" is not a separator songc reads: give , ';' '|' or tab` {
+		t.Errorf("ParseSeparator(\":\"): %v", err)
 	}
 }
 
