@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/token"
 	"io"
 	"math"
 	"os"
@@ -1443,7 +1444,22 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		}
 	}
 	reportTest(g, k, r.Task, meta, quiet)
+	if mc == nil && !quiet {
+		fmt.Fprintf(g.Stdout, "next: songc compile %s -o %s writes it as Go code of the standard library only\n", a.Output, compileOut(a.Output))
+	}
 	return nil
+}
+
+// compileOut is where train suggests songc compile write the classifier of
+// the model at model: a folder beside it named as the model, which is the
+// package's name too, when that is a lower-case Go identifier; else the
+// folder classifier.
+func compileOut(model string) string {
+	name := strings.TrimSuffix(filepath.Base(model), filepath.Ext(model))
+	if !token.IsIdentifier(name) || strings.ToLower(name) != name || name == "main" || name[0] == '_' {
+		name = "classifier"
+	}
+	return filepath.Join(filepath.Dir(model), name, name+".go")
 }
 
 // walkNote says how many of k's nodes its walk reaches from the root, as

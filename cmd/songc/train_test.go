@@ -1359,7 +1359,8 @@ func TestTrainRecalls(t *testing.T) {
 	const recall = "came before training, above: read it before you use the model"
 	const flatter = "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval " // then the model
 	code, stdout, errs := songc(t, context.Background(), append([]string{"train", "--data", train}, base...)...)
-	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") {
+	next := "\nnext: songc compile " + out + " -o " + filepath.Join(dir, "m", "m.go") + " writes it as Go code of the standard library only\n"
+	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") || !strings.HasSuffix(stdout, next) {
 		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
 	}
 	// The summary carries walkNote's line (TestWalkNote), which this
@@ -1374,7 +1375,7 @@ func TestTrainRecalls(t *testing.T) {
 	// -q keeps the summary and the warnings, and leaves out the notes and
 	// the reminder of the warnings.
 	code, stdout, errs = songc(t, context.Background(), append([]string{"train", "--data", train, "-q"}, base...)...)
-	if code != 0 || !strings.Contains(stdout, "model: ") || !strings.Contains(errs, "is named like a label") || strings.Contains(errs, recall) || strings.Contains(stdout, "note:") || strings.Contains(stdout, "walk:") {
+	if code != 0 || !strings.Contains(stdout, "model: ") || !strings.Contains(errs, "is named like a label") || strings.Contains(errs, recall) || strings.Contains(stdout, "note:") || strings.Contains(stdout, "walk:") || strings.Contains(stdout, "next:") {
 		t.Errorf("-q: exit %d:\n%s\n%s", code, stdout, errs)
 	}
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
@@ -1789,6 +1790,26 @@ func TestLabelColHelp(t *testing.T) {
 		_, help, _ := songc(t, context.Background(), cmd, "--help")
 		if !strings.Contains(help, want) {
 			t.Errorf("%s --help lacks %q:\n%s", cmd, want, help)
+		}
+	}
+}
+
+// TestCompileOut: train's next step names a folder that compile takes as
+// the package's name, or the folder classifier.
+func TestCompileOut(t *testing.T) {
+	for model, want := range map[string]string{
+		"letter.json":      filepath.Join("letter", "letter.go"),
+		"out/m2.json":      filepath.Join("out", "m2", "m2.go"),
+		"My-Model.json":    filepath.Join("classifier", "classifier.go"),
+		"main.json":        filepath.Join("classifier", "classifier.go"),
+		"_x.json":          filepath.Join("classifier", "classifier.go"),
+		"model.v2.json":    filepath.Join("classifier", "classifier.go"),
+		"dir/Letter.model": filepath.Join("dir", "classifier", "classifier.go"),
+	} {
+		if got := compileOut(model); got != want {
+			t.Errorf("compileOut(%q) = %q, want %q", model, got, want)
+		} else if pkg := defaultPackage(got); pkg != filepath.Base(filepath.Dir(got)) {
+			t.Errorf("compile -o %s would write package %s", got, pkg)
 		}
 	}
 }
