@@ -111,7 +111,7 @@ func quotedList(levels []string, n int) string {
 func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	k := p.Classifier
 	m := k.Model
-	s := m.Schema
+	s := m.Inputs()
 	node := p.Nodes[e]
 	w := k.Weights(node)
 	col = -1
@@ -199,8 +199,22 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 		}
 		return col, test
 	}
-	test[missingSide] += " or missing"
+	if !math.IsNaN(in.Fill) { // else a model without a schema: no field is missing
+		test[missingSide] += " or missing"
+	}
 	return col, test
+}
+
+// Tests returns the test of each node the walk reaches, by its number in
+// the model, as the walk takes it left ([0]) and right ([1]): what
+// ExplainInput's InputDecision.Test says of it, in the terms of the input
+// columns (of the features x1, x2, ... for a model without a schema).
+func (p *Plan) Tests() map[int][2]string {
+	out := make(map[int][2]string, len(p.Nodes))
+	for e, node := range p.Nodes {
+		_, out[node] = p.nodeTest(e)
+	}
+	return out
 }
 
 // linearTest describes the test of emitted node e, whose filter weighs
@@ -228,7 +242,7 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	var terms []term
 	t := -k.Bias(node)
 	j := 0
-	for _, in := range m.Schema.Inputs {
+	for _, in := range m.Inputs().Inputs {
 		name := display(in.Name)
 		// A row sets one level of a categorical column (unless it is
 		// missing or unseen), so what moves the margin is how far a

@@ -63,7 +63,7 @@ func main() {
 			fmt.Fprintf(out, " %x", math.Float64bits(f))
 		}
 		for _, d := range path {
-			fmt.Fprintf(out, " %d:%x:%t:%d:%t", d.Node, math.Float64bits(d.Margin), d.Right, d.Next, d.Forced)
+			fmt.Fprintf(out, " %d:%x:%t:%d:%t:%q", d.Node, math.Float64bits(d.Margin), d.Right, d.Next, d.Forced, d.Test)
 		}
 		fmt.Fprintln(out)
 	}
@@ -76,7 +76,8 @@ func main() {
 // (data.OpenStream by the model's columns) and walked by the runtime, and
 // the same rows, as records, go through the generated Encode, PredictInput
 // and ExplainInput; features, unseen flags, classes and every decision
-// must agree bit for bit. To the test rows are added, for each column,
+// must agree bit for bit, and each decision's test must read as the
+// compiler's Plan.Tests says it (what songc predict --explain prints). To the test rows are added, for each column,
 // copies of the first rows with that field missing and, for a categorical
 // column, with a value seen in no training row. The model of each set is
 // random over the set's inferred columns (many reachable nodes, some that
@@ -126,6 +127,11 @@ func recordsEndToEnd(t *testing.T, m *runtime.Model, rows string, layout compile
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan, err := compiler.NewPlan(m, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := plan.Tests()
 	// The runtime's side: predict's reader and hard walk.
 	st := data.NewCSVStream(strings.NewReader(rows), "rows.csv", data.CSVOptions{Schema: m.Schema, Named: true})
 	var want []string
@@ -146,7 +152,7 @@ func recordsEndToEnd(t *testing.T, m *runtime.Model, rows string, layout compile
 			fmt.Fprintf(&b, " %x", math.Float64bits(v))
 		}
 		for i, s := range path {
-			fmt.Fprintf(&b, " %d:%x:%t:%d:%t", s.Node, math.Float64bits(s.Margin), s.Right, s.Next, res.Forced && i == len(path)-1)
+			fmt.Fprintf(&b, " %d:%x:%t:%d:%t:%q", s.Node, math.Float64bits(s.Margin), s.Right, s.Next, res.Forced && i == len(path)-1, tests[s.Node][btoi(s.Right)])
 		}
 		want = append(want, b.String())
 		if len(st.UnseenColumns()) > 0 {
@@ -292,4 +298,11 @@ func randomRecordsModel(s *runtime.Schema, classes []string, train *data.Dataset
 	return &runtime.Model{Format: runtime.FormatInputs, Nodes: n, Classes: c, Steps: 6, Features: d, ClassNames: classes,
 		M0Logits: randMatrix(n+c, n, logit), M1Logits: randMatrix(n+c, n, logit), W: w, B: b,
 		InputShift: shift, InputScale: scale, Schema: s}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

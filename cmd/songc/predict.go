@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/songc/songc/compiler"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -24,6 +25,7 @@ type PredictCmd struct {
 	Soft       bool     `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
 	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision; the largest mass need not be the class predict prints (the walk's): train and eval give how often they agree (fidelity)."`
 	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
+	Explain    bool     `xor:"mode" help:"Print each row's class and the walk's route to it: a line per decision, the node and its test in the columns' terms, as the compiled ExplainInput gives them (for people to read, not CSV)."`
 	ClassNames bool     `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
 	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction (an ID, say), their fields trimmed of spaces and CSV-quoted where needed; a first line then names the columns."`
 	Output     string   `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
@@ -41,13 +43,15 @@ and --ignore leaves out columns the model does not read (docs/data.md).
 --keep carries columns through: each line starts with their fields, and a
 first line names the columns (the kept ones, then "predicted", or the class
 names with --proba); a kept column the model does not read needs no
---ignore. On stdout, the lines of the rows before a bad one come out before
+--ignore. --explain prints a block per row instead: "line N: CLASS", then
+each decision of the walk, its node and test in the columns' terms. On stdout, the lines of the rows before a bad one come out before
 its error; with -o FILE, nothing is written unless every row is predicted.
 
 Examples:
   songc predict letter.json --data letter-test.csv.gz
   songc predict letter.json --data rows.csv --proba --class-names -o masses.csv
-  songc predict churn.json --data customers.csv --keep id -o churn.csv`
+  songc predict churn.json --data customers.csv --keep id -o churn.csv
+  songc predict churn.json --data customers.csv --keep id --explain | less`
 }
 
 func (c *PredictCmd) Run(g *Globals) (err error) {
@@ -104,10 +108,18 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 	keep := data.CleanNames(c.Keep) // as the data layer reads them
 	opt.Keep, opt.KeepHint = keep, true
 	p := newPredictor(k, c.Proba, c.Soft, len(keep))
+	if c.Explain {
+		plan, err := compiler.NewPlan(m, compiler.Options{})
+		if err != nil {
+			return err
+		}
+		p.tests, p.keepNames, p.path = plan.Tests(), keep, make([]runtime.Step, 0, k.Steps())
+	}
 	// The first line, when there is one, once the file's header has
 	// matched: the columns' names.
 	var names []string
 	switch {
+	case c.Explain: // each row's block names its kept fields
 	case len(keep) > 0 && c.Proba:
 		names = slices.Concat(keep, m.ClassNames)
 	case len(keep) > 0:
@@ -131,6 +143,9 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 			return err
 		}
 		unseen.Add(st)
+		if p.tests != nil {
+			return p.explain(w, st.Line(), st.Row(), st.Kept())
+		}
 		return p.write(w, st.Row(), st.Kept())
 	})
 	if errors.Is(err, data.ErrNoRows) { // a batch with no rows: nothing to predict
@@ -209,6 +224,12 @@ type predictor struct {
 	names   []string // the class names, printable, and CSV-quoted when lines have kept fields
 	keep    int      // the kept fields a line starts with
 	kept    []string // those of the rows held, one after another
+	// tests are the tests of the nodes the walk reaches (compiler's
+	// Plan.Tests), for --explain, which names each row's kept fields by
+	// keepNames; path is the walk's.
+	tests     map[int][2]string
+	keepNames []string
+	path      []runtime.Step
 }
 
 func newPredictor(k *runtime.Classifier, proba, soft bool, keep int) *predictor {
@@ -258,6 +279,42 @@ func (p *predictor) write(w *bufio.Writer, row []float64, kept []string) error {
 		return p.flush(w)
 	}
 	return nil
+}
+
+// explain writes the block of the row on line of the file, whose kept
+// fields are kept: its class, then a line per decision of the walk.
+func (p *predictor) explain(w *bufio.Writer, line int, row []float64, kept []string) error {
+	var res runtime.WalkResult
+	res, p.path = p.k.Walk(row, p.scratch, p.path[:0])
+	b := fmt.Appendf(p.line[:0], "line %d", line)
+	for i, f := range kept {
+		sep := ", "
+		if i == 0 {
+			sep = " ("
+		}
+		b = fmt.Appendf(b, "%s%s=%s", sep, printable(p.keepNames[i]), printable(f))
+	}
+	if len(kept) > 0 {
+		b = append(b, ')')
+	}
+	b = fmt.Appendf(b, ": %s\n", printable(p.k.Model.ClassNames[res.Class]))
+	for i, s := range p.path {
+		test := p.tests[s.Node][0]
+		if s.Right {
+			test = p.tests[s.Node][1]
+		}
+		if test == "" {
+			test = fmt.Sprintf("no column (margin %.3g: the bias alone decides)", s.Margin)
+		}
+		b = fmt.Appendf(b, "  node %d: %s", s.Node, test)
+		if i == len(p.path)-1 && res.Forced {
+			b = fmt.Appendf(b, ", then a forced exit to %s (the walk's %d decisions are spent)", printable(p.k.Model.ClassNames[res.Class]), p.k.Steps())
+		}
+		b = append(b, '\n')
+	}
+	p.line = b
+	_, err := w.Write(b)
+	return err
 }
 
 // flush writes the lines of the rows held.

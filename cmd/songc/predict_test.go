@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/songc/songc/compiler"
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer/data"
 )
@@ -441,5 +443,65 @@ func TestSepFlag(t *testing.T) {
 	}
 	if code, _, errs := songc(t, context.Background(), "predict", model, "--data", train, "--sep", ":"); code != 2 || !strings.Contains(errs, `songc predict: --sep: ":" is not a separator songc reads: give , ';' '|' or tab`) {
 		t.Errorf("--sep :: exit %d, %s", code, errs)
+	}
+}
+
+// TestPredictExplain: --explain prints, for each row, predict's class and
+// the walk's decisions, each with its node's test as the compiler says it
+// (which golden's TestRecordsEndToEnd proves equal to the compiled
+// ExplainInput's), a forced exit said where the walk took one.
+func TestPredictExplain(t *testing.T) {
+	r := trainBlobs(t)
+	_, classes, _ := songc(t, context.Background(), "predict", r.model, "--data", r.test)
+	code, out, errs := songc(t, context.Background(), "predict", r.model, "--data", r.test, "--explain")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m, err := runtime.Load(r.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := runtime.New(m)
+	plan, err := compiler.NewPlan(m, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := plan.Tests()
+	ds, err := data.Open(r.test, data.CSVOptions{Schema: m.Inputs(), Named: m.Inputs().Named()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	decisions := 0
+	for i, class := range strings.Split(strings.TrimSuffix(classes, "\n"), "\n") {
+		x := ds.X[i*ds.Features : (i+1)*ds.Features]
+		res, path := k.Walk(x, make([]float64, len(x)), []runtime.Step{})
+		fmt.Fprintf(&want, "line %d: %s\n", ds.Line[i], class)
+		for j, s := range path {
+			test := tests[s.Node][0]
+			if s.Right {
+				test = tests[s.Node][1]
+			}
+			fmt.Fprintf(&want, "  node %d: %s", s.Node, test)
+			if res.Forced && j == len(path)-1 {
+				fmt.Fprintf(&want, ", then a forced exit to %s (the walk's %d decisions are spent)", class, k.Steps())
+			}
+			want.WriteByte('\n')
+		}
+		decisions += len(path)
+	}
+	if out != want.String() {
+		t.Errorf("--explain:\n%s\nwant\n%s", out, want.String())
+	}
+	if decisions <= ds.Rows {
+		t.Errorf("%d decisions for %d rows: the test wants walks of several steps", decisions, ds.Rows)
+	}
+	// Kept columns name the row; --explain is one of the output modes.
+	code, out, _ = songc(t, context.Background(), "predict", r.model, "--data", r.test, "--explain", "--keep", "f2")
+	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !regexp.MustCompile(`^line 2 \(f2=[-0-9.e]+\): \S+$`).MatchString(first) {
+		t.Errorf("--keep: exit %d, first line %q", code, first)
+	}
+	if code, _, errs := songc(t, context.Background(), "predict", r.model, "--data", r.test, "--explain", "--proba"); code != 2 || !strings.Contains(errs, "--explain") {
+		t.Errorf("--explain --proba: exit %d, %s", code, errs)
 	}
 }
