@@ -1626,7 +1626,8 @@ func TestTrainQuietNotes(t *testing.T) {
 }
 
 // TestTestIsTrainingFile: --test naming the training file, by another
-// path too, is warned of; another file is not.
+// path too, is warned of, and so is a test file of which half the rows or
+// more are training rows; another file is not.
 func TestTestIsTrainingFile(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 30, 1)
@@ -1641,6 +1642,32 @@ func TestTestIsTrainingFile(t *testing.T) {
 	}{{train, true}, {dir + "/x/../train.csv", true}, {other, false}} {
 		if code, errs := trainQuick(t, train, "--test", tc.test); code != 0 || strings.Contains(errs, warning) != tc.warn {
 			t.Errorf("--test %s: exit %d, stderr %q; want the warning: %v", tc.test, code, errs, tc.warn)
+		}
+	}
+	// A file of other rows and copies of training rows: a warning when the
+	// copies are half of it or more.
+	rows := func(path string) []string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	ours, theirs := rows(train), rows(other)
+	for _, tc := range []struct {
+		copies int
+		want   string
+	}{
+		{30, "copy.csv: 30 of its 30 rows repeat a row of " + train + " exactly (features and label), so the test scores mostly measure rows the model trained on and flatter it: give --test rows that are not in the training file"},
+		{15, "copy.csv: 15 of its 30 rows repeat a row"},
+		{14, ""},
+	} {
+		text := strings.Join(slices.Concat(ours[:1+tc.copies], theirs[1:31-tc.copies]), "") + "\n"
+		test := filepath.Join(dir, "copy.csv")
+		os.WriteFile(test, []byte(text), 0o644)
+		code, errs := trainQuick(t, train, "--test", test)
+		if code != 0 || tc.want != "" && !strings.Contains(errs, tc.want) || tc.want == "" && strings.Contains(errs, "repeat a row") {
+			t.Errorf("%d copies: exit %d, stderr %q; want %q", tc.copies, code, errs, tc.want)
 		}
 	}
 }

@@ -128,25 +128,58 @@ type Dataset struct {
 // one in 2^64 per pair).
 func (ds *Dataset) Repeats() int {
 	seen := make(map[uint64]struct{}, ds.Rows)
-	seed := maphash.MakeSeed()
-	b := make([]byte, 0, 8*ds.Features)
+	k := newRowKeys()
 	n := 0
-	for i := 0; i < ds.Rows; i++ {
-		b = b[:0]
-		for _, v := range ds.Row(i) {
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-		}
-		if ds.Labels != nil {
-			b = append(b, ds.Labels[i]...)
-		}
-		k := maphash.Bytes(seed, b)
-		if _, ok := seen[k]; ok {
+	for i := range ds.Rows {
+		h := k.of(ds, i)
+		if _, ok := seen[h]; ok {
 			n++
 			continue
 		}
-		seen[k] = struct{}{}
+		seen[h] = struct{}{}
 	}
 	return n
+}
+
+// Shared returns how many rows of ds repeat a row of other exactly, as
+// Repeats tells rows apart: a test file's rows that the model trained on,
+// when other is its training file (read by the same schema).
+func (ds *Dataset) Shared(other *Dataset) int {
+	if ds.Features != other.Features {
+		return 0
+	}
+	seen := make(map[uint64]struct{}, other.Rows)
+	k := newRowKeys()
+	for i := range other.Rows {
+		seen[k.of(other, i)] = struct{}{}
+	}
+	n := 0
+	for i := range ds.Rows {
+		if _, ok := seen[k.of(ds, i)]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// rowKeys hashes rows for Repeats and Shared.
+type rowKeys struct {
+	seed maphash.Seed
+	b    []byte
+}
+
+func newRowKeys() *rowKeys { return &rowKeys{seed: maphash.MakeSeed()} }
+
+// of returns the hash of row i of ds: its features' bits and its label.
+func (k *rowKeys) of(ds *Dataset, i int) uint64 {
+	k.b = k.b[:0]
+	for _, v := range ds.Row(i) {
+		k.b = binary.LittleEndian.AppendUint64(k.b, math.Float64bits(v))
+	}
+	if ds.Labels != nil {
+		k.b = append(k.b, ds.Labels[i]...)
+	}
+	return maphash.Bytes(k.seed, k.b)
 }
 
 // Unlabelled counts the rows of a labelled file that are left out because

@@ -606,3 +606,22 @@ func TestTwins(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatsShared: rows repeat when their features and label are the
+// same; a file read for another's schema shares the rows they both hold.
+func TestRepeatsShared(t *testing.T) {
+	train, err := read(t, "a,b,y\n1,2,p\n1,2,p\n1,2,q\n3,4,p\n1,2,p\n", CSVOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := train.Repeats(); n != 2 {
+		t.Errorf("Repeats = %d, want 2 (lines 3 and 6)", n)
+	}
+	test, err := read(t, "b,a,y\n2,1,p\n4,3,q\n2,1,q\n5,5,p\n2,1,p\n", CSVOptions{Schema: train.Schema, Named: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := test.Shared(train); n != 3 {
+		t.Errorf("Shared = %d, want 3 (lines 2, 4 and 6)", n)
+	}
+}
