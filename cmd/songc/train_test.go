@@ -1626,8 +1626,8 @@ func TestTrainQuietNotes(t *testing.T) {
 }
 
 // TestTestIsTrainingFile: --test naming the training file, by another
-// path too, is warned of, and so is a test file of which half the rows or
-// more are training rows; another file is not.
+// path too, is warned of, and so is a test file of which three quarters
+// of the rows or more are training rows; another file is not.
 func TestTestIsTrainingFile(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 30, 1)
@@ -1645,7 +1645,7 @@ func TestTestIsTrainingFile(t *testing.T) {
 		}
 	}
 	// A file of other rows and copies of training rows: a warning when the
-	// copies are half of it or more.
+	// copies are three quarters of it or more.
 	rows := func(path string) []string {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -1658,9 +1658,9 @@ func TestTestIsTrainingFile(t *testing.T) {
 		copies int
 		want   string
 	}{
-		{30, "copy.csv: 30 of its 30 rows repeat a row of " + train + " exactly (features and label), so the test scores mostly measure rows the model trained on and flatter it: give --test rows that are not in the training file"},
-		{15, "copy.csv: 15 of its 30 rows repeat a row"},
-		{14, ""},
+		{30, "copy.csv: 30 of its 30 rows repeat a row of " + train + " exactly (features and label), so the test scores mostly measure rows the model trained on and flatter it: if the file was made from the training rows, give --test rows that are not among them"},
+		{23, "copy.csv: 23 of its 30 rows repeat a row"},
+		{22, ""},
 	} {
 		text := strings.Join(slices.Concat(ours[:1+tc.copies], theirs[1:31-tc.copies]), "") + "\n"
 		test := filepath.Join(dir, "copy.csv")
