@@ -64,7 +64,7 @@ type DataFlags struct {
 	Header   string   `enum:"auto,yes,no" default:"auto" group:"data" help:"Header row in CSV files (${enum})."`
 	LabelCol string   `name:"label-col" placeholder:"last|first|N|NAME" group:"data" help:"Label column: last, first, N (from 1) or a name; default: ${label_default}."`
 	Ignore   []string `sep:"," placeholder:"NAME" group:"data" help:"Columns to leave out, by header name."`
-	Sep      sepFlag  `placeholder:"SEP" group:"data" help:"Field separator: , ';' '|' or tab (default: found from the first lines)."`
+	Sep      sepFlag  `placeholder:"SEP" group:"data" help:"Field separator: , ';' '|' or tab (default: ${sep_default})."`
 }
 
 // sepFlag is --sep's separator; 0 when not given.
@@ -209,7 +209,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(helpPrinter),
 		kong.ExplicitGroups(flagGroups),
-		kong.Vars{"version": versionText(), "label_default": "the model's own, else last", "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "budget": durationText(defaultBudget), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
+		kong.Vars{"version": versionText(), "label_default": "the model's own, else last", "sep_default": "the model's, if train was given one, else found from each file's first lines", "missing": strings.Join(runtime.DefaultMissing, ","), "majority_level": strconv.FormatFloat(refine.MajorityLevel, 'g', -1, 64), "sizes": sizeList(trainer.DefaultSizes), "budget": durationText(defaultBudget), "kernels": "auto,gonum," + strings.Join(trainer.PackedKernels, ",")},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "songc: %v\n", err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,7 +72,7 @@ type TrainCmd struct {
 	Precision string `enum:"f32,f64" default:"f32" hidden:"" group:"engine" help:"Training precision (${enum}); models are stored and evaluated in float64 either way."`
 	Kernel    string `enum:"${kernels}" default:"auto" hidden:"" group:"engine" help:"Matrix kernel (${enum}); auto picks the widest the CPU runs (avx512, then avx2); avx512 and avx2 need --precision f32. The model's parameters are the same on avx512 and avx2, and may differ on gonum."`
 
-	DataFlags   `embed:"" set:"label_default=last"`
+	DataFlags   `embed:"" set:"label_default=last" set:"sep_default=found from the first lines"`
 	Categorical []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as categories, whatever their values (by header name; x1, x2... without a header)."`
 	Numeric     []string `sep:"," placeholder:"NAME" hidden:"" group:"data" help:"Columns to read as numbers: a field that is neither a number nor missing is an error."`
 	Missing     *string  `placeholder:"TOKENS" group:"data" help:"Missing-value tokens in place of the default (${missing})."`
@@ -956,10 +955,6 @@ func unnamedNote(header bool, cols []data.NamedColumn) string {
 func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGiven bool) ([]string, error) {
 	headerNo := header == "no"
 	var out []string
-	if also := ds.SeparatorAlso; also != 0 {
-		out = append(out, fmt.Sprintf("the fields are read as separated by %s, found from the first lines, but %s split those lines as evenly and into more numbers: if %[2]s separate the fields (and a text field holds %[1]s), give --sep %[3]s",
-			sepName(ds.Separator), sepName(also), data.SepFlag(also)))
-	}
 	if names := ds.DecimalComma; len(names) > 0 {
 		what, _ := subject("column", names, 5, "holds", "hold")
 		out = append(out, what+` numbers written with a decimal comma, read as categories (a feature per distinct value): songc reads decimal commas only in files separated by semicolons; write the file with sep=";" and decimal="," (pandas' to_csv), or with decimal points`)
@@ -1320,9 +1315,6 @@ func separatedBy(sep rune) string {
 	}
 	return "fields separated by " + data.Separators[sep] + "; "
 }
-
-// sepName names the separator sep in the plural: commas, semicolons...
-func sepName(sep rune) string { return cmp.Or(data.Separators[sep], "commas") }
 
 // describeColumns says in a line how the columns of a task's CSV training
 // file are read; for a file of numbers without a header, read by

@@ -170,7 +170,7 @@ func HeaderNames(path string, sep rune) ([]string, error) {
 		return nil, err
 	}
 	defer c.Close()
-	cr := newCSVReader(r, sep)
+	cr := newCSVReader(r, CSVOptions{Separator: sep})
 	for {
 		rec, err := cr.Read()
 		if err != nil {
@@ -281,7 +281,6 @@ func readCSV(open func() (io.Reader, io.Closer, error), name string, opt CSVOpti
 		return nil, err
 	}
 	ds.Header = header
-	ds.SeparatorAlso = sc.cr.Also
 	ds.NumberedFirstRow = !header && opt.Header == HeaderAuto && columnNumbers(sc.firstLevel)
 	sc.noteColumns(ds, label, opt, setFills(ds))
 	return ds, nil
@@ -832,7 +831,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 	if len(opt.Ignore) > 0 && opt.Header == HeaderNo {
 		return nil, fmt.Errorf("%s: --ignore names columns of the header, but --header no says the file has no header row", name)
 	}
-	cr := newCSVReader(r, opt.Separator)
+	cr := newCSVReader(r, opt)
 	t := &table{width: -1, cr: cr}
 	for {
 		rec, err := cr.Read()
@@ -1102,23 +1101,27 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 }
 
 // separatorHint says, after an error about a file's column count, why
-// songc read commas when the first row is one field holding another
-// separator; otherwise it is empty.
+// when the first row is one field holding another separator than the one
+// read: the file's first lines hold different numbers of it (songc found
+// commas), or --sep or the model gave another. Otherwise it is empty.
 func (r *csvReader) separatorHint(first []string) string {
-	if len(first) != 1 || r.Comma != ',' {
+	if len(first) != 1 {
 		return ""
 	}
-	for _, c := range separators[1:] {
+	for _, c := range separators {
 		switch {
-		case !strings.ContainsRune(first[0], c):
-		case r.given:
-			return fmt.Sprintf("; the file looks separated by %s, not the commas --sep gives", Separators[c])
-		default:
+		case c == r.Comma || !strings.ContainsRune(first[0], c):
+		case r.given != "":
+			return fmt.Sprintf("; the file looks separated by %s, not the %s %s gives: give --sep %s", sepName(c), sepName(r.Comma), r.given, SepFlag(c))
+		case r.Comma == ',':
 			return fmt.Sprintf("; the file looks separated by %[1]s, but its first lines hold different numbers of them: give --sep %[2]s to read it so, and songc names the first row of another length", Separators[c], SepFlag(c))
 		}
 	}
 	return ""
 }
+
+// sepName names the separator sep in the plural: commas, semicolons, ...
+func sepName(sep rune) string { return cmp.Or(Separators[sep], "commas") }
 
 // force applies opt.Categorical and opt.Numeric to s.
 func (t *table) force(s *runtime.Schema, names map[string]int, opt CSVOptions, name string) error {
@@ -1269,12 +1272,8 @@ type csvReader struct {
 	// comma says which fields of the last record Read held a decimal
 	// comma that it made a point (in a file separated by semicolons).
 	comma []bool
-	// Also is a separator that splits the first lines as consistently as
-	// the one found from them (Comma), and into more numbers; 0 when none
-	// does, or the separator was given or named in the file.
-	Also  rune
-	given bool  // the separator was given (CSVOptions.Separator, Schema.Separator)
-	err   error // what the first Read returns: the separator given is not the file's
+	given string // who gave the separator: "--sep", "the model (train --sep)", or "" when the file did
+	err   error  // what the first Read returns: the separator given is not the file's
 }
 
 // Read returns the next record, as csv.Reader.Read does.
@@ -1459,10 +1458,19 @@ func (r *csvReader) Column(j int) int {
 	return j
 }
 
-// newCSVReader reads CSV records from r, separated by sep (0: the one the
-// file's first line names, or else the one found from its first lines).
-func newCSVReader(r io.Reader, given rune) *csvReader {
-	text, crLines, sep, also, err := plainText(r, given)
+// newCSVReader reads CSV records from r, separated by opt.Separator, or
+// else by the schema's, or else by the one the file's first line names
+// (which also wins over the schema's), or else by the one found from its
+// first lines.
+func newCSVReader(r io.Reader, opt CSVOptions) *csvReader {
+	given, by := opt.Separator, "--sep"
+	if given == 0 && opt.Schema != nil && opt.Schema.Separator != 0 {
+		given, by = opt.Schema.Separator, "the model (train --sep)"
+	}
+	text, crLines, sep, err := plainText(r, given, by == "--sep")
+	if sep != given {
+		by = "" // the file's first line named another, which wins over the model's
+	}
 	cr := csv.NewReader(&lineLimit{r: text, max: MaxLineBytes, cr: crLines})
 	cr.Comma = sep
 	cr.FieldsPerRecord = -1 // ragged rows get our own, clearer error
@@ -1471,7 +1479,7 @@ func newCSVReader(r io.Reader, given rune) *csvReader {
 	cr.TrimLeadingSpace = sep != '\t'
 	cr.ReuseRecord = true
 	cr.Comment = 0
-	return &csvReader{Reader: cr, err: err, Also: also, given: given != 0}
+	return &csvReader{Reader: cr, err: err, given: by}
 }
 
 // plainText returns r without the UTF-8 byte order mark that starts it, if
@@ -1482,12 +1490,11 @@ func newCSVReader(r io.Reader, given rune) *csvReader {
 // file's. Such a file is one whose first read (up to 64 KiB, with no wait
 // for more) holds two carriage returns or more and no newline; a file whose
 // lines end in a carriage return and a newline cannot look so. The
-// separator is given's, when not 0, or else the one a first line "sep=;"
-// names (sepLine), or else the one sniffSeparator finds in that first
-// read; a first line that names another than given's is an error. also is
-// a separator that splits the first lines found so too and into more
-// numbers (moreNumbers), or 0.
-func plainText(r io.Reader, given rune) (_ io.Reader, crLines bool, sep, also rune, err error) {
+// separator is the one a first line "sep=;" names (sepLine), or else
+// given's, when not 0, or else the one sniffSeparator finds in that first
+// read; a first line that names another than given's is an error where
+// strict.
+func plainText(r io.Reader, given rune, strict bool) (_ io.Reader, crLines bool, sep rune, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
 		br.Discard(3)
@@ -1500,49 +1507,40 @@ func plainText(r io.Reader, given rune) (_ io.Reader, crLines bool, sep, also ru
 		end = '\r'
 	}
 	if sep, n, ok := sepLine(b, end); ok {
-		if given != 0 && sep != given {
+		if strict && given != 0 && sep != given {
 			err = fmt.Errorf("line 1 names the separator (%s), but --sep gives %s; remove the line, or give --sep %s", bytes.TrimSpace(b[:n]), SepFlag(given), SepFlag(sep))
 		}
 		// The line goes, its end stays: the csv reader skips the empty
 		// line and counts it, so lines keep the file's numbers.
 		br.Discard(n)
-		return io.MultiReader(bytes.NewReader([]byte{end}), br), crLines, sep, 0, err
+		return io.MultiReader(bytes.NewReader([]byte{end}), br), crLines, sep, err
 	}
 	if given != 0 {
-		return br, crLines, given, 0, nil
+		return br, crLines, given, nil
 	}
-	sep, also = sniffSeparator(b, end)
-	if also != 0 && !moreNumbers(b, crLines, sep, also) {
-		also = 0
-	}
-	return br, crLines, sep, also, nil
+	return br, crLines, sniffSeparator(b, end), nil
 }
 
-// moreNumbers reports whether the first records of b (up to 20) hold more
-// fields that are numbers when also separates them than when sep does.
-// Columns of numbers are what songc learns from, so a file of them read
-// with sep in place of also (a text field holding semicolons, read as
-// separated by them) shows as fewer.
-func moreNumbers(b []byte, crLines bool, sep, also rune) bool {
-	count := func(sep rune) int {
-		cr := csv.NewReader(&lineLimit{r: bytes.NewReader(b), max: MaxLineBytes, cr: crLines})
-		cr.Comma, cr.FieldsPerRecord, cr.LazyQuotes, cr.ReuseRecord = sep, -1, true, true
-		n := 0
-		for range 20 {
-			rec, err := cr.Read()
-			if err != nil {
-				break
-			}
-			for _, f := range rec {
-				if sep == ';' {
-					f, _ = decimalPoint(f)
-				}
-				n += btoi(runtime.IsNumber(strings.TrimSpace(f)))
-			}
+// numbers returns how many fields of the first records of b (up to 21)
+// are numbers when sep separates them (a decimal comma read as a point
+// where sep is a semicolon, as csvReader reads it).
+func numbers(b []byte, crLines bool, sep rune) int {
+	cr := csv.NewReader(&lineLimit{r: bytes.NewReader(b), max: MaxLineBytes, cr: crLines})
+	cr.Comma, cr.FieldsPerRecord, cr.LazyQuotes, cr.ReuseRecord = sep, -1, true, true
+	n := 0
+	for range 21 {
+		rec, err := cr.Read()
+		if err != nil {
+			break
 		}
-		return n
+		for _, f := range rec {
+			if sep == ';' {
+				f, _ = decimalPoint(f)
+			}
+			n += btoi(runtime.IsNumber(strings.TrimSpace(f)))
+		}
 	}
-	return count(also) > count(sep)
+	return n
 }
 
 // sepLine reports whether b begins with the line Excel reads as naming the
@@ -1601,19 +1599,21 @@ func ParseSeparator(v string) (rune, error) {
 	case "|", "bar", "pipe":
 		return '|', nil
 	}
-	return 0, fmt.Errorf("%q is not a separator songc reads: give , ';' '|' or tab", v)
+	return 0, fmt.Errorf("%q is not a separator songc reads: give , ';' '|' or tab (a shell needs the quotes around ; and |)", v)
 }
 
 // sniffSeparator returns the field separator of a file that begins with b,
 // whose lines end in the byte end. A separator is consistent when the
 // first record holds one or more of it and each following complete record
 // of b (up to 20, blank ones skipped) holds as many; separators and line
-// ends between double quotes do not count. It returns the consistent one
-// of comma, semicolon, tab and vertical bar that splits the records into
-// the most fields (ties in that order), or a comma when none is; also is
-// the consistent one that splits them into the most fields after sep, or
-// 0 when no other is.
-func sniffSeparator(b []byte, end byte) (sep, also rune) {
+// ends between double quotes do not count. Of the consistent ones among
+// comma, semicolon, tab and vertical bar, it returns the one under which
+// most fields of those records are numbers (numbers), then the one that
+// splits them into the most fields, ties in that order; a comma when none
+// is consistent. Numbers come first because columns of numbers are what
+// tables hold: a text field holding semicolons, or numbers written with
+// decimal commas, may split every line as evenly as the file's separator.
+func sniffSeparator(b []byte, end byte) rune {
 	var first, count [len(separators)]int
 	var inconsistent [len(separators)]bool
 	records := 0
@@ -1652,21 +1652,26 @@ scan:
 	if records == 0 { // one incomplete line: it is the first record
 		first = count
 	}
-	sep = ','
-	most, next := 0, 0
-	for k, c := range separators {
-		switch n := first[k]; {
-		case inconsistent[k] || n == 0:
-		case n > most:
-			if most > 0 {
-				also, next = sep, most
-			}
-			sep, most = c, n
-		case n > next:
-			also, next = c, n
+	var fits []int // the consistent separators
+	for k := range separators {
+		if !inconsistent[k] && first[k] > 0 {
+			fits = append(fits, k)
 		}
 	}
-	return sep, also
+	if len(fits) == 0 {
+		return ','
+	}
+	best, most := fits[0], -1
+	for _, k := range fits {
+		n := 0
+		if len(fits) > 1 {
+			n = numbers(b, end == '\r', separators[k])
+		}
+		if n > most || n == most && first[k] > first[best] {
+			best, most = k, n
+		}
+	}
+	return separators[best]
 }
 
 // decimalPoint returns f with its decimal comma made a point when f is a
@@ -1752,7 +1757,7 @@ var ErrNoRows = errors.New("has a header but no data rows")
 // opt.Schema must be set.
 func NewCSVStream(r io.Reader, name string, opt CSVOptions) *CSVStream {
 	s := opt.Schema
-	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r, cmp.Or(opt.Separator, s.Separator)), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
+	return &CSVStream{name: name, opt: opt, cr: newCSVReader(r, opt), enc: runtime.NewEncoder(s), inputs: len(s.Inputs),
 		width: -1, label: -1, fields: make([]string, len(s.Inputs)), x: make([]float64, s.Width())}
 }
 
@@ -1950,7 +1955,11 @@ func (s *CSVStream) start(rec []string, line int) (header bool, err error) {
 		default:
 			where = fmt.Sprintf(", column %d", at)
 		}
-		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, s.cr.separatorHint(rec), other)
+		hint := s.cr.separatorHint(rec)
+		if hint != "" {
+			other = "" // the header's names are read as one
+		}
+		return header, fmt.Errorf("%s:%d: row has %d columns; the model reads %d (plus an optional label column%s)%s%s%s", s.name, line, s.width, s.inputs, where, ignored, hint, other)
 	}
 	s.cols = make([]int, 0, s.inputs)
 	for j := range s.width {

@@ -51,13 +51,7 @@ type Dataset struct {
 	// Separator is the CSV file's field separator: a comma, or one of
 	// Separators, found from its first lines.
 	Separator rune
-	// SeparatorAlso is another separator that splits a training file's
-	// first lines as evenly as Separator and into more numbers, so the
-	// fields may be separated by it (and a text field hold Separator);
-	// 0 when none does, or when the separator was given or named in the
-	// file.
-	SeparatorAlso rune
-	Unseen        UnseenTally // rows with a categorical value seen in no training row
+	Unseen    UnseenTally // rows with a categorical value seen in no training row
 	// NumberedFirstRow: the training file's first row, read as data, numbers
 	// the columns (0, 1, 2, ...), as a header of unnamed columns would.
 	NumberedFirstRow bool

@@ -437,6 +437,11 @@ func TestSeparators(t *testing.T) {
 		{"Excel's sep= line", "sep=;\r\na;b;y\r\n1,5;2;x\r\n3;4;z\r\n", ';', []float64{1.5, 2, 3, 4}},
 		{"a quoted sep= line naming tabs", "\"SEP=\t\"\na;b\tc\ty\n1\t2\tx\n3\t4\tz\n", '\t', []float64{1, 2, 3, 4}},
 		{"a sep= line naming commas", "sep=,\na;b,c,y\n1,2,x\n3,4,z\n", ',', []float64{1, 2, 3, 4}},
+		// Two separators split every line evenly: the one that reads more
+		// numbers wins, then the one that makes more fields.
+		{"semicolons in a text column", "1.3,a;c;a;d;d,1.4,Y\n-1,b;a;d;a;d,0.2,N\n-1.5,a;d;c;b;e,0.7,N\n", ',', nil},
+		{"decimal commas, no header", "6,23;7,42;N\n5,5;2,25;Y\n", ';', []float64{6.23, 7.42, 5.5, 2.25}},
+		{"text only, more semicolons", "a;b;c;d,x,Y\nd;e;f;g,y,N\n", ';', nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds, err := read(t, tc.text, CSVOptions{})
@@ -445,9 +450,6 @@ func TestSeparators(t *testing.T) {
 			}
 			if ds.Separator != tc.sep || tc.x != nil && !reflect.DeepEqual(ds.X, tc.x) {
 				t.Errorf("separator %q, rows %v; want %q, %v", ds.Separator, ds.X, tc.sep, tc.x)
-			}
-			if ds.SeparatorAlso != 0 {
-				t.Errorf("also %q: another separator reported as likelier", ds.SeparatorAlso)
 			}
 			again, err := read(t, tc.text, CSVOptions{Schema: ds.Schema, Named: true})
 			if err != nil || !reflect.DeepEqual(again.X, ds.X) {
@@ -458,23 +460,22 @@ func TestSeparators(t *testing.T) {
 }
 
 // TestSeparatorGiven: a separator given (--sep) is the one read, the
-// schema records it and a file read for the model is read with it; a
-// found one that another would split into more numbers is reported.
+// schema records it and a file read for the model is read with it.
 func TestSeparatorGiven(t *testing.T) {
-	const text = "1.3,a;c;a;d;d,1.4,Y\n-1.0,b;a;d;a;d,0.2,N\n-1.5,a;d;c;b;e,0.7,N\n0.5,e;e;b;a;c,0.1,Y\n"
+	const text = "a;c;a;d;d,x,Y\nb;a;d;a;d,y,N\na;d;c;b;e,x,N\ne;e;b;a;c,y,Y\n" // no numbers: the most fields win
 	found, err := read(t, text, CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if found.Separator != ';' || found.SeparatorAlso != ',' || found.Schema.Separator != 0 {
-		t.Errorf("found: separator %q, also %q, recorded %q; want ';', ',', none", found.Separator, found.SeparatorAlso, found.Schema.Separator)
+	if found.Separator != ';' || found.Schema.Separator != 0 {
+		t.Errorf("found: separator %q, recorded %q; want ';', none", found.Separator, found.Schema.Separator)
 	}
 	ds, err := read(t, text, CSVOptions{Separator: ','})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds.Separator != ',' || ds.SeparatorAlso != 0 || ds.Schema.Separator != ',' || ds.Features != 2+4 {
-		t.Errorf("given: separator %q, also %q, recorded %q, %d features; want ',', none, ',', 6", ds.Separator, ds.SeparatorAlso, ds.Schema.Separator, ds.Features)
+	if ds.Separator != ',' || ds.Schema.Separator != ',' || ds.Features != 4+2 {
+		t.Errorf("given: separator %q, recorded %q, %d features; want ',', ',', 6", ds.Separator, ds.Schema.Separator, ds.Features)
 	}
 	again, err := read(t, text, CSVOptions{Schema: ds.Schema})
 	if err != nil || !reflect.DeepEqual(again.X, ds.X) {
@@ -484,15 +485,23 @@ func TestSeparatorGiven(t *testing.T) {
 	if _, err := read(t, strings.ReplaceAll(text, ",", "|"), CSVOptions{Schema: ds.Schema, Separator: '|'}); err != nil {
 		t.Errorf("read for the model with its separator given: %v", err)
 	}
+	// A model's separator: a file of another says so, and a first line
+	// naming another wins over it.
+	commas, err := read(t, "a,b,y\n1,2,x\n3,4,z\n", CSVOptions{Separator: ','})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := read(t, "a|b|y\n1|2|x\n", CSVOptions{Schema: commas.Schema, Named: true}); err == nil || !strings.HasSuffix(err.Error(), "; the file looks separated by vertical bars, not the commas the model (train --sep) gives: give --sep '|'") {
+		t.Errorf("a file of bars for a model of commas: %v", err)
+	}
+	if again, err := read(t, "sep=|\na|b|y\n1|2|x\n3|4|z\n", CSVOptions{Schema: commas.Schema, Named: true}); err != nil || !reflect.DeepEqual(again.X, commas.X) {
+		t.Errorf("a sep= line for a model of another separator: %v", err)
+	}
 	if _, err := read(t, "sep=;\n"+text, CSVOptions{Separator: ','}); err == nil || err.Error() != "t.csv: line 1 names the separator (sep=;), but --sep gives ,; remove the line, or give --sep ';'" {
 		t.Errorf("a sep= line naming another: %v", err)
 	}
-	if _, err := read(t, "a;b;y\n1;2;x\n3;4;z\n", CSVOptions{Separator: ','}); err == nil || !strings.HasSuffix(err.Error(), "; the file looks separated by semicolons, not the commas --sep gives") {
+	if _, err := read(t, "a;b;y\n1;2;x\n3;4;z\n", CSVOptions{Separator: ','}); err == nil || !strings.HasSuffix(err.Error(), "; the file looks separated by semicolons, not the commas --sep gives: give --sep ';'") {
 		t.Errorf("semicolons read with --sep ,: %v", err)
-	}
-	// Decimal commas: commas split the lines evenly, into fewer numbers.
-	if ds, err := read(t, "a;b;y\n1,5;2,5;x\n3,5;4,5;z\n", CSVOptions{}); err != nil || ds.SeparatorAlso != 0 {
-		t.Errorf("decimal commas: %v, also %q", err, ds.SeparatorAlso)
 	}
 	for v, want := range map[string]rune{",": ',', ";": ';', "\t": '\t', `\t`: '\t', "TAB": '\t', "|": '|', "pipe": '|', "semicolon": ';'} {
 		if got, err := ParseSeparator(v); got != want || err != nil {
@@ -502,7 +511,7 @@ func TestSeparatorGiven(t *testing.T) {
 			t.Errorf("SepFlag(%q) = %s, which reads back as %q", want, SepFlag(want), back)
 		}
 	}
-	if _, err := ParseSeparator(":"); err == nil || err.Error() != `":" is not a separator songc reads: give , ';' '|' or tab` {
+	if _, err := ParseSeparator(":"); err == nil || err.Error() != `":" is not a separator songc reads: give , ';' '|' or tab (a shell needs the quotes around ; and |)` {
 		t.Errorf("ParseSeparator(\":\"): %v", err)
 	}
 }
