@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/songc/songc/analysis"
 	"github.com/songc/songc/internal/text"
@@ -265,7 +266,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		return testClassHint(err)
 	}
 	if train.Schema != nil && !c.Quiet { // a CSV file
-		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator), describeColumns(task))
+		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator, train.CommaPoints), describeColumns(task))
 	}
 	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
 	if err != nil {
@@ -430,7 +431,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		os.Remove(interrupted) // resumed, and done with
 	}
 	meta, _ := runlog.ReadMetadata(model.Training)
-	if err := reportTraining(g, model, meta, r, args, time.Since(start), c.Quiet); err != nil {
+	if err := reportTraining(g, model, meta, r, args, time.Since(start), c.Quiet, len(warned) == 0); err != nil {
 		return err
 	}
 	if meta.Constant() != nil && args.LabelCol == "" && train.Schema != nil && !c.Quiet {
@@ -1305,13 +1306,14 @@ func fewWholes(x []float64, j, width, most int) bool {
 }
 
 // separatedBy says what separates a CSV file's fields, when it is not a
-// comma.
-func separatedBy(sep rune) string {
-	switch sep {
-	case 0, ',':
+// comma, and whether numbers written with a decimal comma were read
+// (commaPoints).
+func separatedBy(sep rune, commaPoints bool) string {
+	switch {
+	case sep == 0 || sep == ',':
 		return ""
-	case ';':
-		return "fields separated by semicolons, decimal commas read as points; "
+	case commaPoints:
+		return "fields separated by " + data.Separators[sep] + ", decimal commas read as points; "
 	}
 	return "fields separated by " + data.Separators[sep] + "; "
 }
@@ -1389,8 +1391,9 @@ func refinedText(sel string, rm *runlog.Refine) string {
 // reportTraining prints where the model went and how it does on the test
 // data (or the embedded test split), evaluated in float64 by the runtime;
 // meta is m's training metadata; quiet (-q) leaves out its notes, not
-// its warnings.
-func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *trainer.Run, a trainArgs, took time.Duration, quiet bool) error {
+// its warnings; next says the next step (compile) unless the file was
+// warned of.
+func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *trainer.Run, a trainArgs, took time.Duration, quiet, next bool) error {
 	rm := meta.Refine
 	if rm != nil && len(rm.Log) == 0 {
 		rm = nil
@@ -1438,26 +1441,48 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
 		if r.Task.Test == nil && !quiet {
-			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", a.Output)
+			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", shellQuote(a.Output))
 		}
 	}
 	reportTest(g, k, r.Task, meta, quiet)
-	if mc == nil && !quiet {
-		fmt.Fprintf(g.Stdout, "next: songc compile %s -o %s writes it as Go code of the standard library only\n", a.Output, compileOut(a.Output))
+	if mc == nil && !quiet && next {
+		fmt.Fprintf(g.Stdout, "next: songc compile %s -o %s writes it as Go code of the standard library only\n", shellQuote(a.Output), shellQuote(compileOut(a.Output)))
 	}
 	return nil
 }
 
 // compileOut is where train suggests songc compile write the classifier of
-// the model at model: a folder beside it named as the model, which is the
-// package's name too, when that is a lower-case Go identifier; else the
-// folder classifier.
+// the model at model: a folder beside it named as its package, which is
+// the model's name in lower-case letters and digits, leading digits left
+// out, when that makes a package name compile takes from a folder
+// (defaultPackage); else classifier.
 func compileOut(model string) string {
-	name := strings.TrimSuffix(filepath.Base(model), filepath.Ext(model))
-	if !token.IsIdentifier(name) || strings.ToLower(name) != name || name == "main" || name[0] == '_' {
+	base := filepath.Base(model)
+	name := strings.Map(func(r rune) rune {
+		if r = unicode.ToLower(r); 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return -1
+	}, strings.TrimSuffix(base, filepath.Ext(base)))
+	name = strings.TrimLeft(name, "0123456789")
+	major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
+	if !token.IsIdentifier(name) || name == "main" || major || name == base { // base: the folder would be the model file
 		name = "classifier"
 	}
+	if name == base { // a model file named classifier
+		name = "goclassifier"
+	}
 	return filepath.Join(filepath.Dir(model), name, name+".go")
+}
+
+// shellQuote returns s as a shell reads it back: unchanged when it holds
+// only letters, digits and _ . / : = + , @ % -, else in single quotes.
+func shellQuote(s string) string {
+	plain := s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=+,@%-") == ""
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // walkNote says how many of k's nodes its walk reaches from the root, as

@@ -895,7 +895,7 @@ func TestIgnoreFlag(t *testing.T) {
 }
 
 // TestSemicolonsSaid: train names a separator other than the comma, and
-// a model trained on a file separated by semicolons, with decimal commas,
+// decimal commas where it read some; a model trained on a file separated by semicolons, with decimal commas,
 // reads the same rows written with commas alike.
 func TestSemicolonsSaid(t *testing.T) {
 	row := func(sep, point string) func(int) string {
@@ -909,6 +909,13 @@ func TestSemicolonsSaid(t *testing.T) {
 		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
 	if code != 0 || !strings.Contains(errs, "train.csv: fields separated by semicolons, decimal commas read as points; 2 input columns (2 numeric, 0 categorical)") {
 		t.Fatalf("exit %d:\n%s", code, errs)
+	}
+	// With decimal points, the commas go unsaid.
+	points := csvFile(t, "a;b;y", 20, row(";", "."))
+	code, _, errs = songc(t, context.Background(), "train", "--data", points, "-o", filepath.Join(filepath.Dir(points), "m.json"),
+		"--preset", "fast", "--nodes", "3", "--steps", "2", "--epochs", "1", "--refine", "0")
+	if code != 0 || !strings.Contains(errs, "train.csv: fields separated by semicolons; 2 input columns (2 numeric, 0 categorical)") {
+		t.Errorf("points: exit %d:\n%s", code, errs)
 	}
 	comma := csvFile(t, "a,b,y", 20, row(",", "."))
 	_, a, _ := songc(t, context.Background(), "predict", model, "--data", semi)
@@ -1348,7 +1355,8 @@ func TestTrainIDX(t *testing.T) {
 // TestTrainRecalls: after training, train recalls the data warnings that
 // came before its progress, says how many nodes the walk reaches when it
 // leaves some unvisited, and without --test says that the validation rows'
-// scores flatter the model they chose.
+// scores flatter the model they chose; the next step, compile, is said
+// only when no warning came before.
 func TestTrainRecalls(t *testing.T) {
 	dir := t.TempDir()
 	train := csvFile(t, "Class,age,flag", 60, func(i int) string {
@@ -1360,7 +1368,7 @@ func TestTrainRecalls(t *testing.T) {
 	const flatter = "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval " // then the model
 	code, stdout, errs := songc(t, context.Background(), append([]string{"train", "--data", train}, base...)...)
 	next := "\nnext: songc compile " + out + " -o " + filepath.Join(dir, "m", "m.go") + " writes it as Go code of the standard library only\n"
-	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") || !strings.HasSuffix(stdout, next) {
+	if code != 0 || !strings.Contains(errs, "songc: a warning about "+train+" "+recall) || !strings.Contains(stdout, flatter+out+" --data FILE") || strings.Contains(stdout, "next:") {
 		t.Errorf("exit %d:\n%s\n%s", code, stdout, errs)
 	}
 	// The summary carries walkNote's line (TestWalkNote), which this
@@ -1381,7 +1389,7 @@ func TestTrainRecalls(t *testing.T) {
 	train = csvFile(t, "a,b,kind", 60, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%5, i*7%11, []string{"up", "down"}[i%2]) })
 	test := csvFile(t, "a,b,kind", 20, func(i int) string { return fmt.Sprintf("%d,%d,%s", i%3, i%4, []string{"up", "down"}[i%2]) })
 	code, stdout, errs = songc(t, context.Background(), append([]string{"train", "--data", train, "--test", test}, base...)...)
-	if code != 0 || strings.Contains(errs, recall[:20]) || strings.Contains(stdout, flatter) {
+	if code != 0 || strings.Contains(errs, recall[:20]) || strings.Contains(stdout, flatter) || !strings.HasSuffix(stdout, next) {
 		t.Errorf("no warning, --test: exit %d:\n%s\n%s", code, stdout, errs)
 	}
 }
@@ -1822,21 +1830,35 @@ func TestLabelColHelp(t *testing.T) {
 }
 
 // TestCompileOut: train's next step names a folder that compile takes as
-// the package's name, or the folder classifier.
+// the package's name, or the folder classifier, never the model file's
+// own path; shellQuote quotes what a shell would split or expand.
 func TestCompileOut(t *testing.T) {
 	for model, want := range map[string]string{
 		"letter.json":      filepath.Join("letter", "letter.go"),
 		"out/m2.json":      filepath.Join("out", "m2", "m2.go"),
-		"My-Model.json":    filepath.Join("classifier", "classifier.go"),
+		"My-Model.json":    filepath.Join("mymodel", "mymodel.go"),
+		"2model.json":      filepath.Join("model", "model.go"),
 		"main.json":        filepath.Join("classifier", "classifier.go"),
-		"_x.json":          filepath.Join("classifier", "classifier.go"),
-		"model.v2.json":    filepath.Join("classifier", "classifier.go"),
-		"dir/Letter.model": filepath.Join("dir", "classifier", "classifier.go"),
+		"_.json":           filepath.Join("classifier", "classifier.go"),
+		"type.json":        filepath.Join("classifier", "classifier.go"),
+		"v1.2.json":        filepath.Join("classifier", "classifier.go"),
+		"Модель.json":      filepath.Join("classifier", "classifier.go"),
+		"model":            filepath.Join("classifier", "classifier.go"),
+		"classifier":       filepath.Join("goclassifier", "goclassifier.go"),
+		"dir/Letter.model": filepath.Join("dir", "letter", "letter.go"),
 	} {
 		if got := compileOut(model); got != want {
 			t.Errorf("compileOut(%q) = %q, want %q", model, got, want)
 		} else if pkg := defaultPackage(got); pkg != filepath.Base(filepath.Dir(got)) {
 			t.Errorf("compile -o %s would write package %s", got, pkg)
+		}
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"m.json": "m.json", "out/m-2.json": "out/m-2.json", "with space.json": "'with space.json'", "it's.json": `'it'\''s.json'`, "a;b": "'a;b'", "": "''", "$HOME/x": "'$HOME/x'"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

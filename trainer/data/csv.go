@@ -701,6 +701,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 		return nil, err
 	}
 	ds.Reordered, ds.SkippedHeader = st.Reordered(), st.SkippedHeader()
+	ds.CommaPoints = st.cr.commaPoints
 	return ds, nil
 }
 
@@ -1274,6 +1275,9 @@ type csvReader struct {
 	comma []bool
 	given string // who gave the separator: "--sep", "the model (train --sep)", or "" when the file did
 	err   error  // what the first Read returns: the separator given is not the file's
+	// commaPoints: a field read so far was a number with a decimal comma,
+	// made a point.
+	commaPoints bool
 }
 
 // Read returns the next record, as csv.Reader.Read does.
@@ -1298,7 +1302,7 @@ func (r *csvReader) Read() ([]string, error) {
 		for i, f := range rec {
 			p, ok := decimalPoint(f)
 			if r.comma[i] = ok; ok {
-				rec[i] = p
+				rec[i], r.commaPoints = p, true
 			}
 		}
 	}

@@ -51,7 +51,10 @@ type Dataset struct {
 	// Separator is the CSV file's field separator: a comma, or one of
 	// Separators, found from its first lines.
 	Separator rune
-	Unseen    UnseenTally // rows with a categorical value seen in no training row
+	// CommaPoints: a field of the file was a number written with a
+	// decimal comma (in a file separated by semicolons), read as a point.
+	CommaPoints bool
+	Unseen      UnseenTally // rows with a categorical value seen in no training row
 	// NumberedFirstRow: the training file's first row, read as data, numbers
 	// the columns (0, 1, 2, ...), as a header of unnamed columns would.
 	NumberedFirstRow bool
