@@ -304,7 +304,7 @@ func (p *predictor) explain(w *bufio.Writer, line int, row []float64, kept []str
 			test = p.tests[s.Node][1]
 		}
 		if test == "" {
-			test = fmt.Sprintf("no column (margin %.3g: the bias alone decides)", s.Margin)
+			test = "no column weighs in: its bias alone decides"
 		}
 		b = fmt.Appendf(b, "  node %d: %s", s.Node, test)
 		if i == len(p.path)-1 && res.Forced {
