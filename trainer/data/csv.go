@@ -1724,7 +1724,7 @@ func csvErr(name string, err error) error {
 // eval use on files of any size, and ReadCSV's second pass.
 //
 // With HeaderAuto, the first row is a header when it holds one of a named
-// schema's column names, or when a numeric column's field in it is a word
+// schema's column names (its label's too), or when a numeric column's field in it is a word
 // and no categorical column's field is one of that column's levels.
 // With a header and a named schema, columns are matched by name (any
 // order; Reordered reports another order than the model's), a column named
@@ -2027,7 +2027,7 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 		named := !keyword(s.opt.LabelCol) // a label given by its name
 		for _, f := range rec {
 			l := runtime.Level(f)
-			if _, ok := index[l]; ok || named && l == s.opt.LabelCol {
+			if _, ok := index[l]; ok || named && l == s.opt.LabelCol || l == s.opt.Schema.Label {
 				return true
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // read is consistent and finite, and reads the same for the model it would
 // train.
 func FuzzReadCSV(f *testing.F) {
-	for _, s := range []string{"1,2,a\n3,4,b\n", "f,g,y\n1,2,3\n", "", "\n\n", "1,\"2\n", "NaN,1,a\n", "1e999,a\n", "a,b\n1\n", "\xff,1,a\n", "a,b,y\n1,x,p\n,y,q\n", "n,?,p\ny,2,q\n"} {
+	for _, s := range []string{"1,2,a\n3,4,b\n", "f,g,y\n1,2,3\n", "", "\n\n", "1,\"2\n", "NaN,1,a\n", "1e999,a\n", "a,b\n1\n", "\xff,1,a\n", "a,b,y\n1,x,p\n,y,q\n", "n,?,p\ny,2,q\n", "1.3,a;c;d;e,1.4,Y\n-1,b;a;d;a,0.2,N\n", "6,23;7,42;N\n5,5;2,25;Y\n", "sep=|\na|b\n1|x\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

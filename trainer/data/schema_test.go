@@ -639,7 +639,7 @@ func TestIgnore(t *testing.T) {
 		}
 	}
 	// Another case of the model's names: said so.
-	if _, err := read(t, "A,x,y,z\n1,2,3,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.HasSuffix(err.Error(), `its first row reads like a header; names are case-sensitive, and the header writes "A" where the model has "a": write them as the model does`) {
+	if _, err := read(t, "A,x,y,z\n1,2,3,p\n", CSVOptions{Schema: ds.Schema, Named: true}); err == nil || !strings.HasSuffix(err.Error(), `names are case-sensitive, and the header writes "A" where the model has "a": write them as the model does`) {
 		t.Errorf("the model's names in another case: %v", err)
 	}
 	// A data row of a model of categories is no header: it holds their
