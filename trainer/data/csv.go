@@ -71,10 +71,10 @@ type CSVOptions struct {
 	// KeepHint says that the command takes Keep: an error about columns
 	// the model does not know offers it too.
 	KeepHint bool
-	// Separator is the field separator, one of runtime.FieldSeparators;
-	// 0: the Schema's, when it has one, or else the one the file's first
-	// line "sep=;" names or the one found from its first lines. A file
-	// whose first line names another is an error. ReadCSV records a given
+	// Separator is the field separator, one of runtime.FieldSeparators
+	// (a file whose first line "sep=;" names another is an error); 0: the
+	// one that line names, or else the Schema's, when it has one, or else
+	// the one found from the file's first lines. ReadCSV records a given
 	// one in the schema it infers.
 	Separator rune
 }
