@@ -115,9 +115,10 @@ func TestFieldNames(t *testing.T) {
 }
 
 // TestLinearTest: a node that weighs several columns is described as an
-// inequality in the columns' own units, its largest terms first, that
-// holds exactly where its margin is positive; past maxTerms, the rest are
-// counted.
+// inequality in the columns' own units, each term centred (a number on its
+// median, a level on its column's mean level weight), its largest terms
+// first, that holds exactly where its margin is positive; past maxTerms,
+// the rest are counted.
 func TestLinearTest(t *testing.T) {
 	// age (numeric, with a missing-value feature), sex (F, M); the node
 	// reads 0.5·(age - 40)·0.1 - 2·[age missing] + 3·[sex = M] + 1.
@@ -135,18 +136,20 @@ func TestLinearTest(t *testing.T) {
 	}
 	col, test := p.nodeTest(0)
 	// sex's levels weigh 0 and 3: a row's sex moves the margin by 1.5
-	// either way from their mean, less than a missing age's 2.
-	want := `-2*[age is missing] + 3*[sex = "M"] + 0.05*age`
-	if col != -1 || test != [2]string{want + " <= 1", want + " > 1"} {
-		t.Errorf("nodeTest: column %d, %q; want -1 and %q > 1", col, test, want)
+	// either way from their mean, less than a missing age's 2, and the
+	// mean goes into the threshold: -1 - 1.5.
+	want := `-2*[age is missing] - 1.5*[sex = "F"] + 1.5*[sex = "M"] + 1 smaller term`
+	if col != -1 || test != [2]string{want + " <= -2.5", want + " > -2.5"} {
+		t.Errorf("nodeTest: column %d, %q; want -1 and %q > -2.5", col, test, want)
 	}
-	// The inequality and the margin agree on every record.
-	for _, x := range [][]float64{{50, 0, 0, 1}, {20, 0, 1, 0}, {40, 1, 0, 1}, {60, 0, 1, 0}, {0, 1, 0, 0}} {
+	// The whole inequality and the margin agree on every record with a
+	// level of sex (a missing age reads as its fill, 40).
+	for _, x := range [][]float64{{50, 0, 0, 1}, {20, 0, 1, 0}, {40, 1, 0, 1}, {60, 0, 1, 0}, {40, 1, 1, 0}, {40.04, 0, 1, 0}} {
 		v := make([]float64, 4)
 		p.Classifier.Preprocess(v, x)
-		sum := 3*x[3] - 2*x[1] + 0.05*x[0]
-		if (sum > 1) != (p.Classifier.Margin(0, v) > 0) {
-			t.Errorf("record %v: the test says %v, the margin %v", x, sum > 1, p.Classifier.Margin(0, v))
+		sum := -2*x[1] - 1.5*x[2] + 1.5*x[3] + 0.05*(x[0]-40)
+		if (sum > -2.5) != (p.Classifier.Margin(0, v) > 0) {
+			t.Errorf("record %v: the test says %v, the margin %v", x, sum > -2.5, p.Classifier.Margin(0, v))
 		}
 	}
 	// Four terms: the smallest is counted, not shown. sex's levels now
@@ -156,8 +159,17 @@ func TestLinearTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, test := p.nodeTest(0); test[1] != `-2*[age is missing] + 0.05*age + 2.9*[sex = "F"] + 1 smaller term > 1` {
+	if _, test := p.nodeTest(0); test[1] != `-2*[age is missing] + 0.05*(age - 40) - 0.05*[sex = "F"] + 1 smaller term > -3.95` {
 		t.Errorf("four terms: %q", test[1])
+	}
+	// A name that would not read as one in a sum is quoted.
+	m.Schema.Inputs[0].Name = "Na - K"
+	p, err = NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, test := p.nodeTest(0); !strings.Contains(test[1], `0.05*("Na - K" - 40)`) || !strings.Contains(test[1], `[Na - K is missing]`) {
+		t.Errorf("a name of arithmetic: %q", test[1])
 	}
 }
 

@@ -218,17 +218,24 @@ func (p *Plan) Tests() map[int][2]string {
 }
 
 // linearTest describes the test of emitted node e, whose filter weighs
-// several columns (or none), as an inequality in the columns' own units:
-// sum_j a_j x_j > t, with a_j = w_j scale_j and t = sum_j a_j shift_j - b,
-// which holds exactly where w·(x - shift)·scale + b > 0. Its terms come in
-// the order of how far they move the margin, the largest first: a
+// several columns (or none), as an inequality in the columns' own units,
+// each term centred on a typical row's value, so that the terms shown can
+// be read against the threshold with the others left out: a number's term
+// reads its value less its column's median (the fill; a model without a
+// schema centres on 0), a level's term its weight less the mean weight of
+// its column's levels (a row has one of them; a missing one's term has
+// that mean taken off too), and a missing-value term is 1 or 0. With a_j =
+// w_j scale_j, the test w·(x - shift)·scale + b > 0 then reads sum_j c_j
+// term_j > t, with t = -b + sum_j a_j (shift_j - centre_j) less the
+// levels' mean weights: exact for every row but one with a category no
+// training row had (it sets no level, and counts as its column's mean),
+// and a row whose terms not shown are at their centres is decided by the
+// terms shown alone. The terms come
+// in the order of how far they move the margin, the largest first: a
 // number's by its weight on what the node reads (per standard deviation,
 // when the model standardises), a missing-value feature's by its weight,
-// and a category's by its weight's distance from the mean weight of its
-// column's levels (a row has one of them). maxTerms of them are shown, and
-// the rest counted. A numeric column's term reads its value (the fill when
-// it is missing); a category's and a missing value's terms are 1 or 0,
-// [sex = "F"] and [age is missing].
+// and a level's by its centred weight. maxTerms of them are shown, and the
+// rest counted; [sex = "F"] and [age is missing] are 1 or 0.
 func (p *Plan) linearTest(e int) (test [2]string) {
 	k := p.Classifier
 	m := k.Model
@@ -246,27 +253,44 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 		name := display(in.Name)
 		// A row sets one level of a categorical column (unless it is
 		// missing or unseen), so what moves the margin is how far a
-		// level's weight is from the others': its rank is its distance
-		// from their mean.
+		// level's weight is from the others': its term is that distance,
+		// and the mean goes into the threshold.
 		mean := 0.0
 		if n := len(in.Levels); in.Kind == runtime.Categorical && n > 0 {
-			for _, x := range w[j : j+n] {
-				mean += x
+			for f := range n {
+				a, _ := m.RawWeight(node, j+f)
+				mean += a
 			}
 			mean /= float64(n)
+			t -= mean
+		}
+		centre := 0.0
+		if in.Kind == runtime.Numeric && !math.IsNaN(in.Fill) {
+			centre = in.Fill
 		}
 		for f := range in.Width() {
-			if w[j] != 0 {
-				a, shift := m.RawWeight(node, j)
-				t += shift
-				tm := term{a, name, math.Abs(w[j])}
-				switch {
-				case in.Kind == runtime.Categorical && f < len(in.Levels):
-					tm.name = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
-					tm.rank = math.Abs(w[j] - mean)
-				case in.Kind == runtime.Categorical || f > 0:
-					tm.name = "[" + name + " is missing]"
-				}
+			a, shift := m.RawWeight(node, j)
+			t += shift
+			tm := term{a, operand(in.Name), math.Abs(w[j])}
+			switch {
+			case in.Kind == runtime.Categorical && f < len(in.Levels):
+				tm.a -= mean
+				tm.name = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
+				tm.rank = math.Abs(tm.a)
+			case in.Kind == runtime.Categorical:
+				// A missing field sets no level: the mean the threshold
+				// holds comes off here, so that the test stays exact.
+				tm.a -= mean
+				tm.name = "[" + name + " is missing]"
+				tm.rank = math.Abs(tm.a)
+			case f > 0:
+				tm.name = "[" + name + " is missing]"
+			case centre != 0:
+				t -= a * centre
+				c := strconv.FormatFloat(math.Abs(centre), 'g', 6, 64)
+				tm.name = "(" + tm.name + text.Sign(1, centre > 0) + c + ")"
+			}
+			if tm.a != 0 {
 				terms = append(terms, tm)
 			}
 			j++
@@ -286,6 +310,15 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	}
 	sum, th := b.String(), strconv.FormatFloat(t, 'g', 4, 64)
 	return [2]string{sum + " <= " + th, sum + " > " + th}
+}
+
+// operand returns a column's name as it stands in a sum: quoted (Go's
+// quoting) where it would not read as one name, as "Na - K" or "Mg*2".
+func operand(name string) string {
+	if d := display(name); d != name || !strings.ContainsAny(name, "+-*/()[]=<>\"") {
+		return d
+	}
+	return strconv.Quote(name)
 }
 
 // recordDoc is the package comment's paragraph on the record API.
@@ -437,7 +470,7 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 	f.Type().Id("InputDecision").Struct(
 		jen.Id("Decision"),
 		jen.Id("Column").Int().Comment("the input column the node tests alone, or -1 when it weighs several (see Margin)"),
-		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"; empty where the node weighs no column and its bias alone decides`),
+		jen.Id("Test").String().Comment(`the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*(age - 38) - 1.2*[sex = \"F\"] + 4 smaller terms > -0.3", each term centred on a typical row (a number on its median); empty where the node weighs no column and its bias alone decides`),
 	)
 	comment(f, `ExplainInput returns the class of the record in and the walk's decisions,
 appended to path[:0], each with its test in the terms of the input columns:

@@ -469,8 +469,8 @@ func PredictInput(in *Input) int {
 var nodeColumn = [numNodes]int{-1, 0, 1, 5, -1, -1, -1}
 var nodeTest = [numNodes][2]string{
 	{
-		"1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms <= 4.655",
-		"1.9*[a_b is missing] - 1.24*[colour */ `x` is missing] + 1.03*[a b = \"�\"] + 16 smaller terms > 4.655",
+		"1.9*[a_b is missing] - 1.58*[colour */ `x` is missing] + 1.22*[a b = \"�\"] + 16 smaller terms <= 0.509",
+		"1.9*[a_b is missing] - 1.58*[colour */ `x` is missing] + 1.22*[a b = \"�\"] + 16 smaller terms > 0.509",
 	},
 	{"age >= 49.5455 or missing", "age < 49.5455"},
 	{
@@ -482,16 +482,16 @@ var nodeTest = [numNodes][2]string{
 		"no value of \"9 lives\\t\\x01\"",
 	},
 	{
-		"2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms <= -3.1",
-		"2.36*[age is missing] - 0.99*[\"9 lives\\t\\x01\" = \"y z\"] + 3.4*[\"9 lives\\t\\x01\" = \"x\"] + 16 smaller terms > -3.1",
+		"2.36*[age is missing] - 2.24*[\"9 lives\\t\\x01\" is missing] - 2.2*[\"9 lives\\t\\x01\" = \"y z\"] + 16 smaller terms <= -0.83",
+		"2.36*[age is missing] - 2.24*[\"9 lives\\t\\x01\" is missing] - 2.2*[\"9 lives\\t\\x01\" = \"y z\"] + 16 smaller terms > -0.83",
 	},
 	{
-		"0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms <= -3.99",
-		"0.97*[colour */ `x` = \"\\\"quoted\\\"\"] - 1.24*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms > -3.99",
+		"1.23*[colour */ `x` = \"\\\"quoted\\\"\"] - 0.984*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms <= 0.8115",
+		"1.23*[colour */ `x` = \"\\\"quoted\\\"\"] - 0.984*[colour */ `x` = \"`back`\"] - 1.96*a_b + 16 smaller terms > 0.8115",
 	},
 	{
-		"1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms <= 3.855",
-		"1.25*[a_b is missing] - 0.84*[a b = \"yes\"] + 1.15*[a b = \"no\"] + 16 smaller terms > 3.855",
+		"1.25*[a_b is missing] - 1.25*[\"9 lives\\t\\x01\" is missing] - 1.1*[a b = \"yes\"] + 16 smaller terms <= -0.531",
+		"1.25*[a_b is missing] - 1.25*[\"9 lives\\t\\x01\" is missing] - 1.1*[a b = \"yes\"] + 16 smaller terms > -0.531",
 	},
 }
 
@@ -499,7 +499,7 @@ var nodeTest = [numNodes][2]string{
 type InputDecision struct {
 	Decision
 	Column int    // the input column the node tests alone, or -1 when it weighs several (see Margin)
-	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*age - 1.2*[sex = \"F\"] + 4 smaller terms > 3.1"; empty where the node weighs no column and its bias alone decides
+	Test   string // the test as the walk took it, such as "age > 38.5" or "sex = \"F\""; for several columns, its largest terms, such as "0.05*(age - 38) - 1.2*[sex = \"F\"] + 4 smaller terms > -0.3", each term centred on a typical row (a number on its median); empty where the node weighs no column and its bias alone decides
 }
 
 // ExplainInput returns the class of the record in and the walk's decisions,
