@@ -370,13 +370,17 @@ func defaultPackage(out string) string {
 		}
 		return files[0].Package
 	}
-	if abs, err := filepath.Abs(filepath.Dir(out)); err == nil {
-		name := filepath.Base(abs)
-		lower := strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && name[0] >= 'a' && name[0] <= 'z'
-		major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
-		if lower && token.IsIdentifier(name) && name != "main" && !major {
-			return name
-		}
+	if abs, err := filepath.Abs(filepath.Dir(out)); err == nil && folderPackage(filepath.Base(abs)) {
+		return filepath.Base(abs)
 	}
 	return "classifier"
+}
+
+// folderPackage reports whether a folder's name is the package name
+// compile gives the code it writes there: a lower-case Go identifier other
+// than main, and not a major version's folder (v2).
+func folderPackage(name string) bool {
+	lower := name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == "" && name[0] >= 'a' && name[0] <= 'z'
+	major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
+	return lower && token.IsIdentifier(name) && name != "main" && !major
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"go/token"
 	"io"
 	"math"
 	"os"
@@ -1455,7 +1454,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 // the model at model: a folder beside it named as its package, which is
 // the model's name in lower-case letters and digits, leading digits left
 // out, when that makes a package name compile takes from a folder
-// (defaultPackage); else classifier.
+// (folderPackage); else classifier.
 func compileOut(model string) string {
 	base := filepath.Base(model)
 	name := strings.Map(func(r rune) rune {
@@ -1465,8 +1464,7 @@ func compileOut(model string) string {
 		return -1
 	}, strings.TrimSuffix(base, filepath.Ext(base)))
 	name = strings.TrimLeft(name, "0123456789")
-	major := len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == ""
-	if !token.IsIdentifier(name) || name == "main" || major || name == base { // base: the folder would be the model file
+	if !folderPackage(name) || name == base { // base: the folder would be the model file
 		name = "classifier"
 	}
 	if name == base { // a model file named classifier
