@@ -273,22 +273,22 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 			t += shift
 			tm := term{a, operand(in.Name), math.Abs(w[j])}
 			switch {
-			case in.Kind == runtime.Categorical && f < len(in.Levels):
+			case in.Kind == runtime.Numeric && f == 0: // the value
+				if centre != 0 {
+					t -= a * centre
+					c := strconv.FormatFloat(math.Abs(centre), 'g', 6, 64)
+					tm.name = "(" + tm.name + text.Sign(1, centre > 0) + c + ")"
+				}
+			default: // a level, or the missing-value feature: 1 or 0
+				// A missing field sets no level either: the mean the
+				// threshold holds comes off its term too (mean is 0 for a
+				// numeric column), so that the test stays exact.
 				tm.a -= mean
-				tm.name = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
 				tm.rank = math.Abs(tm.a)
-			case in.Kind == runtime.Categorical:
-				// A missing field sets no level: the mean the threshold
-				// holds comes off here, so that the test stays exact.
-				tm.a -= mean
 				tm.name = "[" + name + " is missing]"
-				tm.rank = math.Abs(tm.a)
-			case f > 0:
-				tm.name = "[" + name + " is missing]"
-			case centre != 0:
-				t -= a * centre
-				c := strconv.FormatFloat(math.Abs(centre), 'g', 6, 64)
-				tm.name = "(" + tm.name + text.Sign(1, centre > 0) + c + ")"
+				if f < len(in.Levels) {
+					tm.name = "[" + name + " = " + strconv.Quote(in.Levels[f]) + "]"
+				}
 			}
 			if tm.a != 0 {
 				terms = append(terms, tm)
