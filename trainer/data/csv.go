@@ -808,7 +808,7 @@ func (t *table) trailingSeparator(name string, label int, header bool, spec stri
 	if prev < 0 {
 		return nil
 	}
-	sep := strings.TrimSuffix(cmp.Or(Separators[t.cr.Comma], "commas"), "s")
+	sep := strings.TrimSuffix(sepName(t.cr.Comma), "s")
 	if !header {
 		// A label named by place would leave the empty column an input,
 		// which every file for the model would then need too.
@@ -1115,7 +1115,7 @@ func (r *csvReader) separatorHint(first []string) string {
 		case r.given != "":
 			return fmt.Sprintf("; the file looks separated by %s, not the %s %s gives: give --sep %s", sepName(c), sepName(r.Comma), r.given, SepFlag(c))
 		case r.Comma == ',':
-			return fmt.Sprintf("; the file looks separated by %[1]s, but its first lines hold different numbers of them: give --sep %[2]s to read it so, and songc names the first row of another length", Separators[c], SepFlag(c))
+			return fmt.Sprintf("; the file looks separated by %[1]s, but its first lines hold different numbers of them: give --sep %[2]s to read it so, and songc names the first row of another length", sepName(c), SepFlag(c))
 		}
 	}
 	return ""
