@@ -2027,7 +2027,7 @@ func (s *CSVStream) looksLikeHeader(rec []string, index map[string]int) bool {
 		named := !keyword(s.opt.LabelCol) // a label given by its name
 		for _, f := range rec {
 			l := runtime.Level(f)
-			if _, ok := index[l]; ok || named && l == s.opt.LabelCol || l == s.opt.Schema.Label {
+			if _, ok := index[l]; ok || named && l == s.opt.LabelCol || s.opt.Schema.Named() && l == s.opt.Schema.Label {
 				return true
 			}
 		}
