@@ -36,7 +36,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, at most N (or 120 to 400)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, and warns and saves the most frequent class if the graph cannot beat it on validation rows. fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's, to compare."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays; where the graph cannot beat the most frequent class, the model always predicts it, with a warning. fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's (poor here)."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time, e.g. 90s (default ${budget}; 0: no limit): searching and training stop by 1.25x it, then it refines."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
@@ -81,7 +81,7 @@ type TrainCmd struct {
 // Help implements kong.HelpProvider.
 func (TrainCmd) Help() string {
 	return `Examples:
-  songc train                            # the demo, on embedded Letter data
+  songc train                  # the demo: quick recipe, embedded Letter data
   songc train --data train.csv --test test.csv -o letter.json
   songc compile letter.json -o letter/letter.go   # next: the Go classifier
 
