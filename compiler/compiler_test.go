@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,6 +171,80 @@ func TestLinearTest(t *testing.T) {
 	}
 	if _, test := p.nodeTest(0); !strings.Contains(test[1], `0.05*("Na - K" - 40)`) || !strings.Contains(test[1], `[Na - K is missing]`) {
 		t.Errorf("a name of arithmetic: %q", test[1])
+	}
+}
+
+// TestReading: a row's reading of a test on several columns sums its
+// columns' centred terms to the test's left side, which less the
+// threshold is the node's margin (also for a category no training row
+// had, where the test's own terms are not exact), and names the row's
+// largest terms with their values; a test on one column reads the
+// column's value.
+func TestReading(t *testing.T) {
+	// As TestLinearTest's node: 0.05·(age - 40) - 2·[age missing] -
+	// 1.5·[sex = F] + 1.5·[sex = M] > -2.5, sex's mean weight 1.5.
+	m := &runtime.Model{Format: runtime.FormatInputs, Nodes: 2, Classes: 2, Steps: 2, Features: 4,
+		M0Logits: [][]float64{{0, 0}, {0, 0}, {5, 5}, {0, 0}}, M1Logits: [][]float64{{0, 0}, {5, 0}, {0, 0}, {0, 5}},
+		W: [][]float64{{0.5, -2, 0, 3}, {0, 0, 0, 0}}, B: []float64{1, 0},
+		InputShift: []float64{40, 0, 0, 0}, InputScale: []float64{0.1, 1, 1, 1},
+		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{
+			{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
+			{Name: "sex", Kind: runtime.Categorical, Levels: []string{"F", "M"}},
+		}}}
+	p, err := NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		x    []float64
+		want string
+	}{
+		{[]float64{50, 0, 0, 1}, `2 > -2.5; largest terms: sex = "M" (+1.5), age = 50 (+0.5)`},
+		{[]float64{20, 0, 1, 0}, `-2.5 <= -2.5; largest terms: sex = "F" (-1.5), age = 20 (-1)`},
+		{[]float64{40, 1, 0, 1}, `-0.5 > -2.5; largest terms: age is missing (-2), sex = "M" (+1.5)`},
+		// An unseen sex sets no level: its term is the mean's -1.5, and
+		// the margin, -1, is -3.5 less -2.5.
+		{[]float64{40, 1, 0, 0}, `-3.5 <= -2.5; largest terms: age is missing (-2), sex is missing or an unseen value (-1.5)`},
+	} {
+		if got := p.Reading(0, c.x); got != c.want {
+			t.Errorf("Reading(%v) = %q, want %q", c.x, got, c.want)
+		}
+		v := make([]float64, 4)
+		p.Classifier.Preprocess(v, c.x)
+		lhs, th := 0.0, 0.0
+		fmt.Sscanf(c.want, "%g", &lhs)
+		_, rest, _ := strings.Cut(c.want, "> ")
+		if strings.Contains(c.want, "<= ") {
+			_, rest, _ = strings.Cut(c.want, "<= ")
+		}
+		fmt.Sscanf(rest, "%g", &th)
+		if mg := p.Classifier.Margin(0, v); math.Abs(lhs-th-mg) > 1e-12 {
+			t.Errorf("record %v: left side %g less threshold %g, margin %g", c.x, lhs, th, mg)
+		}
+	}
+	// A test on one column: the row's value.
+	m.W[0] = []float64{0, 0, 0, 3}
+	p, err = NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x, want := range map[[4]float64]string{{40, 0, 0, 1}: `"M"`, {40, 0, 1, 0}: `"F"`, {40, 0, 0, 0}: "missing or an unseen value"} {
+		if got := p.Reading(0, x[:]); p.Column(0) != 1 || got != want {
+			t.Errorf("one column: Column %d, Reading(%v) = %q, want 1 and %q", p.Column(0), x, got, want)
+		}
+	}
+	m.W[0] = []float64{0.5, -2, 0, 0}
+	p, err = NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, got2 := p.Reading(0, []float64{52.5, 0, 0, 1}), p.Reading(0, []float64{40, 1, 0, 1}); got != "52.5" || got2 != "missing" {
+		t.Errorf("one numeric column: %q and %q, want 52.5 and missing", got, got2)
+	}
+	// No reading for a node without weights, one the walk never reaches,
+	// or a row of the wrong width.
+	if got := p.Reading(1, []float64{50, 0, 0, 1}) + p.Reading(0, []float64{50}) + p.Reading(7, []float64{50, 0, 0, 1}); got != "" {
+		t.Errorf("no reading: %q", got)
 	}
 }
 

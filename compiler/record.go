@@ -102,6 +102,48 @@ func quotedList(levels []string, n int) string {
 	return b.String()
 }
 
+// column returns the input column node's filter reads and the first of
+// its features, or -1 when the filter reads several columns or none.
+func (p *Plan) column(node int) (col, o int) {
+	w := p.Classifier.Weights(node)
+	col = -1
+	for i, start := range p.starts() {
+		for _, x := range w[start : start+p.inputs().Inputs[i].Width()] {
+			if x != 0 {
+				if col >= 0 && col != i {
+					return -1, 0
+				}
+				col, o = i, start
+			}
+		}
+	}
+	return col, o
+}
+
+// Column returns the input column node's filter reads (a test on one
+// column, as Tests says it), or -1 when it reads several or none.
+func (p *Plan) Column(node int) int {
+	if node < 0 || node >= p.Classifier.Model.Nodes {
+		return -1
+	}
+	col, _ := p.column(node)
+	return col
+}
+
+// inputs is the model's schema (runtime.Model.Inputs).
+func (p *Plan) inputs() *runtime.Schema { return p.Classifier.Model.Inputs() }
+
+// starts returns the first feature of each input column.
+func (p *Plan) starts() []int {
+	s := p.inputs()
+	out := make([]int, len(s.Inputs))
+	for i, start := 0, 0; i < len(s.Inputs); i++ {
+		out[i] = start
+		start += s.Inputs[i].Width()
+	}
+	return out
+}
+
 // nodeTest describes emitted node e's test in the input columns' terms:
 // the column (-1 when the filter reads several, or none) and the test as
 // the walk takes it left and right: a threshold on the column (to 6
@@ -113,21 +155,7 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	m := k.Model
 	s := m.Inputs()
 	node := p.Nodes[e]
-	w := k.Weights(node)
-	col = -1
-	o := 0 // the first feature of column col
-	for i, start := 0, 0; i < len(s.Inputs); i++ {
-		wd := s.Inputs[i].Width()
-		for _, x := range w[start : start+wd] {
-			if x != 0 {
-				if col >= 0 && col != i {
-					return -1, p.linearTest(e)
-				}
-				col, o = i, start
-			}
-		}
-		start += wd
-	}
+	col, o := p.column(node)
 	if col < 0 {
 		return -1, p.linearTest(e)
 	}
@@ -249,25 +277,11 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	var terms []term
 	t := -k.Bias(node)
 	j := 0
-	for _, in := range m.Inputs().Inputs {
+	centre, mean := p.centres(node)
+	for i, in := range m.Inputs().Inputs {
 		name := display(in.Name)
-		// A row sets one level of a categorical column (unless it is
-		// missing or unseen), so what moves the margin is how far a
-		// level's weight is from the others': its term is that distance,
-		// and the mean goes into the threshold.
-		mean := 0.0
-		if n := len(in.Levels); in.Kind == runtime.Categorical && n > 0 {
-			for f := range n {
-				a, _ := m.RawWeight(node, j+f)
-				mean += a
-			}
-			mean /= float64(n)
-			t -= mean
-		}
-		centre := 0.0
-		if in.Kind == runtime.Numeric && !math.IsNaN(in.Fill) {
-			centre = in.Fill
-		}
+		centre, mean := centre[i], mean[i]
+		t -= mean
 		for f := range in.Width() {
 			a, shift := m.RawWeight(node, j)
 			t += shift
@@ -310,6 +324,138 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	}
 	sum, th := b.String(), strconv.FormatFloat(t, 'g', 4, 64)
 	return [2]string{sum + " <= " + th, sum + " > " + th}
+}
+
+// Reading says what node's test reads in the row whose features are x (a
+// record as songc encodes it, before the model's standardisation), for a
+// person to set beside the test (Tests): for a test on one column, the
+// row's value of it (a number to 6 significant digits, a quoted level,
+// missing, or an unseen value); for a test on several, the value of the
+// test's left side, compared with its threshold as the walk decided, and
+// the row's largest terms, a column each, as linearTest centres them:
+//
+//	28.9 > 12.3; largest terms: TSH = 39 (+25.2), sex = "F" (+3.47), FTI = 80 (-2.05)
+//
+// The left side sums every column's term unrounded, so it is exact also
+// where the test's own terms are not (a category no training row had).
+// Reading returns "" for a node without weights, or one not in the plan.
+func (p *Plan) Reading(node int, x []float64) string {
+	k := p.Classifier
+	if _, ok := p.index[node]; !ok || node < 0 || node >= k.Model.Nodes || len(x) != k.NumFeatures() {
+		return ""
+	}
+	starts := p.starts()
+	if col, _ := p.column(node); col >= 0 {
+		v, _ := p.value(col, starts[col], x)
+		return v
+	}
+	m := k.Model
+	s := m.Inputs()
+	centre, mean := p.centres(node)
+	type term struct {
+		col int
+		v   float64
+	}
+	terms := make([]term, 0, len(s.Inputs))
+	lhs, t := 0.0, -k.Bias(node)
+	for i, j := range starts {
+		v := -mean[i]
+		for f := range s.Inputs[i].Width() {
+			a, shift := m.RawWeight(node, j+f)
+			v += a * x[j+f]
+			t += shift
+			if f == 0 && s.Inputs[i].Kind == runtime.Numeric {
+				v -= a * centre[i]
+				t -= a * centre[i]
+			}
+		}
+		t -= mean[i]
+		lhs += v
+		if v != 0 {
+			terms = append(terms, term{i, v})
+		}
+	}
+	if len(terms) == 0 {
+		return "" // no weight: the bias alone decides
+	}
+	scratch := make([]float64, k.NumFeatures())
+	k.Preprocess(scratch, x)
+	cmpSign := " <= "
+	if runtime.Side(k.Margin(node, scratch)) == 1 {
+		cmpSign = " > "
+	}
+	var b strings.Builder
+	b.WriteString(strconv.FormatFloat(lhs, 'g', 4, 64) + cmpSign + strconv.FormatFloat(t, 'g', 4, 64))
+	slices.SortStableFunc(terms, func(x, y term) int { return cmp.Compare(math.Abs(y.v), math.Abs(x.v)) })
+	for i, tm := range terms[:min(maxTerms, len(terms))] {
+		if i == 0 {
+			b.WriteString("; largest terms: ")
+		} else {
+			b.WriteString(", ")
+		}
+		sign := "+"
+		if tm.v < 0 {
+			sign = "-"
+		}
+		v, ok := p.value(tm.col, starts[tm.col], x)
+		is := " = "
+		if !ok {
+			is = " is "
+		}
+		fmt.Fprintf(&b, "%s%s%s (%s%s)", display(s.Inputs[tm.col].Name), is, v, sign, strconv.FormatFloat(math.Abs(tm.v), 'g', 3, 64))
+	}
+	return b.String()
+}
+
+// value says input column i's value in the row whose features are x, the
+// column's first feature at j: a number (6 significant digits) or a
+// quoted level, with ok true; else missing, or an unseen value (missing or
+// an unseen value, for a categorical column without a missing-value
+// feature).
+func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
+	in := &p.inputs().Inputs[i]
+	if in.MissingFeature && x[j+in.Width()-1] == 1 {
+		return "missing", false
+	}
+	if in.Kind == runtime.Numeric {
+		return strconv.FormatFloat(x[j], 'g', 6, 64), true
+	}
+	for l, level := range in.Levels {
+		if x[j+l] == 1 {
+			return strconv.Quote(level), true
+		}
+	}
+	if !in.MissingFeature {
+		return "missing or an unseen value", false
+	}
+	return "an unseen value", false
+}
+
+// centres returns, for each input column, what linearTest centres node's
+// terms of it on: a number's median (its fill; 0 for a model without a
+// schema) and a categorical column's mean level weight (0 for a number).
+// A row sets one level of a categorical column (unless it is missing or
+// unseen), so what moves the margin is how far a level's weight is from
+// the others': its term is that distance, and the mean goes into the
+// threshold.
+func (p *Plan) centres(node int) (centre, mean []float64) {
+	m := p.Classifier.Model
+	s := m.Inputs()
+	centre, mean = make([]float64, len(s.Inputs)), make([]float64, len(s.Inputs))
+	for i, j := range p.starts() {
+		in := &s.Inputs[i]
+		switch n := len(in.Levels); {
+		case in.Kind == runtime.Numeric && !math.IsNaN(in.Fill):
+			centre[i] = in.Fill
+		case in.Kind == runtime.Categorical && n > 0:
+			for f := range n {
+				a, _ := m.RawWeight(node, j+f)
+				mean[i] += a
+			}
+			mean[i] /= float64(n)
+		}
+	}
+	return centre, mean
 }
 
 // operand returns a column's name as it stands in a sum: quoted (Go's

@@ -25,7 +25,7 @@ type PredictCmd struct {
 	Soft       bool     `xor:"mode" help:"Print the soft model's class instead of the hard walk's."`
 	Proba      bool     `xor:"mode" help:"Print the soft model's leaf masses, one comma-separated column per class, at full precision; the largest mass need not be the class predict prints (the walk's): train and eval give how often they agree (fidelity)."`
 	Hard       bool     `xor:"mode" hidden:"" help:"Print the hard walk's class: the default, so it changes nothing."`
-	Explain    bool     `xor:"mode" help:"Print each row's class and the walk's route to it: a line per decision, the node and its test in the columns' terms, as the compiled ExplainInput gives them (for people to read, not CSV)."`
+	Explain    bool     `xor:"mode" help:"Print each row's class and the walk's route to it: a line per decision, the node's test in the columns' terms (as the compiled ExplainInput gives them) and what the row reads in it (for people to read, not CSV)."`
 	ClassNames bool     `name:"class-names" help:"With --proba, first print a line of the class names, in the order of the columns."`
 	Keep       []string `sep:"," placeholder:"NAME" help:"Columns of the file's header to print before each prediction (an ID, say), their fields trimmed of spaces and CSV-quoted where needed; a first line then names the columns."`
 	Output     string   `short:"o" placeholder:"FILE" help:"Write the lines to FILE instead of stdout, only once every row is predicted (an error leaves FILE as it was)."`
@@ -44,8 +44,11 @@ and --ignore leaves out columns the model does not read (docs/data.md).
 first line names the columns (the kept ones, then "predicted", or the class
 names with --proba); a kept column the model does not read needs no
 --ignore. --explain prints a block per row instead: "line N: CLASS", then
-each decision of the walk, its node and test in the columns' terms. On stdout, the lines of the rows before a bad one come out before
-its error; with -o FILE, nothing is written unless every row is predicted.
+each decision of the walk: its node, its test in the columns' terms, and the
+row's value; for a test that weighs several columns, a second line gives the
+row's value of the test's left side and its largest terms (docs/model.md).
+On stdout, the lines of the rows before a bad one come out before its error;
+with -o FILE, nothing is written unless every row is predicted.
 
 Examples:
   songc predict letter.json --data letter-test.csv.gz
@@ -113,7 +116,7 @@ func (c *PredictCmd) predict(g *Globals, out io.Writer, k *runtime.Classifier) e
 		if err != nil {
 			return err
 		}
-		p.tests, p.keepNames, p.path = plan.Tests(), keep, make([]runtime.Step, 0, k.Steps())
+		p.plan, p.tests, p.keepNames, p.path = plan, plan.Tests(), keep, make([]runtime.Step, 0, k.Steps())
 	}
 	// The first line, when there is one, once the file's header has
 	// matched: the columns' names.
@@ -227,6 +230,7 @@ type predictor struct {
 	// tests are the tests of the nodes the walk reaches (compiler's
 	// Plan.Tests), for --explain, which names each row's kept fields by
 	// keepNames; path is the walk's.
+	plan      *compiler.Plan
 	tests     map[int][2]string
 	keepNames []string
 	path      []runtime.Step
@@ -307,10 +311,18 @@ func (p *predictor) explain(w *bufio.Writer, line int, row []float64, kept []str
 			test = "no column weighs in: its bias alone decides"
 		}
 		b = fmt.Appendf(b, "  node %d: %s", s.Node, test)
+		reading := p.plan.Reading(s.Node, row)
+		if p.plan.Column(s.Node) >= 0 && reading != "" { // the column's value
+			b = fmt.Appendf(b, " (this row: %s)", reading)
+			reading = ""
+		}
 		if i == len(p.path)-1 && res.Forced {
 			b = fmt.Appendf(b, ", then a forced exit to %s (the walk's %d decisions are spent)", printable(p.k.Model.ClassNames[res.Class]), p.k.Steps())
 		}
 		b = append(b, '\n')
+		if reading != "" { // the left side's value and the row's largest terms
+			b = fmt.Appendf(b, "    this row: %s\n", reading)
+		}
 	}
 	p.line = b
 	_, err := w.Write(b)

@@ -455,7 +455,8 @@ func TestSepFlag(t *testing.T) {
 // TestPredictExplain: --explain prints, for each row, predict's class and
 // the walk's decisions, each with its node's test as the compiler says it
 // (which golden's TestRecordsEndToEnd proves equal to the compiled
-// ExplainInput's), a forced exit said where the walk took one.
+// ExplainInput's) and what the row reads in it (compiler's TestReading), a
+// forced exit said where the walk took one.
 func TestPredictExplain(t *testing.T) {
 	r := trainBlobs(t)
 	_, classes, _ := songc(t, context.Background(), "predict", r.model, "--data", r.test)
@@ -478,7 +479,7 @@ func TestPredictExplain(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want strings.Builder
-	decisions := 0
+	decisions, readings := 0, 0
 	for i, class := range strings.Split(strings.TrimSuffix(classes, "\n"), "\n") {
 		x := ds.X[i*ds.Features : (i+1)*ds.Features]
 		res, path := k.Walk(x, make([]float64, len(x)), []runtime.Step{})
@@ -489,18 +490,26 @@ func TestPredictExplain(t *testing.T) {
 				test = tests[s.Node][1]
 			}
 			fmt.Fprintf(&want, "  node %d: %s", s.Node, test)
+			reading := plan.Reading(s.Node, x)
+			if plan.Column(s.Node) >= 0 {
+				fmt.Fprintf(&want, " (this row: %s)", reading)
+			}
 			if res.Forced && j == len(path)-1 {
 				fmt.Fprintf(&want, ", then a forced exit to %s (the walk's %d decisions are spent)", class, k.Steps())
 			}
 			want.WriteByte('\n')
+			if plan.Column(s.Node) < 0 {
+				fmt.Fprintf(&want, "    this row: %s\n", reading)
+				readings++
+			}
 		}
 		decisions += len(path)
 	}
 	if out != want.String() {
 		t.Errorf("--explain:\n%s\nwant\n%s", out, want.String())
 	}
-	if decisions <= ds.Rows {
-		t.Errorf("%d decisions for %d rows: the test wants walks of several steps", decisions, ds.Rows)
+	if decisions <= ds.Rows || readings == 0 {
+		t.Errorf("%d decisions for %d rows, %d of nodes that weigh several columns: the test wants walks of several steps through such nodes", decisions, ds.Rows, readings)
 	}
 	// Kept columns name the row; --explain is one of the output modes.
 	code, out, _ = songc(t, context.Background(), "predict", r.model, "--data", r.test, "--explain", "--keep", "f2")
