@@ -297,3 +297,16 @@ func TestValuesWrap(t *testing.T) {
 		t.Errorf("values lost or out of order:\n%s", got)
 	}
 }
+
+// TestQuotedList: a list of levels longer than it may show counts the rest
+// in words a person reading a test on the command line can use, naming no
+// Go identifier.
+func TestQuotedList(t *testing.T) {
+	levels := []string{"a", "b", "c", `d"`}
+	if got := quotedList(levels, 4); got != `{"a", "b", "c", "d\""}` {
+		t.Errorf("all shown: %s", got)
+	}
+	if got := quotedList(levels, 2); got != `{"a", "b", and 2 more}` {
+		t.Errorf("two shown: %s", got)
+	}
+}

@@ -90,7 +90,7 @@ func quotedList(levels []string, n int) string {
 	b.WriteByte('{')
 	for i, l := range levels {
 		if i == n {
-			fmt.Fprintf(&b, ", and %d more (FeatureNames lists them)", len(levels)-n)
+			fmt.Fprintf(&b, ", and %d more", len(levels)-n)
 			break
 		}
 		if i > 0 {
@@ -527,6 +527,9 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 				g.Id(ids[i]).Float64()
 			} else {
 				doc = fmt.Sprintf("%s is column %s, one of %s.", ids[i], strconv.Quote(in.Name), quotedList(in.Levels, maxDocumented))
+				if len(in.Levels) > maxDocumented {
+					doc += " FeatureNames lists them all."
+				}
 				g.Comment(doc)
 				g.Id(ids[i]).String()
 			}
