@@ -524,8 +524,10 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 // resumeConflicts refuses, with --resume, the flags that would change the
 // run: a resumed run continues with the checkpoint's own recipe. Only where
 // files are (--data, --test, -o, --log, --checkpoint), --refine,
-// --[no-]majority-check and --quiet may be given. A flag given at its default value cannot be told
-// from one not given, and is let through.
+// --[no-]majority-check and --quiet may be given, and the others are
+// refused even at the value the run started with, since the checkpoint
+// holds them. A flag given at its default value cannot be told from one not
+// given, and is let through.
 func (c *TrainCmd) resumeConflicts() error {
 	var given []string
 	for flag, set := range map[string]bool{
@@ -547,7 +549,7 @@ func (c *TrainCmd) resumeConflicts() error {
 	}
 	if len(given) > 0 {
 		slices.Sort(given)
-		return usagef("--resume continues a run with the flags it was started with; %s would change it (start a new run to change them)", strings.Join(given, ", "))
+		return usagef("--resume continues a run with the flags it was started with, which its checkpoint holds: leave out %s (or start a new run to change them)", strings.Join(given, ", "))
 	}
 	return nil
 }

@@ -556,16 +556,16 @@ func TestDefaultBudget(t *testing.T) {
 }
 
 // TestResumeRefusesRecipeFlags: --resume continues a run with its own
-// recipe; a flag that would change it is a usage error naming it, before
+// recipe; a recipe or data flag is a usage error naming it, before
 // the checkpoint is read.
 func TestResumeRefusesRecipeFlags(t *testing.T) {
 	code, _, errs := songc(t, context.Background(), "train", "--resume", "none.ckpt", "--lr", "0.01", "--nodes", "8")
-	if code != 2 || !strings.Contains(errs, "--resume continues a run with the flags it was started with; --lr, --nodes would change it") {
+	if code != 2 || !strings.Contains(errs, "--resume continues a run with the flags it was started with, which its checkpoint holds: leave out --lr, --nodes (or") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 	// The reading of the data is the checkpoint's too.
 	code, _, errs = songc(t, context.Background(), "train", "--resume", "none.ckpt", "--categorical", "a", "--missing", "NA", "--numeric", "b")
-	if code != 2 || !strings.Contains(errs, "--categorical, --missing, --numeric would change it") {
+	if code != 2 || !strings.Contains(errs, "leave out --categorical, --missing, --numeric (or") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
