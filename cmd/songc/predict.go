@@ -262,6 +262,17 @@ func printable(s string) string {
 	return strconv.Quote(s)
 }
 
+// inParens returns s as it may stand in --explain's list of kept fields,
+// (id=7, name="Smith, J"): printable, and Go-quoted where it is empty or
+// holds what would break the list (a comma, =, a bracket, a quote) or
+// spaces at its ends.
+func inParens(s string) string {
+	if s == "" || strings.ContainsAny(s, ",=()\"") || strings.TrimSpace(s) != s {
+		return strconv.Quote(s)
+	}
+	return printable(s)
+}
+
 // printableAll is printable of each of names.
 func printableAll(names []string) []string {
 	out := make([]string, len(names))
@@ -296,7 +307,7 @@ func (p *predictor) explain(w *bufio.Writer, line int, row []float64, kept []str
 		if i == 0 {
 			sep = " ("
 		}
-		b = fmt.Appendf(b, "%s%s=%s", sep, printable(p.keepNames[i]), printable(f))
+		b = fmt.Appendf(b, "%s%s=%s", sep, inParens(p.keepNames[i]), inParens(f))
 	}
 	if len(kept) > 0 {
 		b = append(b, ')')

@@ -520,3 +520,17 @@ func TestPredictExplain(t *testing.T) {
 		t.Errorf("--explain --proba: exit %d, %s", code, errs)
 	}
 }
+
+// TestInParens: --explain's kept fields read as one field each: a field
+// that holds a comma, =, a bracket or a quote, or that is empty or
+// spaced at its ends, is quoted; a control character is escaped.
+func TestInParens(t *testing.T) {
+	for in, want := range map[string]string{
+		"7": "7", "John Smith": "John Smith", "Smith, J": `"Smith, J"`, "a=b": `"a=b"`,
+		"(x)": `"(x)"`, `say "hi"`: `"say \"hi\""`, "": `""`, " x": `" x"`, "a\x1b[31m": `"a\x1b[31m"`,
+	} {
+		if got := inParens(in); got != want {
+			t.Errorf("inParens(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
