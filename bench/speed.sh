@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Training speed on this machine (docs/RESULTS.md, "Training speed"):
-# songc bench for the paper's graph shapes with the default kernel and, for
-# comparison, gonum's; the peak of the same GEMM kernel measured in the
-# same run (--peak); and one-epoch training runs of the paper's
-# large models. Results go to bench/runs/speed/ (ignored by git): one JSON
+# Training speed on this machine: songc bench for the paper's graph shapes
+# with the default kernel and, for comparison, gonum's, and the peak of the
+# same GEMM kernel measured in the same run (--peak), for docs/performance.md
+# ("The paper's graph shapes, one training step"); and one-epoch training
+# runs of the paper's large models, for docs/RESULTS.md ("Training speed"). Results go to bench/runs/speed/ (ignored by git): one JSON
 # file per songc bench; per training run, its wall time (.time) and its
 # log, whose "seconds" is the epoch's own time.
 #
