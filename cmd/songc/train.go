@@ -973,7 +973,11 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leaveOut(ds.Header, "it", d.Ignore)))
 	}
 	for _, u := range ds.Units {
-		out = append(out, fmt.Sprintf(`column %q holds numbers written with %q (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Unit, u.Like))
+		how := fmt.Sprintf("numbers written with %q", u.Unit)
+		if u.Unit == data.Parentheses {
+			how = "negative numbers written in parentheses"
+		}
+		out = append(out, fmt.Sprintf(`column %q holds %s (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, how, u.Like))
 	}
 	for _, c := range ds.Twins {
 		out = append(out, fmt.Sprintf("column %q holds values that %s, each a category of its own: if they mean the same, write them alike", c.Name, twinsPhrase(c.Groups)))

@@ -550,7 +550,7 @@ func TestDefaultBudget(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
 		}
 	}
-	if _, help, _ := songc(t, context.Background(), "train", "--help"); !strings.Contains(help, "(default 10m; 0: no limit)") {
+	if _, help, _ := songc(t, context.Background(), "train", "--help"); !strings.Contains(help, "(default 10m; 0: none)") {
 		t.Errorf("--help: %s", help)
 	}
 }
@@ -1259,6 +1259,33 @@ func TestNumberFormatsWarned(t *testing.T) {
 	} {
 		if code != 0 || !strings.Contains(errs, want) {
 			t.Errorf("exit %d, want %s:\n%s", code, want, errs)
+		}
+	}
+}
+
+// TestMarkedNumbersWarned: a column of plain numbers and others written
+// with a currency sign, or negatives in parentheses as accounts write
+// them, is named as numbers to write plainly, not as values to list as
+// missing.
+func TestMarkedNumbersWarned(t *testing.T) {
+	train := csvFile(t, "cost,net,y", 60, func(i int) string {
+		cost := fmt.Sprintf("%d.50", i)
+		if i%3 == 0 {
+			cost = "$" + cost
+		}
+		net := fmt.Sprintf("%d.25", i)
+		if i%4 == 0 {
+			net = "(" + net + ")"
+		}
+		return fmt.Sprintf("%s,%s,%s", cost, net, []string{"lo", "hi"}[i%2])
+	})
+	code, errs := trainQuick(t, train)
+	for _, want := range []string{
+		`column "cost" holds numbers written with "$" (like "$0.50"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
+		`column "net" holds negative numbers written in parentheses (like "(0.25)"), read as categories`,
+	} {
+		if code != 0 || !strings.Contains(errs, want) || strings.Contains(errs, "--missing") {
+			t.Errorf("exit %d, want %s, and no --missing:\n%s", code, want, errs)
 		}
 	}
 }

@@ -400,6 +400,10 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 	}
 	n, values := len(in.Levels), t.numbers[j]+t.words[j]
 	switch {
+	case t.numbers[j] > t.words[j] && writtenWith(t.some[j]) != "":
+		// Numbers, some written with a unit or in parentheses: not
+		// missing values.
+		ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: writtenWith(t.some[j]), Like: t.some[j][0]})
 	case t.numbers[j] > t.words[j]:
 		ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 			FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], missing)})
@@ -629,6 +633,39 @@ func withUnit(levels []string) string {
 		}
 	}
 	return strings.TrimSpace(pre + suf)
+}
+
+// Parentheses is UnitColumn.Unit for numbers written in parentheses, as
+// accounts write negative amounts: (80.19).
+const Parentheses = "()"
+
+// writtenWith returns the mark that each of the values writes a number
+// with, in a column whose other values are plain numbers: a currency sign
+// or a percent sign before or after it ($9.01, 12 %, 3€), or Parentheses
+// ((80.19)); "" when there are no values, or one is not a number so
+// written or the marks differ.
+func writtenWith(values []string) string {
+	mark := ""
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		m := ""
+		switch {
+		case len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')':
+			m, v = Parentheses, v[1:len(v)-1]
+		default:
+			symbol := func(r rune) bool { return r == '%' || unicode.Is(unicode.Sc, r) }
+			if r, size := utf8.DecodeRuneInString(v); symbol(r) {
+				m, v = string(r), v[size:]
+			} else if r, size := utf8.DecodeLastRuneInString(v); symbol(r) {
+				m, v = string(r), v[:len(v)-size]
+			}
+		}
+		if v = strings.TrimSpace(v); m == "" || !runtime.IsNumber(v) && !inGroups(v, ',', '.') || mark != "" && m != mark {
+			return ""
+		}
+		mark = m
+	}
+	return mark
 }
 
 // MissingFlag returns the --missing flag that adds the values words to the
@@ -1066,7 +1103,13 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
-			if mostly == "" && t.numbers[j] > t.words[j] {
+			if u := writtenWith(t.some[j]); mostly == "" && t.numbers[j] > t.words[j] && u != "" {
+				how := fmt.Sprintf("written with %q", u)
+				if u == Parentheses {
+					how = "negatives written in parentheses"
+				}
+				mostly = fmt.Sprintf(". Column %q holds numbers, some %s (like %q): write them as plain numbers", in.Name, how, t.some[j][0])
+			} else if mostly == "" && t.numbers[j] > t.words[j] {
 				some := MixedColumn{Some: t.some[j], More: t.more[j]}.Examples()
 				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",
 					in.Name, text.Count(t.words[j], "value"), some, MissingFlag(opt.Missing, t.some[j]))

@@ -91,8 +91,9 @@ type Dataset struct {
 	// the other warnings of categorical columns leave them out.
 	Dates []DateColumn
 	// Units are the categorical columns of a training file whose values
-	// are all numbers written with a unit (12%, $3.50); Mixed and
-	// Scattered leave them out.
+	// are all numbers written with a unit (12%, $3.50), or plain numbers
+	// and others written with one sign or in parentheses ((80.19)); Mixed
+	// and Scattered leave them out.
 	Units []UnitColumn
 	// Twins are the categorical columns of a training file that hold
 	// values that may be one value spelled in several ways (yes, Yes and
@@ -246,8 +247,10 @@ func (mc MixedColumn) Examples() string {
 type NamedColumn struct{ Name, Ignore string }
 
 // A UnitColumn is a categorical column whose values are numbers written
-// with the same unit: a suffix, or a prefix of symbols. Like is one of its
-// values.
+// with the same unit (a suffix, or a prefix of symbols), or numbers of
+// which those that are not plain are all written with one currency or
+// percent sign, or all in Parentheses. Like is one of its values (one of
+// those not plain).
 type UnitColumn struct{ Name, Unit, Like string }
 
 // A DateColumn is a categorical column whose values are all days; Ignore

@@ -634,3 +634,27 @@ func TestRepeatsShared(t *testing.T) {
 		t.Errorf("Shared = %d, want 3 (lines 2, 4 and 6)", n)
 	}
 }
+
+// TestWrittenWith: the mark a column's values that are not plain numbers
+// write numbers with, when they all share it.
+func TestWrittenWith(t *testing.T) {
+	for _, c := range []struct {
+		values []string
+		want   string
+	}{
+		{[]string{"$9.01", "$62.56", "$1,208.50"}, "$"},
+		{[]string{"12 %", "3%"}, "%"},
+		{[]string{"3€", "4,5€"}, ""}, // a decimal comma is not a number here
+		{[]string{"3€", "4.5€"}, "€"},
+		{[]string{"(80.19)", "(3)"}, Parentheses},
+		{[]string{"$9.01", "(3)"}, ""},
+		{[]string{"$9.01", "unknown"}, ""},
+		{[]string{"(a)"}, ""},
+		{[]string{"$"}, ""},
+		{nil, ""},
+	} {
+		if got := writtenWith(c.values); got != c.want {
+			t.Errorf("writtenWith(%q) = %q, want %q", c.values, got, c.want)
+		}
+	}
+}
