@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -62,7 +61,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 			}
 		}
 	}
-	task, err := loadTask(g, m, c.Data, c.Test, c.DataFlags, c.Quiet)
+	task, all, err := loadTask(g, m, c.Data, c.Test, c.DataFlags, c.Quiet)
 	if err != nil {
 		return err
 	}
@@ -95,46 +94,93 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	reportTest(g, k, task, meta, c.Quiet)
+	reportTest(g, k, task, all, meta, c.Quiet)
 	return nil
 }
 
 // loadTask reads the training data (the embedded Letter data without a
 // path) and the optional test data of refine and select, encoded by m's
 // input columns; quiet: -q was given.
-func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, quiet bool) (*trainer.Task, error) {
+func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, quiet bool) (*trainer.Task, *testRows, error) {
 	if train == "" {
 		tr, ts, err := data.Letter()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m.Features != tr.Features || m.Schema != nil {
-			return nil, usagef("no --data: the model was trained on other rows than the embedded Letter data, which is read without --data; name its training file with --data")
+			return nil, nil, usagef("no --data: the model was trained on other rows than the embedded Letter data, which is read without --data; name its training file with --data")
 		}
-		return trainer.NewTask(tr, ts)
+		task, err := trainer.NewTask(tr, ts)
+		return task, nil, err
 	}
 	tr, err := f.openFor(g, train, m, quiet)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ts *data.Dataset
+	var all *testRows
 	if test != "" {
 		if ts, err = f.openFor(g, test, m, quiet); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		var warning string
+		if ts, all, warning, err = splitTest(tr, ts); err != nil {
+			return nil, nil, err
+		}
+		if warning != "" {
+			fmt.Fprintln(g.Stderr, warning)
 		}
 	}
 	task, err := trainer.NewTask(tr, ts)
-	return task, testClassHint(err)
+	return task, all, err
 }
 
-// testClassHint adds to NewTask's error for a test row of a class no
-// training row has what measures such rows: songc eval, after training.
-func testClassHint(err error) error {
-	var tc *trainer.TestClassError
-	if !errors.As(err, &tc) {
-		return err
+// testRows are the rows of a test file as the final test scores read
+// them: every row, in file order, the class of a label that is none of the
+// training rows' classes after those classes (labeller), never predicted,
+// so that its rows count as wrong, as songc eval counts them.
+type testRows struct {
+	ds *data.Dataset
+	y  []int
+}
+
+// splitTest returns, for a labelled test file, the rows of test whose
+// labels are classes of train, which the training and its progress lines
+// score, and all its rows for the final scores, with a warning of the
+// others, as eval gives ("" when there are none). It returns test and nil
+// for a file without labels, or when train's classes are not to be had
+// (NewTask says why).
+func splitTest(train, test *data.Dataset) (*data.Dataset, *testRows, string, error) {
+	if test == nil || test.Labels == nil {
+		return test, nil, "", nil
 	}
-	return fmt.Errorf("%v: --test takes rows of those classes only; remove the others, or, after training, measure the model with songc eval MODEL --data FILE, which counts them as wrong", err)
+	classes, err := train.ClassNames()
+	if err != nil {
+		return test, nil, "", nil
+	}
+	lab := newLabeller(test.Name, classes)
+	y, err := lab.targets(test)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if err := lab.noneKnown(); err != nil {
+		return nil, nil, "", err
+	}
+	all := &testRows{test, y}
+	if lab.without() == 0 {
+		return test, all, "", nil
+	}
+	warning := "songc: " + lab.warning() + "; the test accuracy of the progress lines leaves them out"
+	known := make([]int, 0, test.Rows)
+	for i, k := range y {
+		if k < len(classes) {
+			known = append(known, i)
+		}
+	}
+	sub := *test // the file's notes, with the known rows
+	s := test.Subset(known)
+	sub.Rows, sub.X, sub.Labels, sub.Line = s.Rows, s.X, s.Labels, s.Line
+	return &sub, all, warning, nil
 }
 
 // refineModel runs refine.Run with a line of progress per pass on stderr.
@@ -254,10 +300,13 @@ func printRefinePass(w io.Writer, p runlog.RefinePass, hasVal bool) {
 // reportTest prints the test accuracies of the model k classifies by, in
 // float64 by the runtime; meta is the model's training metadata. quiet
 // leaves out the notes.
-func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, meta runlog.Metadata, quiet bool) {
+func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, all *testRows, meta runlog.Metadata, quiet bool) {
 	if task.Test == nil {
 		return
 	}
-	met := k.Evaluate(task.Test.X, task.TestTargets())
-	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", task.Test.Name, met.Rows), met, reportHow{Constant: meta.Constant() != nil, Balanced: meta.Select == "balanced", Quiet: quiet})
+	if all == nil { // the embedded data, or test rows of the training rows' classes only
+		all = &testRows{task.Test, task.TestTargets()}
+	}
+	met := k.Evaluate(all.ds.X, all.y)
+	reportMetrics(g.Stdout, fmt.Sprintf("test (%s, %d rows)", all.ds.Name, met.Rows), met, reportHow{Constant: meta.Constant() != nil, Balanced: meta.Select == "balanced", Quiet: quiet})
 }

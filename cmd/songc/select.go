@@ -90,11 +90,14 @@ func (c *SelectCmd) Run(g *Globals) (err error) {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])
 		}
 	}
-	task, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags, false)
+	task, all, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags, false)
 	if err != nil {
 		return err
 	}
 	test := task.Test
+	if all == nil && test != nil {
+		all = &testRows{test, task.TestTargets()}
+	}
 	best, cands, err := trainer.Select(models, task, c.By)
 	if err != nil {
 		return err
@@ -107,7 +110,7 @@ func (c *SelectCmd) Run(g *Globals) (err error) {
 			if err != nil {
 				return err
 			}
-			met := k.Evaluate(test.X, task.TestTargets()) // trainer.Select checked the classes are the task's
+			met := k.Evaluate(all.ds.X, all.y) // trainer.Select checked the classes are the task's
 			item.Test = &testAccuracy{met.Rows, met.SoftAccuracy, met.HardAccuracy, met.Fidelity}
 		}
 		out.Candidates = append(out.Candidates, item)

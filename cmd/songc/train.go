@@ -260,9 +260,13 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	task, err := trainer.NewTask(train, test)
+	known, all, testWarning, err := splitTest(train, test) // the warning below the file's
 	if err != nil {
-		return testClassHint(err)
+		return err
+	}
+	task, err := trainer.NewTask(train, known)
+	if err != nil {
+		return err
 	}
 	if train.Schema != nil && !c.Quiet { // a CSV file
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator, train.CommaPoints), describeColumns(task))
@@ -287,6 +291,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		if ds != nil {
 			noteData(g, ds, c.Quiet)
 		}
+	}
+	if testWarning != "" {
+		fmt.Fprintln(g.Stderr, testWarning)
 	}
 	src := train.Name
 	if args.Demo {
@@ -430,7 +437,7 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		os.Remove(interrupted) // resumed, and done with
 	}
 	meta, _ := runlog.ReadMetadata(model.Training)
-	if err := reportTraining(g, model, meta, r, args, time.Since(start), c.Quiet, len(warned) == 0); err != nil {
+	if err := reportTraining(g, model, meta, r, all, args, time.Since(start), c.Quiet, len(warned) == 0); err != nil {
 		return err
 	}
 	if meta.Constant() != nil && args.LabelCol == "" && train.Schema != nil && !c.Quiet {
@@ -1398,7 +1405,7 @@ func refinedText(sel string, rm *runlog.Refine) string {
 // meta is m's training metadata; quiet (-q) leaves out its notes, not
 // its warnings; next says the next step (compile) unless the file was
 // warned of.
-func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *trainer.Run, a trainArgs, took time.Duration, quiet, next bool) error {
+func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *trainer.Run, all *testRows, a trainArgs, took time.Duration, quiet, next bool) error {
 	rm := meta.Refine
 	if rm != nil && len(rm.Log) == 0 {
 		rm = nil
@@ -1449,7 +1456,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", shellQuote(a.Output))
 		}
 	}
-	reportTest(g, k, r.Task, meta, quiet)
+	reportTest(g, k, r.Task, all, meta, quiet)
 	if mc == nil && !quiet && next {
 		fmt.Fprintf(g.Stdout, "next: songc compile %s -o %s writes it as Go code of the standard library only\n", shellQuote(a.Output), shellQuote(compileOut(a.Output)))
 	}

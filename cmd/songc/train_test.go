@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -1707,28 +1708,55 @@ func TestTestIsTrainingFile(t *testing.T) {
 	}
 }
 
-// TestTestClassHint: a --test row of a class no training row has stops
-// train and refine before any work, and the error says what measures such
-// rows.
-func TestTestClassHint(t *testing.T) {
+// TestTestClassesLacking: --test rows of a class no training row has are
+// left out of the progress lines' test accuracy and counted as wrong in
+// the final test scores, which then equal songc eval's on the same file,
+// for train, refine and select; a test file of no known class is an
+// error, as for eval.
+func TestTestClassesLacking(t *testing.T) {
 	dir := t.TempDir()
 	train, model := tinyModel(t, dir)
 	test := filepath.Join(dir, "test.csv")
-	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,ant\n0,0,0,0,yak\n"), 0o644)
+	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,ant\n0,0,0,0,yak\n1,1,1,1,bee\n"), 0o644)
+	const warning = `test.csv: a label no training row had: "yak" (1 row, line 3); the model cannot predict it, so that row (33.3% of 3) counts as wrong; its classes: "ant", "bee", "cat"; the test accuracy of the progress lines leaves them out`
+	// finalTest returns the scores of a test line, less its label.
+	finalTest := func(out string) string {
+		_, line, _ := strings.Cut(out, "test.csv, 3 rows): ")
+		line, _, _ = strings.Cut(line, "\n")
+		return line
+	}
+	evalOf := func(model string) string {
+		code, out, errs := songc(t, context.Background(), "eval", model, "--data", test, "--json")
+		var e struct {
+			Hard float64 `json:"hard_accuracy"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &e) != nil {
+			t.Fatalf("eval: exit %d: %s", code, errs)
+		}
+		return fmt.Sprintf("hard-walk accuracy %.2f%%", 100*e.Hard)
+	}
 	out := filepath.Join(dir, "m.json")
-	const want = `test.csv:3: label "yak" is not one of the 3 classes of the training rows ("ant", "bee", "cat"); a model trained on them predicts only these: --test takes rows of those classes only; remove the others, or, after training, measure the model with songc eval MODEL --data FILE, which counts them as wrong`
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "fast", "-q"); code != 1 || !strings.Contains(errs, want) {
-		t.Errorf("train: exit %d: %s", code, errs)
+	code, stdout, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "quick", "--epochs", "2")
+	if got := finalTest(stdout); code != 0 || !strings.Contains(errs, warning) || !strings.Contains(got, evalOf(out)) {
+		t.Errorf("train: exit %d, test line %q, want %s:\n%s", code, got, evalOf(out), errs)
 	}
-	if _, err := os.Stat(out); err == nil {
-		t.Error("train wrote a model")
+	refined := filepath.Join(dir, "r.json")
+	code, stdout, errs = songc(t, context.Background(), "refine", model, "--data", train, "--test", test, "-o", refined)
+	if got := finalTest(stdout); code != 0 || !strings.Contains(errs, warning) || !strings.Contains(got, evalOf(refined)) {
+		t.Errorf("refine: exit %d, test line %q, want %s:\n%s", code, got, evalOf(refined), errs)
 	}
-	if code, _, errs := songc(t, context.Background(), "refine", model, "--data", train, "--test", test, "-o", filepath.Join(dir, "r.json")); code != 1 || !strings.Contains(errs, want) {
-		t.Errorf("refine: exit %d: %s", code, errs)
+	code, stdout, errs = songc(t, context.Background(), "select", model, "--data", train, "--test", test, "-o", filepath.Join(dir, "s.json"), "--json")
+	if code != 0 || !strings.Contains(errs, warning) || !strings.Contains(stdout, `"rows": 3`) {
+		t.Errorf("select: exit %d: %s\n%s", code, stdout, errs)
+	}
+	// No known class at all: the label column is likely another.
+	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,yak\n"), 0o644)
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", filepath.Join(dir, "n.json"), "-q"); code != 1 || !strings.Contains(errs, "no row's label is one of the model's 3 classes") {
+		t.Errorf("train with no known class: exit %d: %s", code, errs)
 	}
 	// A test file without labels has nothing to do with classes.
 	os.WriteFile(test, []byte("0,0,0,0\n1,1,1,1\n"), 0o644)
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", out, "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "--test takes") {
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", filepath.Join(dir, "u.json"), "--preset", "fast", "-q"); code != 1 || strings.Contains(errs, "no training row had") {
 		t.Errorf("train with an unlabelled test file: exit %d: %s", code, errs)
 	}
 }
