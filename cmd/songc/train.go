@@ -979,6 +979,9 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 	for _, d := range ds.Dates {
 		out = append(out, fmt.Sprintf("column %q holds dates (like %q), read as categories (a feature per distinct value), so the model can neither order them nor read a date it has not seen: write them as numbers first (days since a fixed day, the month, the day of the week), or %s", d.Name, d.Like, leaveOut(ds.Header, "it", d.Ignore)))
 	}
+	for _, z := range ds.Zeros {
+		out = append(out, fmt.Sprintf(`column %q holds whole numbers written with a leading zero (like %q), read as numbers: the zero is lost and the model orders them by size; if they are codes (postal codes, account numbers), --categorical %q reads them as categories (a feature per distinct value)`, z.Name, z.Like, z.Name))
+	}
 	for _, u := range ds.Units {
 		how := fmt.Sprintf("numbers written with %q", u.Unit)
 		if u.Unit == data.Parentheses {

@@ -1267,9 +1267,10 @@ func TestNumberFormatsWarned(t *testing.T) {
 // TestMarkedNumbersWarned: a column of plain numbers and others written
 // with a currency sign, or negatives in parentheses as accounts write
 // them, is named as numbers to write plainly, not as values to list as
-// missing.
+// missing; a column of whole numbers, some with a leading zero, as codes
+// that --categorical reads.
 func TestMarkedNumbersWarned(t *testing.T) {
-	train := csvFile(t, "cost,net,y", 60, func(i int) string {
+	train := csvFile(t, "cost,net,zip,y", 60, func(i int) string {
 		cost := fmt.Sprintf("%d.50", i)
 		if i%3 == 0 {
 			cost = "$" + cost
@@ -1278,10 +1279,11 @@ func TestMarkedNumbersWarned(t *testing.T) {
 		if i%4 == 0 {
 			net = "(" + net + ")"
 		}
-		return fmt.Sprintf("%s,%s,%s", cost, net, []string{"lo", "hi"}[i%2])
+		return fmt.Sprintf("%s,%s,%05d,%s", cost, net, 997*i, []string{"lo", "hi"}[i%2])
 	})
 	code, errs := trainQuick(t, train)
 	for _, want := range []string{
+		`column "zip" holds whole numbers written with a leading zero (like "00000"), read as numbers: the zero is lost and the model orders them by size; if they are codes (postal codes, account numbers), --categorical "zip" reads them as categories (a feature per distinct value)`,
 		`column "cost" holds numbers written with "$" (like "$0.50"), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`,
 		`column "net" holds negative numbers written in parentheses (like "(0.25)"), read as categories`,
 	} {

@@ -321,7 +321,8 @@ func (t *table) ignoreName(j int, name string) string {
 // DecimalComma, Units, Mixed or Scattered, each in the first that takes it
 // (noteCategorical); every one some of whose levels may be one value
 // spelled in several ways (Twins), forced or not, in Twins; the numeric ones written with both decimal marks
-// in Marks; and, of the numeric ones
+// in Marks, and those with a whole number written with a leading zero
+// (and not forced so by opt.Numeric) in Zeros; and, of the numeric ones
 // with a distinct whole number in every row (distinct, by input), the
 // unnamed first column as IndexColumn and those named like identifiers as
 // Identifiers, those with one value in every row as Constant, and those
@@ -344,6 +345,10 @@ func (t *table) noteColumns(ds *Dataset, label int, opt CSVOptions, distinct []b
 			case j == 0 && t.cr.Column(0) == 0: // the file's first, so that --ignore x1 names it
 				ds.IndexColumn = true
 			}
+		}
+		if in.Kind == runtime.Numeric && t.zeros[j] != "" && !slices.Contains(opt.Numeric, in.Name) &&
+			!slices.Contains(ds.Identifiers, in.Name) && !(ds.IndexColumn && i == 0) {
+			ds.Zeros = append(ds.Zeros, ZerosColumn{Name: in.Name, Like: t.zeros[j]})
 		}
 		if in.Kind == runtime.Numeric && t.point[j] != "" && t.comma[j] != "" {
 			ds.Marks = append(ds.Marks, MixedMarks{Name: in.Name, Point: t.point[j], Comma: t.comma[j]})
@@ -826,7 +831,26 @@ type table struct {
 	// first row's fields had a decimal comma (csvReader.comma).
 	point, comma []string
 	firstComma   []bool
-	cr           *csvReader // the columns' places in the file (--ignore)
+	// zeros is the first number of each column written with a leading
+	// zero (01234): a code more often than an amount.
+	zeros []string
+	cr    *csvReader // the columns' places in the file (--ignore)
+}
+
+// leadingZero reports whether field f is a whole number written with a
+// leading zero, as codes are (01234, 007): digits only, two or more, the
+// first a zero.
+func leadingZero(f string) bool {
+	f = strings.TrimSpace(f)
+	return len(f) >= 2 && f[0] == '0' && strings.Trim(f, "0123456789") == ""
+}
+
+// zero keeps field f of column j as its example of a number written with
+// a leading zero, if it is the first.
+func (t *table) zero(j int, f string) {
+	if t.zeros[j] == "" && leadingZero(f) {
+		t.zeros[j] = strings.Clone(strings.TrimSpace(f))
+	}
 }
 
 // trailingSeparator returns an error when the label, taken from the last
@@ -906,7 +930,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			t.missing, t.token = make([]bool, t.width), make([]bool, t.width)
 			t.again = make([]bool, t.width)
 			t.levels = make([]map[string]bool, t.width)
-			t.point, t.comma = make([]string, t.width), make([]string, t.width)
+			t.point, t.comma, t.zeros = make([]string, t.width), make([]string, t.width), make([]string, t.width)
 			if cr.Comma == ';' {
 				t.firstComma = slices.Clone(cr.comma)
 			}
@@ -930,6 +954,9 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 			num := runtime.IsNumber(f)
 			if cr.Comma == ';' {
 				t.marks(j, f, num, cr.comma[j], false)
+			}
+			if num {
+				t.zero(j, f)
 			}
 			l := runtime.Level(f)
 			t.count(j, l, num, false)
@@ -1070,6 +1097,9 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 			} else {
 				num := runtime.IsNumber(t.first[j])
 				t.count(j, t.firstLevel[j], num, true)
+				if num {
+					t.zero(j, t.first[j])
+				}
 				if t.firstComma != nil {
 					t.marks(j, t.first[j], num, t.firstComma[j], true)
 				}

@@ -104,6 +104,12 @@ type Dataset struct {
 	// with a comma before three digits, which it reads as a decimal comma
 	// (1,500 as 1.5): one of the two marks may separate thousands.
 	Marks []MixedMarks
+	// Zeros are the numeric columns of a training file (not forced so by
+	// CSVOptions.Numeric, nor Identifiers or the index column) that hold a
+	// whole number written with a leading zero (01234), as postal codes
+	// and other codes are: read as numbers, they lose the zero and are
+	// ordered by size.
+	Zeros []ZerosColumn
 	// Scattered are the categorical columns of a training file (not forced
 	// so by CSVOptions.Categorical) with a distinct value in most rows.
 	Scattered []ScatteredColumn
@@ -252,6 +258,10 @@ type NamedColumn struct{ Name, Ignore string }
 // percent sign, or all in Parentheses. Like is one of its values (one of
 // those not plain).
 type UnitColumn struct{ Name, Unit, Like string }
+
+// A ZerosColumn is a numeric column with a whole number written with a
+// leading zero; Like is the first such value.
+type ZerosColumn struct{ Name, Like string }
 
 // A DateColumn is a categorical column whose values are all days; Ignore
 // is the name --ignore knows it by, and Like the first value in the

@@ -904,6 +904,26 @@ func TestUnitColumns(t *testing.T) {
 	}
 }
 
+// TestZerosColumns: a numeric column with a whole number written with a
+// leading zero, in any row, the first one too when it is data, is named
+// with that value; zero itself, decimals, a column forced numeric and a
+// categorical one are not.
+func TestZerosColumns(t *testing.T) {
+	text := "zip,first,dec,zero,forced,word,y\n" +
+		"12345,007,0.5,0,01,a1,p\n" +
+		"02139,12,00.5,0,02,b2,q\n" +
+		"  0401 ,3,1.25,10,3,01,p\n"
+	ds, err := read(t, text, CSVOptions{Numeric: []string{"forced"}})
+	want := []ZerosColumn{{Name: "zip", Like: "02139"}, {Name: "first", Like: "007"}}
+	if err != nil || !reflect.DeepEqual(ds.Zeros, want) {
+		t.Errorf("%v: zeros %+v, want %+v", err, ds.Zeros, want)
+	}
+	// The first row, read as data.
+	if ds, err := read(t, "007,1,p\n12,2,q\n3,3,p\n", CSVOptions{Header: HeaderNo}); err != nil || len(ds.Zeros) != 1 || ds.Zeros[0] != (ZerosColumn{Name: "x1", Like: "007"}) {
+		t.Errorf("no header: %v, %+v", err, ds)
+	}
+}
+
 // TestDateColumns: a categorical column whose values are all days, in ISO
 // 8601's order or with the year last, with a time of day or not, is named
 // with its first value; two dates only, versions (Windows' too, whose
