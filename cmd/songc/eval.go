@@ -338,13 +338,17 @@ func (l *labeller) warning() string {
 
 // noteColumns says once, on stderr, that a file's columns were matched to
 // the model's by name in another order, or read by position below a header
-// that was skipped.
-func noteColumns(g *Globals, path string, st data.Stream) {
+// that was skipped, or by position for want of a header; s is the model's
+// schema.
+func noteColumns(g *Globals, path string, st data.Stream, s *runtime.Schema) {
 	if st.Reordered() {
 		fmt.Fprintln(g.Stderr, reorderedNote(path))
 	}
 	if st.SkippedHeader() {
 		fmt.Fprintln(g.Stderr, skippedHeaderNote(path))
+	}
+	if st.ByPosition() {
+		fmt.Fprintln(g.Stderr, byPositionNote(path, s))
 	}
 }
 

@@ -104,7 +104,7 @@ func (f DataFlags) openFor(g *Globals, path string, m *runtime.Model, quiet bool
 
 // noteData says on stderr when the columns of a file read for a model were
 // matched to the model's in another order, or read by position below a
-// header the model cannot match, how many rows hold a category
+// header the model cannot match or for want of a header, how many rows hold a category
 // no training row had, and how many rows of it (a training file's too)
 // were left out for a missing label. With quiet (-q), the first, which
 // changes nothing the command computes, is not said.
@@ -114,6 +114,9 @@ func noteData(g *Globals, ds *data.Dataset, quiet bool) {
 	}
 	if ds.SkippedHeader {
 		fmt.Fprintln(g.Stderr, skippedHeaderNote(ds.Name))
+	}
+	if ds.ByPosition {
+		fmt.Fprintln(g.Stderr, byPositionNote(ds.Name, ds.Schema))
 	}
 	if ds.Unseen.Rows > 0 {
 		fmt.Fprintln(g.Stderr, unseenNote(ds.Name, &ds.Unseen, ds.Rows, ds.Schema))
@@ -149,6 +152,17 @@ func reorderedNote(path string) string {
 // columns read by position, as the model's training file had no header.
 func skippedHeaderNote(path string) string {
 	return fmt.Sprintf("songc: %s: the first row is read as a header and skipped; the model was trained on a file without one, so the columns are read by position, in the training file's order, whatever the header names them", path)
+}
+
+// byPositionNote says that path has no header, so that its columns were
+// read by position, in the order of the columns of s, the model's, which
+// names them.
+func byPositionNote(path string, s *runtime.Schema) string {
+	names := make([]string, len(s.Inputs))
+	for i, in := range s.Inputs {
+		names[i] = in.Name
+	}
+	return fmt.Sprintf("songc: %s: the file has no header, so its columns are read by position, as the model's training file had them (%s); a header naming them would match them by name, in any order", path, data.QuoteList(names, 8))
 }
 
 // unseenNote says how many rows of path hold an unseen category, and in

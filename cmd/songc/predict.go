@@ -191,7 +191,7 @@ func eachRow(g *Globals, path string, opt data.CSVOptions, f func(data.Stream) e
 			return i, err
 		}
 		if i == 0 {
-			noteColumns(g, shown(path), st)
+			noteColumns(g, shown(path), st, opt.Schema)
 		}
 		if err := f(st); err != nil {
 			return i, err

@@ -1558,6 +1558,38 @@ func TestHeaderForPositionalModel(t *testing.T) {
 	}
 }
 
+// TestNoHeaderForNamedModel: a file without a header, read for a model
+// whose training file named its columns, is read by position, and eval,
+// predict and train --test say so, naming the model's columns in order; a
+// file with the header is not noted.
+func TestNoHeaderForNamedModel(t *testing.T) {
+	row := func(i int) string { return fmt.Sprintf("%d,%s,%c", i%9, []string{"red", "blue"}[i%2], "xz"[i%2]) }
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
+	var nh, h strings.Builder
+	h.WriteString("size,colour,kind\n")
+	for i := range 20 {
+		nh.WriteString(row(i) + "\n")
+		h.WriteString(row(i) + "\n")
+	}
+	os.WriteFile(train, []byte(h.String()), 0o644)
+	os.WriteFile(test, []byte(nh.String()), 0o644)
+	model := filepath.Join(dir, "m.json")
+	const note = `test.csv: the file has no header, so its columns are read by position, as the model's training file had them ("size", "colour"); a header naming them would match them by name, in any order`
+	code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model, "--preset", "quick", "--epochs", "1", "-q")
+	if code != 0 || !strings.Contains(errs, note) {
+		t.Errorf("train --test: exit %d:\n%s", code, errs)
+	}
+	for _, cmd := range []string{"eval", "predict"} {
+		if code, _, errs := songc(t, context.Background(), cmd, model, "--data", test); code != 0 || strings.Count(errs, note) != 1 {
+			t.Errorf("%s: exit %d:\n%s", cmd, code, errs)
+		}
+		if code, _, errs := songc(t, context.Background(), cmd, model, "--data", train); code != 0 || strings.Contains(errs, "no header") {
+			t.Errorf("%s with a header: exit %d:\n%s", cmd, code, errs)
+		}
+	}
+}
+
 // TestCaseTwinsWarned: a categorical column holding "yes" and "Yes" is
 // warned of; one whose levels differ otherwise is not.
 func TestCaseTwinsWarned(t *testing.T) {

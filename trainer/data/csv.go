@@ -742,7 +742,7 @@ func readAll(st *CSVStream, name string) (*Dataset, error) {
 	if err := ds.NoLabel.Err(name, ds.Rows, st.opt.Schema.Missing); err != nil {
 		return nil, err
 	}
-	ds.Reordered, ds.SkippedHeader = st.Reordered(), st.SkippedHeader()
+	ds.Reordered, ds.SkippedHeader, ds.ByPosition = st.Reordered(), st.SkippedHeader(), st.ByPosition()
 	ds.CommaPoints = st.cr.commaPoints
 	return ds, nil
 }
@@ -1816,6 +1816,7 @@ type CSVStream struct {
 	cols      []int // the file column of each input
 	reordered bool
 	skipped   bool     // a header row skipped, the columns read by position
+	unnamed   bool     // no header, the columns of a model that names them read by position
 	fields    []string // the current row's inputs, in the schema's order
 	x         []float64
 	lbl       string
@@ -1875,6 +1876,7 @@ func (s *CSVStream) Next() (ok bool, err error) {
 				s.skipped = !s.opt.Named
 				continue
 			}
+			s.unnamed = s.opt.Named
 		}
 		for i, j := range s.cols {
 			s.fields[i] = rec[j]
@@ -2314,6 +2316,11 @@ func (s *CSVStream) Reordered() bool { return s.reordered }
 // are positional (its training file had no header): a header that names
 // the columns in another order cannot be told from one in the model's.
 func (s *CSVStream) SkippedHeader() bool { return s.skipped }
+
+// ByPosition reports whether the file has no header, so that the columns
+// of a model that names them were read by position, in the order of its
+// training file.
+func (s *CSVStream) ByPosition() bool { return s.unnamed }
 
 // MaxLineBytes bounds a line of a CSV file: 4 MiB, room for a row of
 // about 200,000 numbers. A longer line is an error, so that a

@@ -124,6 +124,9 @@ type Dataset struct {
 	// SkippedHeader: the first row was read as a header and skipped, and
 	// the columns by position (CSVStream.SkippedHeader).
 	SkippedHeader bool
+	// ByPosition: the file has no header, and the columns of a model that
+	// names them were read by position (CSVStream.ByPosition).
+	ByPosition bool
 }
 
 // Repeats returns how many rows repeat an earlier row exactly: the same

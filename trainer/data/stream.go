@@ -35,6 +35,9 @@ type Stream interface {
 	// SkippedHeader reports whether a header row was skipped and the
 	// columns read by position, the model's names being positional.
 	SkippedHeader() bool
+	// ByPosition reports whether the file has no header, so that the
+	// columns of a model that names them were read by position.
+	ByPosition() bool
 	// Kept returns the current row's fields of the columns that
 	// CSVOptions.Keep names, in its order; the slice is reused. It is nil
 	// without Keep.
@@ -167,6 +170,7 @@ func (s *idxStream) Line() int            { return s.n }
 func (s *idxStream) UnseenColumns() []int { return nil }
 func (s *idxStream) Reordered() bool      { return false }
 func (s *idxStream) SkippedHeader() bool  { return false }
+func (s *idxStream) ByPosition() bool     { return false }
 
 func (s *idxStream) Close() error {
 	for _, c := range []io.Closer{s.c, s.lc} {
