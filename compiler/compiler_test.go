@@ -172,6 +172,15 @@ func TestLinearTest(t *testing.T) {
 	if _, test := p.nodeTest(0); !strings.Contains(test[1], `0.05*("Na - K" - 40)`) || !strings.Contains(test[1], `[Na - K is missing]`) {
 		t.Errorf("a name of arithmetic: %q", test[1])
 	}
+	// So is one of two words.
+	m.Schema.Inputs[0].Name = "fixed acidity"
+	p, err = NewPlan(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, test := p.nodeTest(0); !strings.Contains(test[1], `0.05*("fixed acidity" - 40)`) {
+		t.Errorf("a name of two words: %q", test[1])
+	}
 }
 
 // TestReading: a row's reading of a test on several columns sums its

@@ -459,9 +459,10 @@ func (p *Plan) centres(node int) (centre, mean []float64) {
 }
 
 // operand returns a column's name as it stands in a sum: quoted (Go's
-// quoting) where it would not read as one name, as "Na - K" or "Mg*2".
+// quoting) where it would not read as one name, as "Na - K", "Mg*2" or
+// "free sulfur".
 func operand(name string) string {
-	if d := display(name); d != name || !strings.ContainsAny(name, "+-*/()[]=<>\"") {
+	if d := display(name); d != name || !strings.ContainsAny(name, "+-*/()[]=<>\" \t") {
 		return d
 	}
 	return strconv.Quote(name)
