@@ -268,12 +268,12 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
+	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
+	if err != nil { // a label that is no label: before the columns are described
+		return err
+	}
 	if train.Schema != nil && !c.Quiet { // a CSV file
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator, train.CommaPoints), describeColumns(task))
-	}
-	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
-	if err != nil {
-		return err
 	}
 	for _, w := range warned { // always said: the file may be misread
 		fmt.Fprintf(g.Stderr, "songc: warning: %s: %s\n", train.Name, w)

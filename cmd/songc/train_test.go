@@ -1333,7 +1333,8 @@ func TestLabelDoubts(t *testing.T) {
 
 // TestWrongLabel: a last column that does not read as classes, with
 // another column named like a label, stops train before it trains (no
-// model), naming both; --label-col either one goes on.
+// model) and before it describes the columns, naming both; --label-col
+// either one goes on.
 func TestWrongLabel(t *testing.T) {
 	train := csvFile(t, "class,age,weight", 60, func(i int) string {
 		return fmt.Sprintf("%s,%d,%d.%d", []string{"up", "down"}[i%2], i%7, 50+i, i%10)
@@ -1343,6 +1344,9 @@ func TestWrongLabel(t *testing.T) {
 	want := `the label is the last column, "weight", whose 60 distinct values in 60 rows do not read as classes, and column "class" is named like a label: pass --label-col "class" (or --label-col "weight" to learn the last column all the same)`
 	if _, err := os.Stat(out); code != 1 || !strings.Contains(errs, want) || err == nil {
 		t.Errorf("exit %d, want 1 and %q, and no model (%v):\n%s", code, want, err, errs)
+	}
+	if strings.Contains(errs, `label column "weight"`) { // said before the error, it read as accepted
+		t.Errorf("the columns described before the error:\n%s", errs)
 	}
 	for _, label := range []string{"class", "weight"} {
 		if code, errs := trainQuick(t, train, "--label-col", label); code != 0 {
