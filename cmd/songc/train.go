@@ -1684,7 +1684,7 @@ func smallClassesNote(met runtime.Metrics) string {
 	if gap <= 0.1 {
 		return ""
 	}
-	return fmt.Sprintf("note: the walk's balanced accuracy is %.1f points below its accuracy: it does worse on the smaller classes; if they matter, --select balanced chooses the model by balanced accuracy\n", 100*gap)
+	return fmt.Sprintf("note: the walk's balanced accuracy is %.1f points below its accuracy: it does worse on the smaller classes; if they matter, train --select balanced chooses the model by balanced accuracy (an expert flag: songc train --help-all)\n", 100*gap)
 }
 
 // newProgressPrinter returns a Progress callback: a live, rewritten line on
