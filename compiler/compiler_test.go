@@ -121,16 +121,7 @@ func TestFieldNames(t *testing.T) {
 // first, that holds exactly where its margin is positive; past maxTerms,
 // the rest are counted.
 func TestLinearTest(t *testing.T) {
-	// age (numeric, with a missing-value feature), sex (F, M); the node
-	// reads 0.5·(age - 40)·0.1 - 2·[age missing] + 3·[sex = M] + 1.
-	m := &runtime.Model{Format: runtime.FormatInputs, Nodes: 1, Classes: 2, Steps: 2, Features: 4,
-		M0Logits: [][]float64{{0}, {5}, {0}}, M1Logits: [][]float64{{0}, {0}, {5}},
-		W: [][]float64{{0.5, -2, 0, 3}}, B: []float64{1},
-		InputShift: []float64{40, 0, 0, 0}, InputScale: []float64{0.1, 1, 1, 1},
-		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{
-			{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
-			{Name: "sex", Kind: runtime.Categorical, Levels: []string{"F", "M"}},
-		}}}
+	m := ageSexModel()
 	p, err := NewPlan(m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -183,6 +174,20 @@ func TestLinearTest(t *testing.T) {
 	}
 }
 
+// ageSexModel returns a model of one node over age (numeric, with a
+// missing-value feature) and sex (F, M), which reads 0.5·(age - 40)·0.1 -
+// 2·[age missing] + 3·[sex = M] + 1.
+func ageSexModel() *runtime.Model {
+	return &runtime.Model{Format: runtime.FormatInputs, Nodes: 1, Classes: 2, Steps: 2, Features: 4,
+		M0Logits: [][]float64{{0}, {5}, {0}}, M1Logits: [][]float64{{0}, {0}, {5}},
+		W: [][]float64{{0.5, -2, 0, 3}}, B: []float64{1},
+		InputShift: []float64{40, 0, 0, 0}, InputScale: []float64{0.1, 1, 1, 1},
+		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{
+			{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
+			{Name: "sex", Kind: runtime.Categorical, Levels: []string{"F", "M"}},
+		}}}
+}
+
 // TestReading: a row's reading of a test on several columns sums its
 // columns' centred terms to the test's left side, which less the
 // threshold is the node's margin (also for a category no training row
@@ -192,14 +197,7 @@ func TestLinearTest(t *testing.T) {
 func TestReading(t *testing.T) {
 	// As TestLinearTest's node: 0.05·(age - 40) - 2·[age missing] -
 	// 1.5·[sex = F] + 1.5·[sex = M] > -2.5, sex's mean weight 1.5.
-	m := &runtime.Model{Format: runtime.FormatInputs, Nodes: 2, Classes: 2, Steps: 2, Features: 4,
-		M0Logits: [][]float64{{0, 0}, {0, 0}, {5, 5}, {0, 0}}, M1Logits: [][]float64{{0, 0}, {5, 0}, {0, 0}, {0, 5}},
-		W: [][]float64{{0.5, -2, 0, 3}, {0, 0, 0, 0}}, B: []float64{1, 0},
-		InputShift: []float64{40, 0, 0, 0}, InputScale: []float64{0.1, 1, 1, 1},
-		Schema: &runtime.Schema{Label: "y", Inputs: []runtime.Input{
-			{Name: "age", Kind: runtime.Numeric, Fill: 40, MissingFeature: true},
-			{Name: "sex", Kind: runtime.Categorical, Levels: []string{"F", "M"}},
-		}}}
+	m := ageSexModel()
 	p, err := NewPlan(m, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -250,10 +248,14 @@ func TestReading(t *testing.T) {
 	if got, got2 := p.Reading(0, []float64{52.5, 0, 0, 1}), p.Reading(0, []float64{40, 1, 0, 1}); got != "52.5" || got2 != "missing" {
 		t.Errorf("one numeric column: %q and %q, want 52.5 and missing", got, got2)
 	}
-	// No reading for a node without weights, one the walk never reaches,
-	// or a row of the wrong width.
-	if got := p.Reading(1, []float64{50, 0, 0, 1}) + p.Reading(0, []float64{50}) + p.Reading(7, []float64{50, 0, 0, 1}); got != "" {
+	// No reading for a row of the wrong width, a node not in the model,
+	// or one without weights.
+	if got := p.Reading(0, []float64{50}) + p.Reading(7, []float64{50, 0, 0, 1}); got != "" {
 		t.Errorf("no reading: %q", got)
+	}
+	m.W[0] = []float64{0, 0, 0, 0}
+	if p, err = NewPlan(m, Options{}); err != nil || p.Reading(0, []float64{50, 0, 0, 1}) != "" {
+		t.Errorf("a node without weights: %v, %q", err, p.Reading(0, []float64{50, 0, 0, 1}))
 	}
 }
 

@@ -1513,26 +1513,32 @@ func TestRepeatedRowsWarned(t *testing.T) {
 	}
 }
 
+// headerPair writes in dir 20 rows of a number, a colour and a class,
+// without a header to the file plain and with the header
+// size,colour,kind to the file named, and returns the rows.
+func headerPair(t *testing.T, dir, plain, named string) string {
+	t.Helper()
+	var rows strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&rows, "%d,%s,%c\n", i%9, []string{"red", "blue"}[i%2], "xz"[i%2])
+	}
+	if err := os.WriteFile(filepath.Join(dir, plain), []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, named), []byte("size,colour,kind\n"+rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return rows.String()
+}
+
 // TestHeaderForPositionalModel: a model trained on a file without a
 // header (with a categorical column, so that it records its columns)
 // reads a file with a header by position, skipping the header and saying
 // so, in eval and predict alike.
 func TestHeaderForPositionalModel(t *testing.T) {
-	row := func(i int) string { return fmt.Sprintf("%d,%s,%c", i%9, []string{"red", "blue"}[i%2], "xz"[i%2]) }
 	dir := t.TempDir()
+	nh := headerPair(t, dir, "train.csv", "test.csv")
 	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
-	var nh, h strings.Builder
-	h.WriteString("size,colour,kind\n")
-	for i := range 20 {
-		nh.WriteString(row(i) + "\n")
-		h.WriteString(row(i) + "\n")
-	}
-	if err := os.WriteFile(train, []byte(nh.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(test, []byte(h.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	if code, errs := trainQuick(t, train); code != 0 {
 		t.Fatalf("train: exit %d:\n%s", code, errs)
 	}
@@ -1553,7 +1559,7 @@ func TestHeaderForPositionalModel(t *testing.T) {
 	// A first row with a word in the numeric column but a known colour is
 	// a bad row, not a header.
 	typo := filepath.Join(dir, "typo.csv")
-	if err := os.WriteFile(typo, []byte("abc,red,x\n"+strings.SplitN(nh.String(), "\n", 2)[1]), 0o644); err != nil {
+	if err := os.WriteFile(typo, []byte("abc,red,x\n"+strings.SplitN(nh, "\n", 2)[1]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errs = songc(t, context.Background(), "predict", model, "--data", typo)
@@ -1567,17 +1573,9 @@ func TestHeaderForPositionalModel(t *testing.T) {
 // predict and train --test say so, naming the model's columns in order; a
 // file with the header is not noted.
 func TestNoHeaderForNamedModel(t *testing.T) {
-	row := func(i int) string { return fmt.Sprintf("%d,%s,%c", i%9, []string{"red", "blue"}[i%2], "xz"[i%2]) }
 	dir := t.TempDir()
+	headerPair(t, dir, "test.csv", "train.csv")
 	train, test := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv")
-	var nh, h strings.Builder
-	h.WriteString("size,colour,kind\n")
-	for i := range 20 {
-		nh.WriteString(row(i) + "\n")
-		h.WriteString(row(i) + "\n")
-	}
-	os.WriteFile(train, []byte(h.String()), 0o644)
-	os.WriteFile(test, []byte(nh.String()), 0o644)
 	model := filepath.Join(dir, "m.json")
 	const note = `test.csv: the file has no header, so its columns are read by position, as the model's training file had them ("size", "colour"); a header naming them would match them by name, in any order`
 	code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", model, "--preset", "quick", "--epochs", "1", "-q")
