@@ -210,6 +210,7 @@ func evaluate(g *Globals, k *runtime.Classifier, path string, opt data.CSVOption
 type labeller struct {
 	path    string // the file the labels are read from
 	classes []string
+	whose   string // whose classes they are, for errors: "the model's"
 	index   func(string) (int, bool)
 	extra   map[string]int // a lacking label's index in lacking, by its key
 	lacking []lackingLabel // in the order first met
@@ -223,7 +224,7 @@ type labeller struct {
 const maxLacking = 1000
 
 func newLabeller(path string, classes []string) *labeller {
-	return &labeller{path: path, classes: classes, index: data.ClassLookup(classes), extra: map[string]int{}}
+	return &labeller{path: path, classes: classes, whose: "the model's", index: data.ClassLookup(classes), extra: map[string]int{}}
 }
 
 // class returns the class of label, read on line; it is an error when
@@ -238,8 +239,8 @@ func (l *labeller) class(label string, line int) (int, error) {
 		key := data.LabelKey(label) // met before, perhaps, written otherwise
 		if j, ok = l.extra[key]; !ok {
 			if len(l.lacking) == maxLacking {
-				return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of the model's %s (%s); is this the label column (--label-col), and the data the model is for?",
-					l.path, line, label, maxLacking, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8))
+				return 0, fmt.Errorf("%s:%d: label %q: more than %d distinct labels are none of %s %s (%s); is this the label column (--label-col), and the data the model is for?",
+					l.path, line, label, maxLacking, l.whose, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8))
 			}
 			j = len(l.lacking)
 			l.extra[key] = j
@@ -279,8 +280,8 @@ func (l *labeller) noneKnown() error {
 	if n := l.without(); n == 0 || n < l.rows {
 		return nil
 	}
-	return fmt.Errorf("%s: no row's label is one of the model's %s (%s): line %d has %q; is this the label column, and the data the model is for?",
-		l.path, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8), l.lacking[0].Line, l.lacking[0].Name)
+	return fmt.Errorf("%s: no row's label is one of %s %s (%s): line %d has %q; is this the label column, and the data the model is for?",
+		l.path, l.whose, text.Count(len(l.classes), "class"), data.QuoteList(l.classes, 8), l.lacking[0].Line, l.lacking[0].Name)
 }
 
 // lackingLabel is a label of the evaluated rows that is none of the

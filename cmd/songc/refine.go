@@ -159,6 +159,7 @@ func splitTest(train, test *data.Dataset) (*data.Dataset, *testRows, string, err
 		return test, nil, "", nil
 	}
 	lab := newLabeller(test.Name, classes)
+	lab.whose = "the training rows'"
 	y, err := lab.targets(test)
 	if err != nil {
 		return nil, nil, "", err

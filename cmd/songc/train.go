@@ -260,16 +260,22 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	known, all, testWarning, err := splitTest(train, test) // the warning below the file's
-	if err != nil {
-		return err
-	}
-	task, err := trainer.NewTask(train, known)
+	// The training rows first: a label that is no label is said before
+	// the test file is matched to its classes, and before the columns are
+	// described.
+	task, err := trainer.NewTask(train, nil)
 	if err != nil {
 		return err
 	}
 	warned, err := readWarnings(train, task, args.Header, args.LabelCol != "")
-	if err != nil { // a label that is no label: before the columns are described
+	if err != nil {
+		return err
+	}
+	known, all, testWarning, err := splitTest(train, test) // the warning below the file's
+	if err != nil {
+		return err
+	}
+	if task, err = trainer.NewTask(train, known); err != nil {
 		return err
 	}
 	if train.Schema != nil && !c.Quiet { // a CSV file

@@ -1348,6 +1348,14 @@ func TestWrongLabel(t *testing.T) {
 	if strings.Contains(errs, `label column "weight"`) { // said before the error, it read as accepted
 		t.Errorf("the columns described before the error:\n%s", errs)
 	}
+	// Also with --test, whose labels (other weights) are then not matched
+	// to the classes first.
+	test := csvFile(t, "class,age,weight", 20, func(i int) string {
+		return fmt.Sprintf("%s,%d,%d.%d", []string{"up", "down"}[i%2], i%7, 150+i, i%10)
+	})
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "--preset", "quick", "--epochs", "1", "-o", out); code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("with --test: exit %d, want 1 and %q:\n%s", code, want, errs)
+	}
 	for _, label := range []string{"class", "weight"} {
 		if code, errs := trainQuick(t, train, "--label-col", label); code != 0 {
 			t.Errorf("--label-col %s: exit %d:\n%s", label, code, errs)
@@ -1787,7 +1795,7 @@ func TestTestClassesLacking(t *testing.T) {
 	}
 	// No known class at all: the label column is likely another.
 	os.WriteFile(test, []byte("f1,f2,f3,f4,kind\n0,0,0,0,yak\n"), 0o644)
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", filepath.Join(dir, "n.json"), "-q"); code != 1 || !strings.Contains(errs, "no row's label is one of the model's 3 classes") {
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "--test", test, "-o", filepath.Join(dir, "n.json"), "-q"); code != 1 || !strings.Contains(errs, "no row's label is one of the training rows' 3 classes") {
 		t.Errorf("train with no known class: exit %d: %s", code, errs)
 	}
 	// A test file without labels has nothing to do with classes.
