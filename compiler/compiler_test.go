@@ -248,6 +248,19 @@ func TestReading(t *testing.T) {
 	if got, got2 := p.Reading(0, []float64{52.5, 0, 0, 1}), p.Reading(0, []float64{40, 1, 0, 1}); got != "52.5" || got2 != "missing" {
 		t.Errorf("one numeric column: %q and %q, want 52.5 and missing", got, got2)
 	}
+	// A row whose terms are all 0 (its age the median, its sex's levels
+	// alike) still reads.
+	m.W[0] = []float64{0.5, 0, 3, 3}
+	if p, err = NewPlan(m, Options{}); err != nil || p.Reading(0, []float64{40, 0, 1, 0}) != "0 > -4" {
+		t.Errorf("at the centres: %v, %q, want 0 > -4", err, p.Reading(0, []float64{40, 0, 1, 0}))
+	}
+	// Without a missing-value feature, the fill may be a missing field.
+	m2 := ageSexModel()
+	m2.Features, m2.W, m2.InputShift, m2.InputScale = 3, [][]float64{{0.5, 0, 0}}, []float64{40, 0, 0}, []float64{0.1, 1, 1}
+	m2.Schema.Inputs[0].MissingFeature = false
+	if p, err := NewPlan(m2, Options{}); err != nil || p.Reading(0, []float64{40, 1, 0}) != "40 or missing" || p.Reading(0, []float64{41, 1, 0}) != "41" {
+		t.Errorf("no missing-value feature: %v", err)
+	}
 	// No reading for a row of the wrong width, a node not in the model,
 	// or one without weights.
 	if got := p.Reading(0, []float64{50}) + p.Reading(7, []float64{50, 0, 0, 1}); got != "" {

@@ -375,7 +375,7 @@ func (p *Plan) Reading(node int, x []float64) string {
 			terms = append(terms, term{i, v})
 		}
 	}
-	if len(terms) == 0 {
+	if !slices.ContainsFunc(k.Weights(node), func(w float64) bool { return w != 0 }) {
 		return "" // no weight: the bias alone decides
 	}
 	scratch := make([]float64, k.NumFeatures())
@@ -402,14 +402,15 @@ func (p *Plan) Reading(node int, x []float64) string {
 		if !ok {
 			is = " is "
 		}
-		fmt.Fprintf(&b, "%s%s%s (%s%s)", display(s.Inputs[tm.col].Name), is, v, sign, strconv.FormatFloat(math.Abs(tm.v), 'g', 3, 64))
+		fmt.Fprintf(&b, "%s%s%s (%s%s)", operand(s.Inputs[tm.col].Name), is, v, sign, strconv.FormatFloat(math.Abs(tm.v), 'g', 3, 64))
 	}
 	return b.String()
 }
 
 // value says input column i's value in the row whose features are x, the
-// column's first feature at j: a number (6 significant digits) or a
-// quoted level, with ok true; else missing, or an unseen value (missing or
+// column's first feature at j: a number (6 significant digits; the fill,
+// without a missing-value feature, with "or missing", as a missing field
+// reads so) or a quoted level, with ok true; else missing, or an unseen value (missing or
 // an unseen value, for a categorical column without a missing-value
 // feature).
 func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
@@ -418,7 +419,11 @@ func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
 		return "missing", false
 	}
 	if in.Kind == runtime.Numeric {
-		return strconv.FormatFloat(x[j], 'g', 6, 64), true
+		v := strconv.FormatFloat(x[j], 'g', 6, 64)
+		if !in.MissingFeature && x[j] == in.Fill { // a missing field reads as its fill
+			v += " or missing"
+		}
+		return v, true
 	}
 	for l, level := range in.Levels {
 		if x[j+l] == 1 {

@@ -267,7 +267,7 @@ func printable(s string) string {
 // holds what would break the list (a comma, =, a bracket, a quote) or
 // spaces at its ends.
 func inParens(s string) string {
-	if s == "" || strings.ContainsAny(s, ",=()\"") || strings.TrimSpace(s) != s {
+	if s == "" || strings.ContainsAny(s, ",=()[]{}\"") || strings.TrimSpace(s) != s {
 		return strconv.Quote(s)
 	}
 	return printable(s)
