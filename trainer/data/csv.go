@@ -405,10 +405,10 @@ func (t *table) noteCategorical(ds *Dataset, in runtime.Input, j int, missing []
 	}
 	n, values := len(in.Levels), t.numbers[j]+t.words[j]
 	switch {
-	case t.numbers[j] > t.words[j] && writtenWith(t.some[j]) != "":
-		// Numbers, some written with a unit or in parentheses: not
-		// missing values.
-		ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: writtenWith(t.some[j]), Like: t.some[j][0]})
+	case t.numbers[j] > t.words[j] && t.marked[j] != noMark:
+		// Numbers, the others all written with one sign or in
+		// parentheses: not missing values.
+		ds.Units = append(ds.Units, UnitColumn{Name: in.Name, Unit: t.marked[j], Like: t.some[j][0]})
 	case t.numbers[j] > t.words[j]:
 		ds.Mixed = append(ds.Mixed, MixedColumn{Name: in.Name, Numbers: t.numbers[j], Words: t.words[j], Some: t.some[j], More: t.more[j],
 			FirstOnly: !ds.Header && t.words[j] == 1 && isWord(t.first[j], missing)})
@@ -644,6 +644,10 @@ func withUnit(levels []string) string {
 // accounts write negative amounts: (80.19).
 const Parentheses = "()"
 
+// noMark is table.marked for a column with a word that writes no number,
+// or another mark than the others.
+const noMark = "none"
+
 // writtenWith returns the mark that each of the values writes a number
 // with, in a column whose other values are plain numbers: a currency sign
 // or a percent sign before or after it ($9.01, 12 %, 3€), or Parentheses
@@ -821,6 +825,9 @@ type table struct {
 	numbers, words []int
 	some           [][]string
 	more           []bool
+	// marked is the mark every word of a column writes a number with
+	// (writtenWith: $ for $9.01), noMark once one writes none or another.
+	marked []string
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
 	levels []map[string]bool
@@ -838,11 +845,11 @@ type table struct {
 }
 
 // leadingZero reports whether field f is a whole number written with a
-// leading zero, as codes are (01234, 007): digits only, two or more, the
-// first a zero.
+// leading zero, as codes are (01234, 007): digits only, three or more (a
+// month or an hour, 01 or 09, is a number to order), the first a zero.
 func leadingZero(f string) bool {
 	f = strings.TrimSpace(f)
-	return len(f) >= 2 && f[0] == '0' && strings.Trim(f, "0123456789") == ""
+	return len(f) >= 3 && f[0] == '0' && strings.Trim(f, "0123456789") == ""
 }
 
 // zero keeps field f of column j as its example of a number written with
@@ -935,6 +942,7 @@ func scanTable(r io.Reader, name string, opt CSVOptions) (*table, error) {
 				t.firstComma = slices.Clone(cr.comma)
 			}
 			t.numbers, t.words, t.some, t.more = make([]int, t.width), make([]int, t.width), make([][]string, t.width), make([]bool, t.width)
+			t.marked = make([]string, t.width)
 			for j := range t.width {
 				t.firstLevel[j] = runtime.Level(rec[j])
 				t.levels[j] = map[string]bool{}
@@ -985,6 +993,12 @@ func (t *table) count(j int, l string, num, first bool) {
 	if num {
 		t.numbers[j]++
 		return
+	}
+	switch m := writtenWith([]string{l}); {
+	case t.words[j] == 0:
+		t.marked[j] = cmp.Or(m, noMark)
+	case m != t.marked[j]:
+		t.marked[j] = noMark
 	}
 	if t.words[j]++; t.more[j] || slices.Contains(t.some[j], l) {
 		return
@@ -1133,7 +1147,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		levels := t.levels[j]
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
-			if u := writtenWith(t.some[j]); mostly == "" && t.numbers[j] > t.words[j] && u != "" {
+			if u := t.marked[j]; mostly == "" && t.numbers[j] > t.words[j] && u != noMark {
 				how := fmt.Sprintf("written with %q", u)
 				if u == Parentheses {
 					how = "negatives written in parentheses"

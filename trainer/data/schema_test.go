@@ -906,13 +906,13 @@ func TestUnitColumns(t *testing.T) {
 
 // TestZerosColumns: a numeric column with a whole number written with a
 // leading zero, in any row, the first one too when it is data, is named
-// with that value; zero itself, decimals, a column forced numeric and a
-// categorical one are not.
+// with that value; zero itself, decimals, two digits (a month), a column
+// forced numeric and a categorical one are not.
 func TestZerosColumns(t *testing.T) {
-	text := "zip,first,dec,zero,forced,word,y\n" +
-		"12345,007,0.5,0,01,a1,p\n" +
-		"02139,12,00.5,0,02,b2,q\n" +
-		"  0401 ,3,1.25,10,3,01,p\n"
+	text := "zip,first,dec,zero,forced,word,month,y\n" +
+		"12345,007,0.5,0,001,a1,01,p\n" +
+		"02139,12,00.5,0,002,b2,09,q\n" +
+		"  0401 ,3,1.25,10,3,001,12,p\n"
 	ds, err := read(t, text, CSVOptions{Numeric: []string{"forced"}})
 	want := []ZerosColumn{{Name: "zip", Like: "02139"}, {Name: "first", Like: "007"}}
 	if err != nil || !reflect.DeepEqual(ds.Zeros, want) {
@@ -921,6 +921,30 @@ func TestZerosColumns(t *testing.T) {
 	// The first row, read as data.
 	if ds, err := read(t, "007,1,p\n12,2,q\n3,3,p\n", CSVOptions{Header: HeaderNo}); err != nil || len(ds.Zeros) != 1 || ds.Zeros[0] != (ZerosColumn{Name: "x1", Like: "007"}) {
 		t.Errorf("no header: %v, %+v", err, ds)
+	}
+}
+
+// TestMarkedColumns: a column of plain numbers whose other values all
+// write a number with one sign, or in parentheses, is a Units column,
+// however many distinct values it has; one with a word among them, past
+// the first few, is Mixed.
+func TestMarkedColumns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("cost,net,odd,y\n")
+	for i := range 20 {
+		cost, net, odd := fmt.Sprint(i), fmt.Sprint(i), fmt.Sprint(i)
+		if i%3 == 0 {
+			cost, net, odd = fmt.Sprintf("$%d.50", i), fmt.Sprintf("(%d)", i), fmt.Sprintf("$%d", i)
+		}
+		if i == 18 {
+			odd = "unknown"
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,%c\n", cost, net, odd, "pq"[i%2])
+	}
+	ds, err := read(t, b.String(), CSVOptions{})
+	want := []UnitColumn{{Name: "cost", Unit: "$", Like: "$0.50"}, {Name: "net", Unit: Parentheses, Like: "(0)"}}
+	if err != nil || !reflect.DeepEqual(ds.Units, want) || len(ds.Mixed) != 1 || ds.Mixed[0].Name != "odd" {
+		t.Errorf("%v: units %+v, want %+v; mixed %+v, want odd", err, ds.Units, want, ds.Mixed)
 	}
 }
 
