@@ -61,7 +61,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 			}
 		}
 	}
-	task, all, err := loadTask(g, m, c.Data, c.Test, c.DataFlags, c.Quiet)
+	task, all, err := loadTask(g, m, c.Data, c.Test, c.DataFlags, c.Quiet, !c.Quiet)
 	if err != nil {
 		return err
 	}
@@ -100,8 +100,9 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 
 // loadTask reads the training data (the embedded Letter data without a
 // path) and the optional test data of refine and select, encoded by m's
-// input columns; quiet: -q was given.
-func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, quiet bool) (*trainer.Task, *testRows, error) {
+// input columns; quiet: -q was given; progress: the command prints
+// progress lines with a test accuracy.
+func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, quiet, progress bool) (*trainer.Task, *testRows, error) {
 	if train == "" {
 		tr, ts, err := data.Letter()
 		if err != nil {
@@ -127,6 +128,9 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 		if ts, all, warning, err = splitTest(tr, ts); err != nil {
 			return nil, nil, err
 		}
+		if warning != "" && progress {
+			warning += progressLeavesOut
+		}
 		if warning != "" {
 			fmt.Fprintln(g.Stderr, warning)
 		}
@@ -134,6 +138,10 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 	task, err := trainer.NewTask(tr, ts)
 	return task, all, err
 }
+
+// progressLeavesOut ends splitTest's warning for a command that prints
+// progress lines with a test accuracy.
+const progressLeavesOut = "; the test accuracy of the progress lines leaves them out"
 
 // testRows are the rows of a test file as the final test scores read
 // them: every row, in file order, the class of a label that is none of the
@@ -147,7 +155,8 @@ type testRows struct {
 // splitTest returns, for a labelled test file, the rows of test whose
 // labels are classes of train, which the training and its progress lines
 // score, and all its rows for the final scores, with a warning of the
-// others, as eval gives ("" when there are none). It returns test and nil
+// others, as eval gives ("" when there are none; the commands with
+// progress lines add that their test accuracy leaves them out). It returns test and nil
 // for a file without labels, or when train's classes are not to be had
 // (NewTask says why).
 func splitTest(train, test *data.Dataset) (*data.Dataset, *testRows, string, error) {
@@ -171,7 +180,7 @@ func splitTest(train, test *data.Dataset) (*data.Dataset, *testRows, string, err
 	if lab.without() == 0 {
 		return test, all, "", nil
 	}
-	warning := "songc: " + lab.warning() + "; the test accuracy of the progress lines leaves them out"
+	warning := "songc: " + lab.warning()
 	known := make([]int, 0, test.Rows)
 	for i, k := range y {
 		if k < len(classes) {

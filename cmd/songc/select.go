@@ -90,7 +90,7 @@ func (c *SelectCmd) Run(g *Globals) (err error) {
 			return fmt.Errorf("%s and %s read different input columns; select compares models of one training file", c.Models[0], c.Models[i+1])
 		}
 	}
-	task, all, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags, false)
+	task, all, err := loadTask(g, models[0], c.Data, c.Test, c.DataFlags, false, false)
 	if err != nil {
 		return err
 	}

@@ -299,6 +299,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		}
 	}
 	if testWarning != "" {
+		if !c.Quiet {
+			testWarning += progressLeavesOut
+		}
 		fmt.Fprintln(g.Stderr, testWarning)
 	}
 	src := train.Name
