@@ -106,22 +106,36 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 	if len(names) > runtime.MaxClasses {
 		return nil, fmt.Errorf("%s: has %d classes; a model holds at most %d", train.Name, len(names), runtime.MaxClasses)
 	}
-	t := &Task{Train: train, Test: test, ClassNames: names}
+	t := &Task{Train: train, ClassNames: names}
 	if t.yTrain, err = train.Targets(names); err != nil {
 		return nil, err
 	}
-	if test != nil {
-		if test.Features != train.Features {
-			return nil, fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, train.Name, train.Features)
-		}
-		switch t.yTest, err = test.Targets(names); {
-		case err != nil && test.Labels == nil: // no label column
-			return nil, err
-		case err != nil:
-			return nil, &TestClassError{err}
-		}
+	if err := t.SetTest(test); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// SetTest makes test the task's test rows (nil: none), mapping their
+// labels onto the classes; a label that is none of them is a
+// *TestClassError. It is for a task no run has started on.
+func (t *Task) SetTest(test *data.Dataset) error {
+	t.Test, t.yTest = test, nil
+	if test == nil {
+		return nil
+	}
+	if test.Features != t.Train.Features {
+		return fmt.Errorf("%s: rows have %d features, the training data %s has %d", test.Name, test.Features, t.Train.Name, t.Train.Features)
+	}
+	y, err := test.Targets(t.ClassNames)
+	switch {
+	case err != nil && test.Labels == nil: // no label column
+		return err
+	case err != nil:
+		return &TestClassError{err}
+	}
+	t.yTest = y
+	return nil
 }
 
 // TestClassError is NewTask's error when a test row's label is none of

@@ -119,29 +119,18 @@ func loadTask(g *Globals, m *runtime.Model, train, test string, f DataFlags, qui
 		return nil, nil, err
 	}
 	var ts *data.Dataset
-	var all *testRows
 	if test != "" {
 		if ts, err = f.openFor(g, test, m, quiet); err != nil {
 			return nil, nil, err
 		}
-		var warning string
-		if ts, all, warning, err = splitTest(tr, ts); err != nil {
-			return nil, nil, err
-		}
-		if warning != "" && progress {
-			warning += progressLeavesOut
-		}
-		if warning != "" {
-			fmt.Fprintln(g.Stderr, warning)
-		}
 	}
-	task, err := trainer.NewTask(tr, ts)
+	task, err := trainer.NewTask(tr, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := attachTest(g, task, ts, progress)
 	return task, all, err
 }
-
-// progressLeavesOut ends splitTest's warning for a command that prints
-// progress lines with a test accuracy.
-const progressLeavesOut = "; the test accuracy of the progress lines leaves them out"
 
 // testRows are the rows of a test file as the final test scores read
 // them: every row, in file order, the class of a label that is none of the
@@ -152,45 +141,47 @@ type testRows struct {
 	y  []int
 }
 
-// splitTest returns, for a labelled test file, the rows of test whose
-// labels are classes of train, which the training and its progress lines
-// score, and all its rows for the final scores, with a warning of the
-// others, as eval gives ("" when there are none; the commands with
-// progress lines add that their test accuracy leaves them out). It returns test and nil
-// for a file without labels, or when train's classes are not to be had
-// (NewTask says why).
-func splitTest(train, test *data.Dataset) (*data.Dataset, *testRows, string, error) {
+// progressLeavesOut ends attachTest's warning for a command that prints
+// progress lines with a test accuracy.
+const progressLeavesOut = "; the test accuracy of the progress lines leaves them out"
+
+// attachTest makes the rows of test whose labels are classes of task the
+// task's test rows, which the training and its progress lines score, and
+// returns all its rows for the final test scores. It warns on stderr of
+// the others, as eval does, and, where progress (the command prints
+// progress lines with a test accuracy), that those lines leave them out.
+// A test file without labels is the task's as it is, and nil returned.
+func attachTest(g *Globals, task *trainer.Task, test *data.Dataset, progress bool) (*testRows, error) {
 	if test == nil || test.Labels == nil {
-		return test, nil, "", nil
+		return nil, task.SetTest(test)
 	}
-	classes, err := train.ClassNames()
-	if err != nil {
-		return test, nil, "", nil
-	}
-	lab := newLabeller(test.Name, classes)
+	lab := newLabeller(test.Name, task.ClassNames)
 	lab.whose = "the training rows'"
 	y, err := lab.targets(test)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
 	if err := lab.noneKnown(); err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
-	all := &testRows{test, y}
-	if lab.without() == 0 {
-		return test, all, "", nil
-	}
-	warning := "songc: " + lab.warning()
-	known := make([]int, 0, test.Rows)
-	for i, k := range y {
-		if k < len(classes) {
-			known = append(known, i)
+	known := test
+	if lab.without() > 0 {
+		warning := "songc: " + lab.warning()
+		if progress {
+			warning += progressLeavesOut
 		}
+		fmt.Fprintln(g.Stderr, warning)
+		rows := make([]int, 0, test.Rows)
+		for i, k := range y {
+			if k < len(task.ClassNames) {
+				rows = append(rows, i)
+			}
+		}
+		sub, s := *test, test.Subset(rows) // the file's notes, with the known rows
+		sub.Rows, sub.X, sub.Labels, sub.Line = s.Rows, s.X, s.Labels, s.Line
+		known = &sub
 	}
-	sub := *test // the file's notes, with the known rows
-	s := test.Subset(known)
-	sub.Rows, sub.X, sub.Labels, sub.Line = s.Rows, s.X, s.Labels, s.Line
-	return &sub, all, warning, nil
+	return &testRows{test, y}, task.SetTest(known)
 }
 
 // refineModel runs refine.Run with a line of progress per pass on stderr.
@@ -314,7 +305,7 @@ func reportTest(g *Globals, k *runtime.Classifier, task *trainer.Task, all *test
 	if task.Test == nil {
 		return
 	}
-	if all == nil { // the embedded data, or test rows of the training rows' classes only
+	if all == nil { // the embedded data
 		all = &testRows{task.Test, task.TestTargets()}
 	}
 	met := k.Evaluate(all.ds.X, all.y)

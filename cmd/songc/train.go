@@ -271,13 +271,6 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if err != nil {
 		return err
 	}
-	known, all, testWarning, err := splitTest(train, test) // the warning below the file's
-	if err != nil {
-		return err
-	}
-	if task, err = trainer.NewTask(train, known); err != nil {
-		return err
-	}
 	if train.Schema != nil && !c.Quiet { // a CSV file
 		fmt.Fprintf(g.Stderr, "songc: %s: %s%s\n", train.Name, separatedBy(train.Separator, train.CommaPoints), describeColumns(task))
 	}
@@ -298,11 +291,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 			noteData(g, ds, c.Quiet)
 		}
 	}
-	if testWarning != "" {
-		if !c.Quiet {
-			testWarning += progressLeavesOut
-		}
-		fmt.Fprintln(g.Stderr, testWarning)
+	all, err := attachTest(g, task, test, !c.Quiet) // its warning below the files' notes
+	if err != nil {
+		return err
 	}
 	src := train.Name
 	if args.Demo {
