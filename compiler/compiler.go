@@ -52,6 +52,10 @@ type Plan struct {
 	Nodes      []int  // reachable internal nodes, ascending; Nodes[0] is the root
 	index      map[int]int
 	Hash       string // SHA-256 of the model file encoding
+	// schema and first are the model's input columns and the first
+	// feature of each (inputs, starts), made once.
+	schema *runtime.Schema
+	first  []int
 }
 
 // ModelHash returns the SHA-256 of the model's canonical encoding.
@@ -88,7 +92,12 @@ func NewPlan(m *runtime.Model, opt Options) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Classifier: k, Package: pkg, Hash: hash, index: map[int]int{}}
+	p := &Plan{Classifier: k, Package: pkg, Hash: hash, index: map[int]int{}, schema: m.Inputs()}
+	start := 0 // the first feature of each column
+	for _, in := range p.schema.Inputs {
+		p.first = append(p.first, start)
+		start += in.Width()
+	}
 	for _, s := range k.Reachable() { // ascending: the root first
 		if s < k.NumNodes() {
 			p.index[s] = len(p.Nodes)

@@ -107,8 +107,9 @@ func quotedList(levels []string, n int) string {
 func (p *Plan) column(node int) (col, o int) {
 	w := p.Classifier.Weights(node)
 	col = -1
+	s := p.inputs()
 	for i, start := range p.starts() {
-		for _, x := range w[start : start+p.inputs().Inputs[i].Width()] {
+		for _, x := range w[start : start+s.Inputs[i].Width()] {
 			if x != 0 {
 				if col >= 0 && col != i {
 					return -1, 0
@@ -130,19 +131,12 @@ func (p *Plan) Column(node int) int {
 	return col
 }
 
-// inputs is the model's schema (runtime.Model.Inputs).
-func (p *Plan) inputs() *runtime.Schema { return p.Classifier.Model.Inputs() }
+// inputs is the model's schema (runtime.Model.Inputs, which makes one for
+// a model without a schema), made once by NewPlan.
+func (p *Plan) inputs() *runtime.Schema { return p.schema }
 
 // starts returns the first feature of each input column.
-func (p *Plan) starts() []int {
-	s := p.inputs()
-	out := make([]int, len(s.Inputs))
-	for i, start := 0, 0; i < len(s.Inputs); i++ {
-		out[i] = start
-		start += s.Inputs[i].Width()
-	}
-	return out
-}
+func (p *Plan) starts() []int { return p.first }
 
 // nodeTest describes emitted node e's test in the input columns' terms:
 // the column (-1 when the filter reads several, or none) and the test as
@@ -153,7 +147,7 @@ func (p *Plan) starts() []int {
 func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	k := p.Classifier
 	m := k.Model
-	s := m.Inputs()
+	s := p.inputs()
 	node := p.Nodes[e]
 	col, o := p.column(node)
 	if col < 0 {
@@ -278,7 +272,7 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	t := -k.Bias(node)
 	j := 0
 	centre, mean := p.centres(node)
-	for i, in := range m.Inputs().Inputs {
+	for i, in := range p.inputs().Inputs {
 		name := display(in.Name)
 		centre, mean := centre[i], mean[i]
 		t -= mean
@@ -350,7 +344,7 @@ func (p *Plan) Reading(node int, x []float64) string {
 		return v
 	}
 	m := k.Model
-	s := m.Inputs()
+	s := p.inputs()
 	centre, mean := p.centres(node)
 	type term struct {
 		col int
@@ -445,7 +439,7 @@ func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
 // threshold.
 func (p *Plan) centres(node int) (centre, mean []float64) {
 	m := p.Classifier.Model
-	s := m.Inputs()
+	s := p.inputs()
 	centre, mean = make([]float64, len(s.Inputs)), make([]float64, len(s.Inputs))
 	for i, j := range p.starts() {
 		in := &s.Inputs[i]
