@@ -269,21 +269,17 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 		rank float64
 	}
 	var terms []term
-	t := -k.Bias(node)
 	j := 0
-	centre, mean := p.centres(node)
+	centre, mean, t := p.centres(node)
 	for i, in := range p.inputs().Inputs {
 		name := display(in.Name)
 		centre, mean := centre[i], mean[i]
-		t -= mean
 		for f := range in.Width() {
-			a, shift := m.RawWeight(node, j)
-			t += shift
+			a, _ := m.RawWeight(node, j)
 			tm := term{a, operand(in.Name), math.Abs(w[j])}
 			switch {
 			case in.Kind == runtime.Numeric && f == 0: // the value
 				if centre != 0 {
-					t -= a * centre
 					c := strconv.FormatFloat(math.Abs(centre), 'g', 6, 64)
 					tm.name = "(" + tm.name + text.Sign(1, centre > 0) + c + ")"
 				}
@@ -343,34 +339,31 @@ func (p *Plan) Reading(node int, x []float64) string {
 		v, _ := p.value(col, starts[col], x)
 		return v
 	}
+	if !slices.ContainsFunc(k.Weights(node), func(w float64) bool { return w != 0 }) {
+		return "" // no weight: the bias alone decides
+	}
 	m := k.Model
 	s := p.inputs()
-	centre, mean := p.centres(node)
+	centre, mean, t := p.centres(node)
 	type term struct {
 		col int
 		v   float64
 	}
 	terms := make([]term, 0, len(s.Inputs))
-	lhs, t := 0.0, -k.Bias(node)
+	lhs := 0.0
 	for i, j := range starts {
 		v := -mean[i]
 		for f := range s.Inputs[i].Width() {
-			a, shift := m.RawWeight(node, j+f)
+			a, _ := m.RawWeight(node, j+f)
 			v += a * x[j+f]
-			t += shift
 			if f == 0 && s.Inputs[i].Kind == runtime.Numeric {
 				v -= a * centre[i]
-				t -= a * centre[i]
 			}
 		}
-		t -= mean[i]
 		lhs += v
 		if v != 0 {
 			terms = append(terms, term{i, v})
 		}
-	}
-	if !slices.ContainsFunc(k.Weights(node), func(w float64) bool { return w != 0 }) {
-		return "" // no weight: the bias alone decides
 	}
 	scratch := make([]float64, k.NumFeatures())
 	k.Preprocess(scratch, x)
@@ -436,11 +429,14 @@ func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
 // A row sets one level of a categorical column (unless it is missing or
 // unseen), so what moves the margin is how far a level's weight is from
 // the others': its term is that distance, and the mean goes into the
-// threshold.
-func (p *Plan) centres(node int) (centre, mean []float64) {
+// threshold. t is the threshold the centred terms' sum is compared with:
+// -b + sum_j a_j (shift_j - centre_j) less the columns' mean level
+// weights (linearTest).
+func (p *Plan) centres(node int) (centre, mean []float64, t float64) {
 	m := p.Classifier.Model
 	s := p.inputs()
 	centre, mean = make([]float64, len(s.Inputs)), make([]float64, len(s.Inputs))
+	t = -p.Classifier.Bias(node)
 	for i, j := range p.starts() {
 		in := &s.Inputs[i]
 		switch n := len(in.Levels); {
@@ -453,8 +449,16 @@ func (p *Plan) centres(node int) (centre, mean []float64) {
 			}
 			mean[i] /= float64(n)
 		}
+		t -= mean[i]
+		for f := range in.Width() {
+			a, shift := m.RawWeight(node, j+f)
+			t += shift
+			if f == 0 && in.Kind == runtime.Numeric && centre[i] != 0 {
+				t -= a * centre[i]
+			}
+		}
 	}
-	return centre, mean
+	return centre, mean, t
 }
 
 // operand returns a column's name as it stands in a sum: quoted (Go's
