@@ -33,10 +33,12 @@ type PredictCmd struct {
 }
 
 func (PredictCmd) Help() string {
-	return `Prints one line per row, in row order: the class of the hard walk, which is what
-the code of songc compile returns; with --soft the class of the soft model; with
---proba the soft model's leaf masses (they sum to at most 1, up to rounding in
-the last digits). The rows stream through in constant memory. A file with a
+	return `Prints one line per row, in row order: the class of the hard walk (the one route
+a row takes through the graph, a test per node), which is what the code of songc
+compile returns; with --soft the class of the soft model (the graph as trained,
+which spreads each row over every route); with --proba the soft model's mass on
+each class (its leaf masses: they sum to at most 1, up to rounding in the last
+digits, the rest being mass still in the graph after the last step). The rows stream through in constant memory. A file with a
 header is matched to the model's columns by name, in any order (by position
 for a model trained on a file without one); the label column may be absent,
 and --ignore leaves out columns the model does not read (docs/data.md).
