@@ -983,11 +983,7 @@ func readWarnings(ds *data.Dataset, task *trainer.Task, header string, labelGive
 		out = append(out, fmt.Sprintf(`column %q holds whole numbers written with a leading zero (like %q), read as numbers: the zero is lost and the model orders them by size; if they are codes (postal codes, account numbers), --categorical %q reads them as categories (a feature per distinct value)`, z.Name, z.Like, z.Name))
 	}
 	for _, u := range ds.Units {
-		how := fmt.Sprintf("numbers written with %q", u.Unit)
-		if u.Unit == data.Parentheses {
-			how = "negative numbers written in parentheses"
-		}
-		out = append(out, fmt.Sprintf(`column %q holds %s (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, how, u.Like))
+		out = append(out, fmt.Sprintf(`column %q holds %s (like %q), read as categories (a feature per distinct value), so the model cannot compare them: write them as plain numbers`, u.Name, u.Written(), u.Like))
 	}
 	for _, c := range ds.Twins {
 		out = append(out, fmt.Sprintf("column %q holds values that %s, each a category of its own: if they mean the same, write them alike", c.Name, twinsPhrase(c.Groups)))

@@ -1148,11 +1148,7 @@ func (t *table) schema(name string, opt CSVOptions) (s *runtime.Schema, header b
 		if levels == nil || len(levels) > MaxLevels {
 			many = append(many, fmt.Sprintf("%d (%q)", t.cr.Column(j)+1, in.Name))
 			if u := t.marked[j]; mostly == "" && t.numbers[j] > t.words[j] && u != noMark {
-				how := fmt.Sprintf("written with %q", u)
-				if u == Parentheses {
-					how = "negatives written in parentheses"
-				}
-				mostly = fmt.Sprintf(". Column %q holds numbers, some %s (like %q): write them as plain numbers", in.Name, how, t.some[j][0])
+				mostly = fmt.Sprintf(". Column %q holds plain numbers and %s (like %q): write them all as plain numbers", in.Name, UnitColumn{Unit: u}.Written(), t.some[j][0])
 			} else if mostly == "" && t.numbers[j] > t.words[j] {
 				some := MixedColumn{Some: t.some[j], More: t.more[j]}.Examples()
 				mostly = fmt.Sprintf(". Column %q holds numbers but for %s (%s): if they mean missing, list them (%s); if they are numbers written otherwise, write them as plain numbers",

@@ -262,6 +262,15 @@ type NamedColumn struct{ Name, Ignore string }
 // those not plain).
 type UnitColumn struct{ Name, Unit, Like string }
 
+// Written says how the column's numbers are written: numbers written with
+// "$", or negative numbers written in parentheses.
+func (u UnitColumn) Written() string {
+	if u.Unit == Parentheses {
+		return "negative numbers written in parentheses"
+	}
+	return fmt.Sprintf("numbers written with %q", u.Unit)
+}
+
 // A ZerosColumn is a numeric column with a whole number written with a
 // leading zero; Like is the first such value.
 type ZerosColumn struct{ Name, Like string }
