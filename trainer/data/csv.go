@@ -640,9 +640,9 @@ func withUnit(levels []string) string {
 	return strings.TrimSpace(pre + suf)
 }
 
-// Parentheses is UnitColumn.Unit for numbers written in parentheses, as
+// parentheses is UnitColumn.Unit for numbers written in parentheses, as
 // accounts write negative amounts: (80.19).
-const Parentheses = "()"
+const parentheses = "()"
 
 // noMark is table.marked for a column with a word that writes no number,
 // or another mark than the others.
@@ -650,7 +650,7 @@ const noMark = "none"
 
 // writtenWith returns the mark that each of the values writes a number
 // with, in a column whose other values are plain numbers: a currency sign
-// or a percent sign before or after it ($9.01, 12 %, 3€), or Parentheses
+// or a percent sign before or after it ($9.01, 12 %, 3€), or parentheses
 // ((80.19)); "" when there are no values, or one is not a number so
 // written or the marks differ.
 func writtenWith(values []string) string {
@@ -660,7 +660,7 @@ func writtenWith(values []string) string {
 		m := ""
 		switch {
 		case len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')':
-			m, v = Parentheses, v[1:len(v)-1]
+			m, v = parentheses, v[1:len(v)-1]
 		default:
 			symbol := func(r rune) bool { return r == '%' || unicode.Is(unicode.Sc, r) }
 			if r, size := utf8.DecodeRuneInString(v); symbol(r) {

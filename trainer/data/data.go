@@ -258,14 +258,14 @@ type NamedColumn struct{ Name, Ignore string }
 // A UnitColumn is a categorical column whose values are numbers written
 // with the same unit (a suffix, or a prefix of symbols), or numbers of
 // which those that are not plain are all written with one currency or
-// percent sign, or all in Parentheses. Like is one of its values (one of
+// percent sign, or all in parentheses. Like is one of its values (one of
 // those not plain).
 type UnitColumn struct{ Name, Unit, Like string }
 
 // Written says how the column's numbers are written: numbers written with
 // "$", or negative numbers written in parentheses.
 func (u UnitColumn) Written() string {
-	if u.Unit == Parentheses {
+	if u.Unit == parentheses {
 		return "negative numbers written in parentheses"
 	}
 	return fmt.Sprintf("numbers written with %q", u.Unit)

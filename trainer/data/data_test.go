@@ -646,7 +646,7 @@ func TestWrittenWith(t *testing.T) {
 		{[]string{"12 %", "3%"}, "%"},
 		{[]string{"3€", "4,5€"}, ""}, // a decimal comma is not a number here
 		{[]string{"3€", "4.5€"}, "€"},
-		{[]string{"(80.19)", "(3)"}, Parentheses},
+		{[]string{"(80.19)", "(3)"}, parentheses},
 		{[]string{"$9.01", "(3)"}, ""},
 		{[]string{"$9.01", "unknown"}, ""},
 		{[]string{"(a)"}, ""},

@@ -942,7 +942,7 @@ func TestMarkedColumns(t *testing.T) {
 		fmt.Fprintf(&b, "%s,%s,%s,%c\n", cost, net, odd, "pq"[i%2])
 	}
 	ds, err := read(t, b.String(), CSVOptions{})
-	want := []UnitColumn{{Name: "cost", Unit: "$", Like: "$0.50"}, {Name: "net", Unit: Parentheses, Like: "(0)"}}
+	want := []UnitColumn{{Name: "cost", Unit: "$", Like: "$0.50"}, {Name: "net", Unit: parentheses, Like: "(0)"}}
 	if err != nil || !reflect.DeepEqual(ds.Units, want) || len(ds.Mixed) != 1 || ds.Mixed[0].Name != "odd" {
 		t.Errorf("%v: units %+v, want %+v; mixed %+v, want odd", err, ds.Units, want, ds.Mixed)
 	}
