@@ -36,6 +36,15 @@ func (m Metadata) Constant() *MajorityCheck {
 	return m.Refine.Majority
 }
 
+// Tree returns the tree check's outcome when its tree replaced the walk,
+// else nil.
+func (m Metadata) Tree() *TreeCheck {
+	if m.Refine == nil || m.Refine.Tree == nil || !m.Refine.Tree.Kept {
+		return nil
+	}
+	return m.Refine.Tree
+}
+
 // ErrNoMetadata is returned by ReadMetadata for a model without training metadata.
 var ErrNoMetadata = errors.New("the model has no training metadata")
 
@@ -60,6 +69,32 @@ type Refine struct {
 	Log      []RefinePass `json:"log"`
 	// Majority, when refine ran its majority check, is its outcome.
 	Majority *MajorityCheck `json:"majority_check,omitempty"`
+	// Tree, when refine ran its tree check, is its outcome.
+	Tree *TreeCheck `json:"tree_check,omitempty"`
+}
+
+// TreeCheck is the outcome of refine's tree check: a decision tree on
+// single columns, grown on the rows refitted to, against the refined walk
+// on the validation rows.
+type TreeCheck struct {
+	// Scores holds the tree's validation score (accuracy, or balanced
+	// accuracy for a model selected by it) at each leaf count tried.
+	Scores []TreeScore `json:"scores"`
+	// Leaves and Score are the best of Scores (the fewer leaves on
+	// ties); WalkScore is the walk's.
+	Leaves    int     `json:"leaves"`
+	Score     float64 `json:"score"`
+	WalkScore float64 `json:"walk_score"`
+	// Kept is set when the tree scored above the walk: the model is then
+	// the tree of Leaves leaves grown again on the training and
+	// validation rows together, in place of the walk.
+	Kept bool `json:"kept,omitempty"`
+}
+
+// TreeScore is a tree's validation score at a leaf count.
+type TreeScore struct {
+	Leaves int     `json:"leaves"`
+	Score  float64 `json:"score"`
 }
 
 // MajorityCheck is the outcome of refine's majority check: the selected

@@ -197,12 +197,18 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		}
 	}
 	out, err := refine.Run(g.Ctx, m, task, cfg, progress)
-	if err != nil || quiet || !cfg.MajorityCheck {
+	if err != nil || quiet || !(cfg.MajorityCheck || cfg.Tree) {
 		return out, err
 	}
 	meta, err := runlog.ReadMetadata(out.Training)
 	if err != nil || meta.Refine == nil {
 		return out, err // refine.Run always records its passes
+	}
+	if tc := meta.Refine.Tree; tc != nil {
+		fmt.Fprintln(g.Stderr, "songc: tree check: "+treeCounts(tc, meta.Select == "balanced"))
+	}
+	if !cfg.MajorityCheck {
+		return out, nil
 	}
 	switch mc := meta.Refine.Majority; {
 	case mc == nil && refine.MajorityBarred(cfg.Passes, meta.ValRows > 0, meta.Select) == refine.MajorityBalanced:
@@ -215,6 +221,25 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the walk is kept\n", majorityCounts(mc))
 	}
 	return out, nil
+}
+
+// treeCounts says in words how the tree check's tree and the walk did on
+// the validation rows, and which was kept.
+func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
+	what := "accuracy"
+	if balanced {
+		what = "balanced accuracy"
+	}
+	leaves := fmt.Sprintf("%d leaves", tc.Leaves)
+	if tc.Leaves == 1 {
+		leaves = "1 leaf"
+	}
+	line := fmt.Sprintf("a decision tree on single columns of %s, grown on the training rows, scores %s %.2f%% on the validation rows, the walk %.2f%%",
+		leaves, what, 100*tc.Score, 100*tc.WalkScore)
+	if tc.Kept {
+		return line + "; the tree, grown again on all the training rows, replaces the walk"
+	}
+	return line + "; the walk is kept"
 }
 
 // majorityCounts says in words how the walk and the constant did on the
@@ -264,6 +289,11 @@ func checkMajority(passes int, val float64, sel string, trained bool) error {
 // more, below that line).
 func replacedText(mc *runlog.MajorityCheck) string {
 	return fmt.Sprintf("then the majority check replaced the walk by always predicting %q (below)", mc.Class)
+}
+
+// treeText says that the tree check's tree tc replaced the walk.
+func treeText(tc *runlog.TreeCheck) string {
+	return fmt.Sprintf("then the tree check replaced the walk by a decision tree of %d leaves, which scored %.2f%% on the validation rows, grown again on all the training rows", tc.Leaves, 100*tc.Score)
 }
 
 // warnConstant warns, on w, when the majority check mc (nil: none) replaced

@@ -57,6 +57,7 @@ type TrainCmd struct {
 	Ties        *string  `placeholder:"earlier|loss" hidden:"" group:"recipe" help:"Of epochs with the same validation score, keep the first, or the one whose soft model has the lower validation log loss (auto: loss)."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
+	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: off."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
@@ -104,6 +105,7 @@ type trainArgs struct {
 	Refine                  int   // passes of songc refine after training (0: none)
 	Checkpointed            bool  `json:",omitempty"` // --checkpoint was given: the checkpoint is the run's own
 	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
+	Tree                    *bool `json:",omitempty"` // refine's tree check (nil: off)
 }
 
 func (c *TrainCmd) Run(g *Globals) (err error) {
@@ -231,6 +233,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if c.Majority != nil {
 		args.Majority = c.Majority
 	}
+	if c.Tree != nil {
+		args.Tree = c.Tree
+	}
 	if args.Refine < 0 {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
 	}
@@ -238,6 +243,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		if err := checkMajority(args.Refine, cfg.Val, cfg.Select, false); err != nil {
 			return err
 		}
+	}
+	if c.Tree != nil && *c.Tree && (args.Refine < 1 || cfg.Val == 0) {
+		return usagef("--tree compares a tree with the refined walk on the validation rows: it needs --refine of at least 1 and a --val above 0")
 	}
 	if args.Log == "" {
 		args.Log = logFor(args.Output)
@@ -414,7 +422,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		// By default the auto recipe (a search chose the run) checks.
 		check := r.Search != nil
 		setIf(&check, args.Majority)
-		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check}, c.Quiet)
+		var tree bool
+		setIf(&tree, args.Tree)
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check, Tree: tree}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
@@ -1427,7 +1437,10 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 			kept += ", then refined: " + refinedText(meta.Select, rm)
 		}
 	}
-	mc := meta.Constant()
+	tc, mc := meta.Tree(), meta.Constant()
+	if tc != nil {
+		kept += "; " + treeText(tc)
+	}
 	if mc != nil {
 		kept += "; " + replacedText(mc)
 	}
@@ -1447,11 +1460,18 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
 		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
-		reportMetrics(g.Stdout, fmt.Sprintf("validation (%d rows)", len(y)), met, reportHow{Constant: mc != nil, Balanced: balanced, Quiet: quiet})
+		what := fmt.Sprintf("validation (%d rows)", len(y))
+		if tc != nil && mc == nil {
+			what = fmt.Sprintf("validation (%d rows, learned by the tree)", len(y))
+		}
+		reportMetrics(g.Stdout, what, met, reportHow{Constant: mc != nil, Balanced: balanced, Quiet: quiet})
 		if !balanced && mc == nil && !quiet {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
-		if r.Task.Test == nil && !quiet {
+		switch {
+		case tc != nil && mc == nil && !quiet:
+			fmt.Fprintf(g.Stdout, "note: the tree was grown again on these validation rows too, so they cannot measure it; grown on the training rows alone it scored %.2f%%; to measure it on rows it never saw: songc eval %s --data FILE\n", 100*tc.Score, shellQuote(a.Output))
+		case r.Task.Test == nil && !quiet:
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", shellQuote(a.Output))
 		}
 	}

@@ -571,6 +571,85 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 	}
 }
 
+// TestTreeCheckCLI: on four classes that three single-column cuts
+// decide, a two-node walk, which reaches at most three leaves, cannot be
+// right on every row, and train --tree saves the tree of 4 leaves in
+// its place, and says so; without --tree no recipe grows a tree, and
+// --tree without refining or validation rows is refused.
+func TestTreeCheckCLI(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 1))
+	var b strings.Builder
+	b.WriteString("u,v,label\n")
+	for range 300 {
+		u, v := rng.IntN(1000), rng.IntN(1000)
+		label := "low"
+		switch {
+		case v > 750:
+			label = "top"
+		case u > 650:
+			label = "high"
+		case u > 350:
+			label = "mid"
+		}
+		fmt.Fprintf(&b, "%d,%d,%s\n", u, v, label)
+	}
+	data := filepath.Join(dir, "cuts.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
+	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
+		t.Helper()
+		model := filepath.Join(dir, name)
+		code, out, errs := songc(t, context.Background(), append(append([]string{"train", "-o", model}, small...), flags...)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
+		}
+		m, err := runtime.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, err := runlog.ReadMetadata(m.Training)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, meta, out, errs
+	}
+	m, meta, out, errs := train("tree.json", "--tree")
+	if tc := meta.Tree(); tc == nil || tc.Leaves != 4 || m.Nodes != 3 || m.Steps < 2 || m.Steps > 3 ||
+		!strings.Contains(errs, "songc: tree check: a decision tree on single columns of 4 leaves, grown on the training rows, scores accuracy ") ||
+		!strings.Contains(errs, "; the tree, grown again on all the training rows, replaces the walk\n") ||
+		!strings.Contains(out, "; then the tree check replaced the walk by a decision tree of 4 leaves, which scored ") ||
+		!strings.Contains(out, "rows, learned by the tree): ") ||
+		!strings.Contains(out, "note: the tree was grown again on these validation rows too, so they cannot measure it; ") {
+		t.Fatalf("--tree: %d nodes, %d steps, tree check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Tree, out, errs)
+	}
+	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "tree.json"), "--data", data, "--json")
+	var ev struct {
+		Hard float64 `json:"hard_accuracy"`
+	}
+	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Hard < 0.99 {
+		t.Errorf("eval of the tree: exit %d:\n%s\n%s", code, out, errs)
+	}
+	m, meta, _, errs = train("walk.json")
+	if m.Nodes != 2 || meta.Refine.Tree != nil || strings.Contains(errs, "tree check") {
+		t.Errorf("auto recipe: %d nodes, tree check %+v; output:\n%s", m.Nodes, meta.Refine.Tree, errs)
+	}
+	if _, meta, _, _ = train("fast.json", "--preset", "fast"); meta.Refine.Tree != nil {
+		t.Errorf("--preset fast grew a tree: %+v", meta.Refine.Tree)
+	}
+	if _, meta, _, _ = train("fast-tree.json", "--preset", "fast", "--tree"); meta.Refine.Tree == nil {
+		t.Error("--preset fast --tree grew no tree")
+	}
+	for _, flags := range [][]string{{"--refine", "0", "--tree"}, {"--val", "0", "--tree"}} {
+		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(dir, "refused.json"), "--preset", "fast"}, flags...)...)
+		if code != 2 || !strings.Contains(errs, "--tree compares a tree with the refined walk on the validation rows") {
+			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
+		}
+	}
+}
+
 // TestMajorityCheckCLI: on labels that the features do not predict, the
 // auto recipe saves the constant model of the most frequent class, says so,
 // and --no-majority-check keeps the walk; on blobs the walk is kept; the

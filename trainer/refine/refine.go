@@ -37,6 +37,14 @@ type Config struct {
 	// it cannot run: without validation rows, and for a model selected by
 	// balanced accuracy, whose baseline is not the most frequent class.
 	MajorityCheck bool
+	// Tree, when set, has Run grow a decision tree on single columns
+	// (CART's, grown best first) on the training rows, its leaves chosen
+	// among 2 to 128 on the validation rows, and keep it, grown again on
+	// the training and validation rows together, in place of the walk
+	// when it scores better there; before the majority check, which then
+	// judges the tree by its validation rows' classes. It needs
+	// validation rows.
+	Tree bool
 }
 
 // DefaultRidge is the ridge weight of Config when it is 0.
@@ -189,6 +197,18 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
 	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
+	if cfg.Tree && len(g.val) > 0 {
+		score := g.share
+		if balanced {
+			score = g.balancedShare
+		}
+		var tm *runtime.Model
+		var treeClass []int
+		tm, treeClass, rec.Tree = g.treeCheck(out, bestVal, score)
+		if tm != nil {
+			out, bestValClass = tm, treeClass
+		}
+	}
 	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {
 		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass)
 	}
