@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -319,6 +320,9 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 // model of m's data, and the fit rows' tree's classes of the val rows, for
 // the majority check; otherwise nil.
 func (g *refiner) treeCheck(m *runtime.Model, walkScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.TreeCheck) {
+	start := time.Now()
+	check := &runlog.TreeCheck{WalkScore: walkScore}
+	defer func() { check.Seconds = time.Since(start).Seconds() }()
 	rows := len(g.fit) + len(g.val)
 	bins := newTreeBins(g.d, rows, g.row)
 	// The bins' rows are the fit rows, then the val rows.
@@ -338,7 +342,6 @@ func (g *refiner) treeCheck(m *runtime.Model, walkScore float64, score func(clas
 	}
 	bound := treeLeaves[len(treeLeaves)-1]
 	t := growTree(bins, y, g.c, fit, bound)
-	check := &runlog.TreeCheck{WalkScore: walkScore}
 	var best []int
 	class := make([]int, len(g.val))
 	last := 0
