@@ -119,6 +119,11 @@ func newTreeBins(d, rows int, row func(dst []float64, i int)) *treeBins {
 	return b
 }
 
+// histInts bounds the scratch of growTree: the histograms of as many
+// columns as fit in it are counted in one pass over a node's rows (a
+// variable for the tests).
+var histInts = 1 << 20
+
 // growTree grows a tree on the rows of b listed in rows, whose classes y
 // holds (by row of b), to at most leaves leaves.
 func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
@@ -127,7 +132,7 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 	for i, r := range rows {
 		root[i] = int32(r)
 	}
-	hist := make([]int, b.d*maxBins*c)
+	hist := make([]int, max(maxBins*c, min(b.d*maxBins*c, histInts)))
 	t.add(root, y, 0, hist)
 	for len(t.splits)+1 < leaves {
 		best := -1
@@ -158,7 +163,8 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 	return t
 }
 
-// add appends a leaf of rows and finds its best split; hist is scratch.
+// add appends a leaf of rows and finds its best split; hist is scratch of
+// at least maxBins*c.
 func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 	b, c := t.bins, t.c
 	n := treeNode{rows: rows, count: make([]int, c), depth: depth, f: -1, order: -1}
@@ -166,36 +172,42 @@ func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 		n.count[y[i]]++
 	}
 	if impurity(n.count, len(rows)) > 0 {
-		clear(hist)
-		for _, i := range rows {
-			code := b.codes[int(i)*b.d : int(i+1)*b.d]
-			k := y[i]
-			for f, v := range code {
-				hist[(f*maxBins+int(v))*c+k]++
-			}
-		}
 		parent := impurity(n.count, len(rows))
 		left := make([]int, c)
 		right := make([]int, c)
-		for f := range b.d {
-			clear(left)
-			nl := 0
-			for cut := range b.cuts[f] {
-				h := hist[(f*maxBins+cut)*c : (f*maxBins+cut+1)*c]
-				for k, v := range h {
-					left[k] += v
-					nl += v
+		// The columns' histograms of classes by bin, a block of columns
+		// at a time.
+		block := max(1, len(hist)/(maxBins*c))
+		for lo := 0; lo < b.d; lo += block {
+			hi := min(b.d, lo+block)
+			clear(hist)
+			for _, i := range rows {
+				code := b.codes[int(i)*b.d+lo : int(i)*b.d+hi]
+				k := y[i]
+				for f, v := range code {
+					hist[(f*maxBins+int(v))*c+k]++
 				}
-				nr := len(rows) - nl
-				if nl == 0 || nr == 0 {
-					continue
-				}
-				for k := range right {
-					right[k] = n.count[k] - left[k]
-				}
-				gain := parent - impurity(left, nl) - impurity(right, nr)
-				if gain > n.gain+1e-9 {
-					n.f, n.cut, n.gain = f, cut, gain
+			}
+			for f := lo; f < hi; f++ {
+				clear(left)
+				nl := 0
+				for cut := range b.cuts[f] {
+					h := hist[((f-lo)*maxBins+cut)*c : ((f-lo)*maxBins+cut+1)*c]
+					for k, v := range h {
+						left[k] += v
+						nl += v
+					}
+					nr := len(rows) - nl
+					if nl == 0 || nr == 0 {
+						continue
+					}
+					for k := range right {
+						right[k] = n.count[k] - left[k]
+					}
+					gain := parent - impurity(left, nl) - impurity(right, nr)
+					if gain > n.gain+1e-9 {
+						n.f, n.cut, n.gain = f, cut, gain
+					}
 				}
 			}
 		}
