@@ -79,7 +79,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 		parts = append(parts, "refined: "+refinedText(meta.Select, rm))
 	}
 	if mc := meta.Constant(); mc != nil {
-		parts = append(parts, replacedText(mc))
+		parts = append(parts, replacedText(mc, "the walk"))
 	}
 	outcome := ""
 	if parts != nil {
@@ -207,6 +207,10 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	if tc := meta.Refine.Tree; tc != nil {
 		fmt.Fprintln(g.Stderr, "songc: tree check: "+treeCounts(tc, meta.Select == "balanced"))
 	}
+	checked := "the walk" // what the majority check judged
+	if meta.Tree() != nil {
+		checked = "the tree"
+	}
 	if !cfg.MajorityCheck {
 		return out, nil
 	}
@@ -216,9 +220,9 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
 	case mc.Constant:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the walk is replaced by always predicting %q\n", majorityCounts(mc), mc.Class)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; %s is replaced by always predicting %q\n", majorityCounts(mc, checked), checked, mc.Class)
 	default:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the walk is kept\n", majorityCounts(mc))
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; %s is kept\n", majorityCounts(mc, checked), checked)
 	}
 	return out, nil
 }
@@ -243,15 +247,16 @@ func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
 	return line + "; the walk is kept" + took
 }
 
-// majorityCounts says in words how the walk and the constant did on the
-// validation rows.
-func majorityCounts(mc *runlog.MajorityCheck) string {
+// majorityCounts says in words how the model checked ("the walk", or
+// "the tree" of the tree check) and the constant did on the validation
+// rows.
+func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 	n := mc.WalkOnly + mc.ConstantOnly
 	if n == 0 {
-		return fmt.Sprintf("the walk and always predicting %q are right on the same validation rows", mc.Class)
+		return fmt.Sprintf("%s and always predicting %q are right on the same validation rows", checked, mc.Class)
 	}
-	line := fmt.Sprintf("on the validation rows the walk is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
-		text.Count(mc.WalkOnly, "row"), mc.Class, text.Count(mc.ConstantOnly, "row"))
+	line := fmt.Sprintf("on the validation rows %s is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
+		checked, text.Count(mc.WalkOnly, "row"), mc.Class, text.Count(mc.ConstantOnly, "row"))
 	if mc.Undecided {
 		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
 	}
@@ -262,7 +267,7 @@ func majorityCounts(mc *runlog.MajorityCheck) string {
 // majority check made constant: what it returns (subject is "the model
 // predicts" or "the classifier returns"), why, and how to keep the walk.
 func constantNote(subject string, mc *runlog.MajorityCheck) string {
-	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the walk", subject, mc.Class, majorityCounts(mc))
+	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the walk", subject, mc.Class, majorityCounts(mc, "the walk"))
 }
 
 // checkMajority refuses the majority check where it cannot run: without
@@ -288,8 +293,8 @@ func checkMajority(passes int, val float64, sel string, trained bool) error {
 // replacedText says, for the model lines of train and refine, that the
 // majority check mc replaced the walk by a constant (warnConstant says
 // more, below that line).
-func replacedText(mc *runlog.MajorityCheck) string {
-	return fmt.Sprintf("then the majority check replaced the walk by always predicting %q (below)", mc.Class)
+func replacedText(mc *runlog.MajorityCheck, checked string) string {
+	return fmt.Sprintf("then the majority check replaced %s by always predicting %q (below)", checked, mc.Class)
 }
 
 // treeText says that the tree check's tree tc replaced the walk.
@@ -304,7 +309,7 @@ func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
 		return
 	}
 	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
-		mc.Class, majorityCounts(mc), keep)
+		mc.Class, majorityCounts(mc, "the walk"), keep)
 }
 
 // printRefinePass prints pass p's line; hasVal says whether the model has

@@ -1442,7 +1442,11 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		kept += "; " + treeText(tc)
 	}
 	if mc != nil {
-		kept += "; " + replacedText(mc)
+		checked := "the walk"
+		if tc != nil {
+			checked = "the tree"
+		}
+		kept += "; " + replacedText(mc, checked)
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {

@@ -622,6 +622,7 @@ func TestTreeCheckCLI(t *testing.T) {
 		!strings.Contains(errs, "; the tree, grown again on all the training rows, replaces the walk  ") ||
 		!strings.Contains(out, "; then the tree check replaced the walk by a decision tree of 4 leaves, which scored ") ||
 		!strings.Contains(out, "rows, learned by the tree): ") ||
+		!strings.Contains(errs, "songc: majority check: on the validation rows the tree is right on ") || !strings.Contains(errs, "; the tree is kept\n") ||
 		!strings.Contains(out, "note: the tree was grown again on these validation rows too, so they cannot measure it; ") {
 		t.Fatalf("--tree: %d nodes, %d steps, tree check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Tree, out, errs)
 	}
