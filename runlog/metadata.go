@@ -89,9 +89,6 @@ type TreeCheck struct {
 	// the tree of Leaves leaves grown again on the training and
 	// validation rows together, in place of the walk.
 	Kept bool `json:"kept,omitempty"`
-	// Seconds is the check's wall time, the tree grown again included,
-	// for progress only: model bytes stay deterministic.
-	Seconds float64 `json:"-"`
 }
 
 // TreeScore is a tree's validation score at a leaf count.

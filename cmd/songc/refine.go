@@ -240,11 +240,10 @@ func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
 	}
 	line := fmt.Sprintf("a decision tree on single columns of %s, grown on the training rows, scores %s %.2f%% on the validation rows, the walk %.2f%%",
 		leaves, what, 100*tc.Score, 100*tc.WalkScore)
-	took := fmt.Sprintf("  %.1fs", tc.Seconds)
 	if tc.Kept {
-		return line + "; the tree, grown again on all the training rows, replaces the walk" + took
+		return line + "; the tree, grown again on all the training rows, replaces the walk"
 	}
-	return line + "; the walk is kept" + took
+	return line + "; the walk is kept"
 }
 
 // majorityCounts says in words how the model checked ("the walk", or

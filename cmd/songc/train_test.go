@@ -619,7 +619,7 @@ func TestTreeCheckCLI(t *testing.T) {
 	m, meta, out, errs := train("tree.json", "--tree")
 	if tc := meta.Tree(); tc == nil || tc.Leaves != 4 || m.Nodes != 3 || m.Steps < 2 || m.Steps > 3 ||
 		!strings.Contains(errs, "songc: tree check: a decision tree on single columns of 4 leaves, grown on the training rows, scores accuracy ") ||
-		!strings.Contains(errs, "; the tree, grown again on all the training rows, replaces the walk  ") ||
+		!strings.Contains(errs, "; the tree, grown again on all the training rows, replaces the walk\n") ||
 		!strings.Contains(out, "; then the tree check replaced the walk by a decision tree of 4 leaves, which scored ") ||
 		!strings.Contains(out, "rows, learned by the tree): ") ||
 		!strings.Contains(errs, "songc: majority check: on the validation rows the tree is right on ") || !strings.Contains(errs, "; the tree is kept\n") ||

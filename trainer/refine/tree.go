@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -332,9 +331,7 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 // model of m's data, and the fit rows' tree's classes of the val rows, for
 // the majority check; otherwise nil.
 func (g *refiner) treeCheck(m *runtime.Model, walkScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.TreeCheck) {
-	start := time.Now()
 	check := &runlog.TreeCheck{WalkScore: walkScore}
-	defer func() { check.Seconds = time.Since(start).Seconds() }()
 	rows := len(g.fit) + len(g.val)
 	bins := newTreeBins(g.d, rows, g.row)
 	// The bins' rows are the fit rows, then the val rows.
