@@ -41,13 +41,14 @@ type treeNode struct {
 	order       int     // the node's place in tree.splits; -1 while a leaf
 }
 
-// treeBins holds the binned rows: codes[r*d+f] is the bin of row r's
-// column f, the number of column f's cuts below the value.
+// treeBins holds the binned rows, a column after another: codes[f*rows+r]
+// is the bin of row r's column f, the number of column f's cuts below the
+// value.
 type treeBins struct {
-	d     int
-	cuts  [][]float64 // ascending cut values of each column
-	gaps  [][]float64 // half the gap between the values either side of each cut
-	codes []uint8
+	d, rows int
+	cuts    [][]float64 // ascending cut values of each column
+	gaps    [][]float64 // half the gap between the values either side of each cut
+	codes   []uint8
 }
 
 // maxBins bounds the bins of a column.
@@ -77,7 +78,7 @@ func newTreeBins(d, rows int, row func(dst []float64, i int)) *treeBins {
 			}
 		}
 	}
-	b := &treeBins{d: d, cuts: make([][]float64, d), gaps: make([][]float64, d), codes: make([]uint8, rows*d)}
+	b := &treeBins{d: d, rows: rows, cuts: make([][]float64, d), gaps: make([][]float64, d), codes: make([]uint8, rows*d)}
 	for f, v := range cols {
 		sort.Float64s(v)
 		uniq := slices.Compact(v)
@@ -112,16 +113,11 @@ func newTreeBins(d, rows int, row func(dst []float64, i int)) *treeBins {
 			if !math.IsNaN(v) {
 				k = sort.SearchFloat64s(b.cuts[f], v)
 			}
-			b.codes[i*d+f] = uint8(k)
+			b.codes[f*rows+i] = uint8(k)
 		}
 	}
 	return b
 }
-
-// histInts bounds the scratch of growTree: the histograms of as many
-// columns as fit in it are counted in one pass over a node's rows (a
-// variable for the tests).
-var histInts = 1 << 20
 
 // growTree grows a tree on the rows of b listed in rows, whose classes y
 // holds (by row of b), to at most leaves leaves.
@@ -131,7 +127,7 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 	for i, r := range rows {
 		root[i] = int32(r)
 	}
-	hist := make([]int, max(maxBins*c, min(b.d*maxBins*c, histInts)))
+	hist := make([]int, maxBins*c)
 	t.add(root, y, 0, hist)
 	for len(t.splits)+1 < leaves {
 		best := -1
@@ -146,7 +142,7 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 		n := &t.nodes[best]
 		var l, r []int32
 		for _, i := range n.rows {
-			if int(b.codes[int(i)*b.d+n.f]) > n.cut {
+			if int(b.codes[n.f*b.rows+int(i)]) > n.cut {
 				r = append(r, i)
 			} else {
 				l = append(l, i)
@@ -163,7 +159,7 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 }
 
 // add appends a leaf of rows and finds its best split; hist is scratch of
-// at least maxBins*c.
+// maxBins*c.
 func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 	b, c := t.bins, t.c
 	n := treeNode{rows: rows, count: make([]int, c), depth: depth, f: -1, order: -1}
@@ -174,39 +170,31 @@ func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 		parent := impurity(n.count, len(rows))
 		left := make([]int, c)
 		right := make([]int, c)
-		// The columns' histograms of classes by bin, a block of columns
-		// at a time.
-		block := max(1, len(hist)/(maxBins*c))
-		for lo := 0; lo < b.d; lo += block {
-			hi := min(b.d, lo+block)
+		// Each column's histogram of classes by bin, then its cuts in
+		// order.
+		for f := range b.d {
 			clear(hist)
+			col := b.codes[f*b.rows : (f+1)*b.rows]
 			for _, i := range rows {
-				code := b.codes[int(i)*b.d+lo : int(i)*b.d+hi]
-				k := y[i]
-				for f, v := range code {
-					hist[(f*maxBins+int(v))*c+k]++
-				}
+				hist[int(col[i])*c+y[i]]++
 			}
-			for f := lo; f < hi; f++ {
-				clear(left)
-				nl := 0
-				for cut := range b.cuts[f] {
-					h := hist[((f-lo)*maxBins+cut)*c : ((f-lo)*maxBins+cut+1)*c]
-					for k, v := range h {
-						left[k] += v
-						nl += v
-					}
-					nr := len(rows) - nl
-					if nl == 0 || nr == 0 {
-						continue
-					}
-					for k := range right {
-						right[k] = n.count[k] - left[k]
-					}
-					gain := parent - impurity(left, nl) - impurity(right, nr)
-					if gain > n.gain+1e-9 {
-						n.f, n.cut, n.gain = f, cut, gain
-					}
+			clear(left)
+			nl := 0
+			for cut := range b.cuts[f] {
+				for k, v := range hist[cut*c : (cut+1)*c] {
+					left[k] += v
+					nl += v
+				}
+				nr := len(rows) - nl
+				if nl == 0 || nr == 0 {
+					continue
+				}
+				for k := range right {
+					right[k] = n.count[k] - left[k]
+				}
+				gain := parent - impurity(left, nl) - impurity(right, nr)
+				if gain > n.gain+1e-9 {
+					n.f, n.cut, n.gain = f, cut, gain
 				}
 			}
 		}
@@ -251,7 +239,7 @@ func (t *tree) predict(r, leaves int) int {
 	i := 0
 	for t.internal(i, leaves) {
 		n := &t.nodes[i]
-		if int(t.bins.codes[r*t.bins.d+n.f]) > n.cut {
+		if int(t.bins.codes[n.f*t.bins.rows+r]) > n.cut {
 			i = n.right
 		} else {
 			i = n.left

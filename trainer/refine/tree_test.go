@@ -76,15 +76,6 @@ func TestTreeModel(t *testing.T) {
 	if len(tr.splits) != 63 {
 		t.Fatalf("%d splits, want 63", len(tr.splits))
 	}
-	// Histograms of one column at a time find the same splits.
-	defer func(n int) { histInts = n }(histInts)
-	histInts = 1
-	narrow := growTree(bins, y, g.c, fit, 64)
-	for k, i := range tr.splits {
-		if a, b := tr.nodes[i], narrow.nodes[narrow.splits[k]]; a.f != b.f || a.cut != b.cut || a.depth != b.depth {
-			t.Fatalf("split %d: column %d cut %d with all columns' histograms at once, column %d cut %d one at a time", k, a.f, a.cut, b.f, b.cut)
-		}
-	}
 	scratch := make([]float64, m.Features)
 	for _, leaves := range []int{2, 5, 64} {
 		tm := tr.model(m, leaves)
