@@ -55,10 +55,15 @@ def main():
         if m:
             meta = m.get("training", {})
             chosen = "%d/%d, %d ep" % (m["nodes"], m["steps"], meta.get("epochs", 0))
-            if meta.get("refine", {}).get("majority_check", {}).get("constant"):
-                # The majority check replaced the walk: name what it replaced.
-                c = meta["search"]["candidates"][meta["search"]["chosen"]]
-                chosen = "constant (replaced %d/%d, %d ep)" % (c["nodes"], c["steps"], meta.get("epochs", 0))
+            refine = meta.get("refine", {})
+            c = meta.get("search", {}).get("candidates", [{}])[meta.get("search", {}).get("chosen", 0)]
+            walk = "%s/%s, %d ep" % (c.get("nodes", "?"), c.get("steps", "?"), meta.get("epochs", 0))
+            if refine.get("tree_check", {}).get("kept"):
+                # The tree check put a tree in the walk's place.
+                chosen = "tree of %d leaves (replaced %s)" % (refine["tree_check"]["leaves"], walk)
+            if refine.get("majority_check", {}).get("constant"):
+                # The majority check replaced the walk, or the tree.
+                chosen = "constant (replaced %s)" % (chosen if refine.get("tree_check", {}).get("kept") else walk)
         hard = lambda r: pct(run[r][0]["hard_accuracy"]) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
         for r in ["auto", "paper", "fast"]:

@@ -57,7 +57,7 @@ type TrainCmd struct {
 	Ties        *string  `placeholder:"earlier|loss" hidden:"" group:"recipe" help:"Of epochs with the same validation score, keep the first, or the one whose soft model has the lower validation log loss (auto: loss)."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
-	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: off."`
+	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
@@ -105,7 +105,7 @@ type trainArgs struct {
 	Refine                  int   // passes of songc refine after training (0: none)
 	Checkpointed            bool  `json:",omitempty"` // --checkpoint was given: the checkpoint is the run's own
 	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
-	Tree                    *bool `json:",omitempty"` // refine's tree check (nil: off)
+	Tree                    *bool `json:",omitempty"` // refine's tree check (nil: on for the auto recipe)
 }
 
 func (c *TrainCmd) Run(g *Globals) (err error) {
@@ -422,7 +422,8 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		// By default the auto recipe (a search chose the run) checks.
 		check := r.Search != nil
 		setIf(&check, args.Majority)
-		var tree bool
+		// So does it grow a tree.
+		tree := r.Search != nil
 		setIf(&tree, args.Tree)
 		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check, Tree: tree}, c.Quiet)
 		if err != nil {

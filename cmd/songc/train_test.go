@@ -573,9 +573,10 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 
 // TestTreeCheckCLI: on four classes that three single-column cuts
 // decide, a two-node walk, which reaches at most three leaves, cannot be
-// right on every row, and train --tree saves the tree of 4 leaves in
-// its place, and says so; without --tree no recipe grows a tree, and
-// --tree without refining or validation rows is refused.
+// right on every row, and the auto recipe saves the tree of 4 leaves in
+// its place, and says so; --no-tree keeps the walk; the other recipes
+// grow no tree unless asked, and --tree without refining or validation
+// rows is refused.
 func TestTreeCheckCLI(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 1))
@@ -616,7 +617,7 @@ func TestTreeCheckCLI(t *testing.T) {
 		}
 		return m, meta, out, errs
 	}
-	m, meta, out, errs := train("tree.json", "--tree")
+	m, meta, out, errs := train("tree.json")
 	if tc := meta.Tree(); tc == nil || tc.Leaves != 4 || m.Nodes != 3 || m.Steps < 2 || m.Steps > 3 ||
 		!strings.Contains(errs, "songc: tree check: a decision tree on single columns of 4 leaves, grown on the training rows, scores accuracy ") ||
 		!strings.Contains(errs, "; the tree, grown again on all the training rows, replaces the walk\n") ||
@@ -624,7 +625,7 @@ func TestTreeCheckCLI(t *testing.T) {
 		!strings.Contains(out, "rows, learned by the tree): ") ||
 		!strings.Contains(errs, "songc: majority check: on the validation rows the tree is right on ") || !strings.Contains(errs, "; the tree is kept\n") ||
 		!strings.Contains(out, "note: the tree was grown again on these validation rows too, so they cannot measure it; ") {
-		t.Fatalf("--tree: %d nodes, %d steps, tree check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Tree, out, errs)
+		t.Fatalf("auto recipe: %d nodes, %d steps, tree check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Tree, out, errs)
 	}
 	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "tree.json"), "--data", data, "--json")
 	var ev struct {
@@ -633,9 +634,9 @@ func TestTreeCheckCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Hard < 0.99 {
 		t.Errorf("eval of the tree: exit %d:\n%s\n%s", code, out, errs)
 	}
-	m, meta, _, errs = train("walk.json")
+	m, meta, _, errs = train("walk.json", "--no-tree")
 	if m.Nodes != 2 || meta.Refine.Tree != nil || strings.Contains(errs, "tree check") {
-		t.Errorf("auto recipe: %d nodes, tree check %+v; output:\n%s", m.Nodes, meta.Refine.Tree, errs)
+		t.Errorf("--no-tree: %d nodes, tree check %+v; output:\n%s", m.Nodes, meta.Refine.Tree, errs)
 	}
 	if _, meta, _, _ = train("fast.json", "--preset", "fast"); meta.Refine.Tree != nil {
 		t.Errorf("--preset fast grew a tree: %+v", meta.Refine.Tree)
