@@ -542,7 +542,7 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 // resumeConflicts refuses, with --resume, the flags that would change the
 // run: a resumed run continues with the checkpoint's own recipe. Only where
 // files are (--data, --test, -o, --log, --checkpoint), --refine,
-// --[no-]majority-check and --quiet may be given, and the others are
+// --[no-]majority-check, --[no-]tree and --quiet may be given, and the others are
 // refused even at the value the run started with, since the checkpoint
 // holds them. A flag given at its default value cannot be told from one not
 // given, and is let through.
