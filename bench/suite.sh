@@ -56,7 +56,7 @@ if [ -z "${TABLE:-}" ]; then
     # The prediction costs are measured on the tabular sets, whose records
     # PredictInput reads from their own files.
     if [ -e "$RAW/$name.test.csv.gz" ] && [ -s "$model" ] && [ ! -s "$OUT/predict/$name.txt" ]; then
-      "$OUT/songc" compile "$model" -o "$OUT/predict/$name/classifier.go" > /dev/null
+      "$OUT/songc" compile "$model" -o "$OUT/predict/$name/classifier.go" --package classifier > /dev/null
       go run ./bench/suite/predict -models "$OUT/baselines-models" -name "$name" -classifier "$OUT/predict/$name/classifier.go" \
         -test "$OUT/data/$name.test.csv" -raw "$RAW/$name.test.csv.gz" -o "$OUT/predict/$name/bench"
       (cd "$OUT/predict/$name/bench" && go test -count=1 -run TestSameAsPython -bench . -benchtime 2000000x) > "$OUT/predict/$name.txt.tmp"
