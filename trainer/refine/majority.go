@@ -55,12 +55,7 @@ func MajorityBarred(passes int, val bool, sel string) MajorityBar {
 // those rows by luck alone; the constant then does better on new rows.
 func majorityCheck(m *runtime.Model, y, fit, val, walked []int) (*runtime.Model, *runlog.MajorityCheck) {
 	count := classCounts(m.Classes, y, fit)
-	class := 0
-	for c, v := range count {
-		if v > count[class] {
-			class = c
-		}
-	}
+	class := mostFrequent(count)
 	check := &runlog.MajorityCheck{Class: m.ClassNames[class]}
 	for i, r := range val {
 		switch walk, constant := walked[i] == y[r], class == y[r]; {
@@ -90,6 +85,17 @@ func classCounts(classes int, y, rows []int) []int {
 		count[y[r]]++
 	}
 	return count
+}
+
+// mostFrequent returns the class of the largest count, the lower on ties.
+func mostFrequent(count []int) int {
+	class := 0
+	for c, v := range count {
+		if v > count[class] {
+			class = c
+		}
+	}
+	return class
 }
 
 // signTest returns the chance of at least a heads in a+b tosses of a fair

@@ -15,13 +15,14 @@ import (
 // the one of largest decrease of Gini impurity among the leaves, and the
 // tree of L leaves is the first L-1 splits of the tree grown to its bound.
 // It is a SONG whose filters each read one column and whose routes form a
-// tree, so treeModel writes it as a model that walks, compiles and refines
-// like any other.
+// tree, so tree.model writes it as a model that walks, compiles and
+// refines like any other.
 //
-// The columns are binned once: up to treeBins bins per column, cut at the
-// midpoints between neighbouring values of the training rows (at the
-// quantiles of a sample of them when a column has more values), so that a
-// split is a cut and growing costs a pass over a node's rows per level.
+// The columns are binned once (treeBins): up to maxBins bins per column,
+// cut at the midpoints between neighbouring values of the training rows
+// (at the quantiles of a sample of them when a column has more values),
+// so that a split is a cut and growing costs a pass over a node's rows
+// per level.
 type tree struct {
 	c      int
 	nodes  []treeNode
@@ -32,7 +33,7 @@ type tree struct {
 // treeNode is a node of a tree: a leaf until it is split, then a test
 // "column f > cuts[f][cut]" whose rows go right when it holds.
 type treeNode struct {
-	rows        []int32 // the rows that reach it, indices of tree's rows
+	rows        []int32 // the rows that reach it, indices of tree's rows; nil once split
 	count       []int   // their classes' counts
 	depth       int     // the root's is 0
 	f, cut      int     // the best split, or f < 0 when none gains
@@ -148,7 +149,7 @@ func growTree(b *treeBins, y []int, c int, rows []int, leaves int) *tree {
 				l = append(l, i)
 			}
 		}
-		n.order = len(t.splits)
+		n.order, n.rows = len(t.splits), nil // its rows are its children's now
 		t.splits = append(t.splits, best)
 		depth := n.depth + 1
 		li := t.add(l, y, depth, hist)
@@ -166,8 +167,7 @@ func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 	for _, i := range rows {
 		n.count[y[i]]++
 	}
-	if impurity(n.count, len(rows)) > 0 {
-		parent := impurity(n.count, len(rows))
+	if parent := impurity(n.count, len(rows)); parent > 0 {
 		left := make([]int, c)
 		right := make([]int, c)
 		// Each column's histogram of classes by bin, then its cuts in
@@ -223,15 +223,7 @@ func (t *tree) internal(i, leaves int) bool {
 
 // class is the class of node i's rows: the most frequent, the lower on
 // ties.
-func (t *tree) class(i int) int {
-	best := 0
-	for k, v := range t.nodes[i].count {
-		if v > t.nodes[i].count[best] {
-			best = k
-		}
-	}
-	return best
-}
+func (t *tree) class(i int) int { return mostFrequent(t.nodes[i].count) }
 
 // predict returns the class that the tree of leaves leaves gives row r of
 // its bins.
@@ -257,12 +249,13 @@ var treeLeaves = []int{2, 4, 8, 16, 32, 64, 128}
 // of 1/(1+e^-4), 98%.
 const treeSharpness = 4
 
-// treeModel returns the tree of leaves leaves as a model of m's data (its
+// model returns the tree of leaves leaves as a model of m's data (its
 // input columns, preprocessing, classes and training metadata): one node
 // per split, numbered breadth first from the root, each testing one
 // column of the preprocessed input against its cut, steps the tree's
 // depth. Its soft model routes with sharpness treeSharpness and gives each
-// edge's child routeMass of the column's probability.
+// edge's child about routeMass of the column's probability (exactly that
+// where the child is a node, whose column also holds a forced exit).
 func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 	// Number the internal nodes breadth first.
 	index := map[int]int{0: 0}
