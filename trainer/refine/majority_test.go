@@ -2,7 +2,6 @@ package refine
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"slices"
 	"testing"
@@ -42,10 +41,8 @@ func TestSignTest(t *testing.T) {
 func refinedFixture(t *testing.T) (task *trainer.Task, m *runtime.Model, fit, val []int) {
 	t.Helper()
 	task, trained := refineFixture(t, 0.2)
-	m, err := Run(context.Background(), trained, task, Config{Passes: 2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m = mustRun(t, trained, task, Config{Passes: 2})
+	var err error
 	if _, fit, val, err = trainer.ModelSplit(m, task, "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -198,14 +195,8 @@ func TestMajorityUndecided(t *testing.T) {
 // without it; without validation rows there is no check.
 func TestRefineMajorityCheck(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
-	plain, err := Run(context.Background(), m, task, Config{Passes: 2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked, err := Run(context.Background(), m, task, Config{Passes: 2, MajorityCheck: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := mustRun(t, m, task, Config{Passes: 2})
+	checked := mustRun(t, m, task, Config{Passes: 2, MajorityCheck: true})
 	mc := refineMeta(t, checked).Majority
 	if mc == nil || mc.Constant || refineMeta(t, plain).Majority != nil {
 		t.Fatalf("majority check %+v, want a kept walk", mc)
@@ -217,10 +208,7 @@ func TestRefineMajorityCheck(t *testing.T) {
 	}
 
 	task, m = refineFixture(t, 0)
-	out, err := Run(context.Background(), m, task, Config{Passes: 1, MajorityCheck: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, m, task, Config{Passes: 1, MajorityCheck: true})
 	if mc := refineMeta(t, out).Majority; mc != nil {
 		t.Errorf("no validation rows, yet a majority check %+v", mc)
 	}

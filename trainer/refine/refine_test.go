@@ -25,10 +25,7 @@ func refineFixture(t testing.TB, val float64) (*trainer.Task, *runtime.Model) {
 func TestRefine(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
 	before := fixture.Encode(t, m)
-	out, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, m, task, Config{Passes: 4})
 	if !bytes.Equal(fixture.Encode(t, m), before) {
 		t.Error("Refine changed its input model")
 	}
@@ -103,10 +100,7 @@ func TestRefine(t *testing.T) {
 	// changes a filter or a route says so.
 	verifyWalks = true
 	defer func() { verifyWalks = false }()
-	again, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	again := mustRun(t, m, task, Config{Passes: 4})
 	if !bytes.Equal(fixture.Encode(t, again), fixture.Encode(t, out)) {
 		t.Error("two refines of the same model differ (the second with the walks checked)")
 	}
@@ -205,10 +199,7 @@ func TestRefineBalanced(t *testing.T) {
 	cfg := fixture.Config()
 	cfg.Select = "balanced"
 	run, m := fixture.Train(t, cfg, task)
-	out, err := Run(context.Background(), m, task, Config{Passes: 4}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, m, task, Config{Passes: 4})
 	meta := refineMeta(t, out)
 	log, sel := meta.Log, meta.Selected
 	byAcc := 0
@@ -260,10 +251,7 @@ func imbalancedTask(t *testing.T, small string) *trainer.Task {
 // so Refine keeps its last pass, which fits the training rows best.
 func TestRefineWithoutValidation(t *testing.T) {
 	task, m := refineFixture(t, 0)
-	out, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := mustRun(t, m, task, Config{Passes: 3})
 	meta := refineMeta(t, out)
 	log := meta.Log
 	if meta.Selected != len(log)-1 || len(log) < 2 {
@@ -378,4 +366,15 @@ func forcedShare(t *testing.T, m *runtime.Model, task *trainer.Task, rows []int)
 		}
 	}
 	return exits, float64(exits) / float64(max(1, len(rows)))
+}
+
+// mustRun runs Run with a background context and no progress, failing the
+// test on its error.
+func mustRun(t testing.TB, m *runtime.Model, task *trainer.Task, cfg Config) *runtime.Model {
+	t.Helper()
+	out, err := Run(context.Background(), m, task, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -2,7 +2,6 @@ package refine
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"slices"
 	"testing"
@@ -40,16 +39,10 @@ func sparseModel(t *testing.T) (*trainer.Task, *runtime.Model) {
 // rows and on the dense ones: the bytes must be the same.
 func TestRefineSparse(t *testing.T) {
 	task, m := sparseModel(t)
-	sparse, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sparse := mustRun(t, m, task, Config{Passes: 3})
 	defer func(s float64) { sparseShare = s }(sparseShare)
 	sparseShare = 2 // never
-	dense, err := Run(context.Background(), m, task, Config{Passes: 3}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dense := mustRun(t, m, task, Config{Passes: 3})
 	filters := 0
 	for _, p := range refineMeta(t, dense).Log {
 		filters += p.Filters

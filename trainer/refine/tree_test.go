@@ -113,14 +113,8 @@ func TestTreeModel(t *testing.T) {
 // the check. treeCheck keeps or drops the tree by the walk's score.
 func TestRefineTree(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
-	plain, err := Run(context.Background(), m, task, Config{Passes: 2}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Run(context.Background(), m, task, Config{Passes: 2, Tree: true}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := mustRun(t, m, task, Config{Passes: 2})
+	out := mustRun(t, m, task, Config{Passes: 2, Tree: true})
 	again, _ := Run(context.Background(), m, task, Config{Passes: 2, Tree: true}, nil)
 	if !bytes.Equal(fixture.Encode(t, out), fixture.Encode(t, again)) {
 		t.Error("two runs with the tree check give different models")
