@@ -167,7 +167,7 @@ func (c *AnalyzeCmd) Run(g *Globals) (err error) {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return printAnalysis(g.Stdout, k, rep, mc)
+	return printAnalysis(g.Stdout, k, rep, meta)
 }
 
 func hasDot() bool {
@@ -188,12 +188,12 @@ func renderDot(src []byte, format, path string) error {
 	return writeFile(path, out.Bytes())
 }
 
-func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport, mc *runlog.MajorityCheck) error {
+func printAnalysis(w io.Writer, k *runtime.Classifier, rep analyzeReport, meta runlog.Metadata) error {
 	b := bufio.NewWriter(w)
 	st := rep.Graph
 	fmt.Fprintln(b, modelLine(rep.Model, k))
-	if mc != nil {
-		fmt.Fprintln(b, constantNote("the model predicts", mc))
+	if meta.Constant() != nil {
+		fmt.Fprintln(b, constantNote("the model predicts", meta))
 	}
 	fmt.Fprintf(b, "binary graph (argmax children):\n")
 	fmt.Fprintf(b, "  used nodes         %d of %d\n", st.UsedNodes, st.Nodes)

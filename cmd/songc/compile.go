@@ -183,7 +183,7 @@ func (c *CompileCmd) Run(g *Globals) (err error) {
 		c.Output, plan.Package, len(plan.Nodes), k.NumNodes(), plan.Layout, len(src))
 	meta, _ := runlog.ReadMetadata(m.Training) // none: no note
 	if mc := meta.Constant(); mc != nil {
-		fmt.Fprintln(g.Stdout, constantNote("the classifier returns", mc))
+		fmt.Fprintln(g.Stdout, constantNote("the classifier returns", meta))
 	}
 	if testSrc != nil {
 		if err := writeFile(testPath, testSrc); err != nil {

@@ -101,7 +101,7 @@ func (c *EvalCmd) Run(g *Globals) error {
 	// training rows' most frequent class by design: say so.
 	mc := meta.Constant()
 	if mc != nil {
-		fmt.Fprintln(w, constantNote("the model predicts", mc))
+		fmt.Fprintln(w, constantNote("the model predicts", meta))
 	}
 	if b := baselineWarning(met, meta.Select == "balanced", mc != nil); b != "" {
 		fmt.Fprintf(w, "warning: %s\n", b)

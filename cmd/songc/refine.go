@@ -79,14 +79,14 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 		parts = append(parts, "refined: "+refinedText(meta.Select, rm))
 	}
 	if mc := meta.Constant(); mc != nil {
-		parts = append(parts, replacedText(mc, "the walk"))
+		parts = append(parts, replacedText(mc, "the "+judged(meta)))
 	}
 	outcome := ""
 	if parts != nil {
 		outcome = " (" + strings.Join(parts, "; ") + ")"
 	}
 	fmt.Fprintf(g.Stdout, "model: %s%s; %s\n", c.Output, outcome, time.Since(start).Round(time.Second))
-	warnConstant(g.Stdout, meta.Constant(), "Refining without --majority-check")
+	warnConstant(g.Stdout, meta, "Refining without --majority-check")
 	if task.Test == nil {
 		return nil
 	}
@@ -207,10 +207,7 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	if tc := meta.Refine.Tree; tc != nil {
 		fmt.Fprintln(g.Stderr, "songc: tree check: "+treeCounts(tc, meta.Select == "balanced"))
 	}
-	checked := "the walk" // what the majority check judged
-	if meta.Tree() != nil {
-		checked = "the tree"
-	}
+	checked := "the " + judged(meta)
 	if !cfg.MajorityCheck {
 		return out, nil
 	}
@@ -263,10 +260,22 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 }
 
 // constantNote is the note eval, analyze and compile give for a model the
-// majority check made constant: what it returns (subject is "the model
-// predicts" or "the classifier returns"), why, and how to keep the walk.
-func constantNote(subject string, mc *runlog.MajorityCheck) string {
-	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its walk by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the walk", subject, mc.Class, majorityCounts(mc, "the walk"))
+// majority check made constant (meta.Constant() is not nil): what it
+// returns (subject is "the model predicts" or "the classifier returns"),
+// why, and how to keep the walk or tree it judged.
+func constantNote(subject string, meta runlog.Metadata) string {
+	mc, what := meta.Constant(), judged(meta)
+	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(mc, "the "+what), what)
+}
+
+// judged names what the majority check of a model with metadata meta
+// judged: "tree" where the tree check put one in the walk's place, else
+// "walk".
+func judged(meta runlog.Metadata) string {
+	if meta.Tree() != nil {
+		return "tree"
+	}
+	return "walk"
 }
 
 // checkMajority refuses the majority check where it cannot run: without
@@ -301,14 +310,16 @@ func treeText(tc *runlog.TreeCheck) string {
 	return fmt.Sprintf("then the tree check replaced the walk by a decision tree of %d leaves, which scored %.2f%% on the validation rows, grown again on all the training rows", tc.Leaves, 100*tc.Score)
 }
 
-// warnConstant warns, on w, when the majority check mc (nil: none) replaced
-// the walk by a constant, naming the flag that keeps the walk.
-func warnConstant(w io.Writer, mc *runlog.MajorityCheck, keep string) {
+// warnConstant warns, on w, when the majority check of a model with
+// metadata meta replaced the walk (or tree) by a constant, naming the flag
+// that keeps it.
+func warnConstant(w io.Writer, meta runlog.Metadata, keep string) {
+	mc, what := meta.Constant(), judged(meta)
 	if mc == nil {
 		return
 	}
-	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned walk could not be shown to do better than that: %s. %s keeps the walk; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
-		mc.Class, majorityCounts(mc, "the walk"), keep)
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned %s could not be shown to do better than that: %s. %s keeps the %s; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
+		mc.Class, what, majorityCounts(mc, "the "+what), keep, what)
 }
 
 // printRefinePass prints pass p's line; hasVal says whether the model has

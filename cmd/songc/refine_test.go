@@ -10,8 +10,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
 )
+
+// TestConstantWords: the notes of a model the majority check made
+// constant name what the check judged, the walk or, where the tree check
+// kept one, the tree.
+func TestConstantWords(t *testing.T) {
+	mc := &runlog.MajorityCheck{Class: "no", WalkOnly: 3, ConstantOnly: 2, PValue: 0.5, Constant: true}
+	walk := runlog.Metadata{Refine: &runlog.Refine{Majority: mc}}
+	tree := runlog.Metadata{Refine: &runlog.Refine{Majority: mc, Tree: &runlog.TreeCheck{Leaves: 4, Kept: true}}}
+	for _, c := range []struct {
+		meta runlog.Metadata
+		what string
+	}{{walk, "walk"}, {tree, "tree"}} {
+		var w bytes.Buffer
+		warnConstant(&w, c.meta, "--no-majority-check")
+		note := constantNote("the model predicts", c.meta)
+		if !strings.Contains(note, "replaced its "+c.what+" by that constant: on the validation rows the "+c.what+" is right on 3 rows") || !strings.HasSuffix(note, "keeps the "+c.what) ||
+			!strings.Contains(w.String(), "the learned "+c.what+" could not be shown") || !strings.Contains(w.String(), "--no-majority-check keeps the "+c.what+";") {
+			t.Errorf("%s:\n%s\n%s", c.what, note, w.String())
+		}
+	}
+}
 
 // TestRefine: train --refine N equals train, then refine --passes N (the
 // model given with -m, the spelling of earlier releases); the refined

@@ -1443,17 +1443,13 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		kept += "; " + treeText(tc)
 	}
 	if mc != nil {
-		checked := "the walk"
-		if tc != nil {
-			checked = "the tree"
-		}
-		kept += "; " + replacedText(mc, checked)
+		kept += "; " + replacedText(mc, "the "+judged(meta))
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {
 		fmt.Fprintln(g.Stdout, searchLine(s))
 	}
-	warnConstant(g.Stdout, mc, "--no-majority-check")
+	warnConstant(g.Stdout, meta, "--no-majority-check")
 	k, err := runtime.New(m)
 	if err != nil {
 		return err
