@@ -227,10 +227,7 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 // treeCounts says in words how the tree check's tree and the walk did on
 // the validation rows, and which was kept.
 func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
-	what := "accuracy"
-	if balanced {
-		what = "balanced accuracy"
-	}
+	what := scoreName(balanced)
 	leaves := fmt.Sprintf("%d leaves", tc.Leaves)
 	if tc.Leaves == 1 {
 		leaves = "1 leaf"
@@ -305,9 +302,20 @@ func replacedText(mc *runlog.MajorityCheck, checked string) string {
 	return fmt.Sprintf("then the majority check replaced %s by always predicting %q (below)", checked, mc.Class)
 }
 
-// treeText says that the tree check's tree tc replaced the walk.
-func treeText(tc *runlog.TreeCheck) string {
-	return fmt.Sprintf("then the tree check replaced the walk by a decision tree of %d leaves, which scored %.2f%% on the validation rows, grown again on all the training rows", tc.Leaves, 100*tc.Score)
+// treeText says that the tree check's tree tc replaced the walk: a tree
+// of leaves leaves as saved (grown again on all the training rows, it can
+// stop before tc.Leaves), its score by accuracy, or balanced accuracy.
+func treeText(tc *runlog.TreeCheck, leaves int, balanced bool) string {
+	return fmt.Sprintf("then the tree check replaced the walk by a decision tree of %d leaves, which scored %.2f%% %s on the validation rows when grown on the training rows alone, then grown again on all the training rows", leaves, 100*tc.Score, scoreName(balanced))
+}
+
+// scoreName names the validation score of a model selected by balanced
+// accuracy (balanced), or by accuracy.
+func scoreName(balanced bool) string {
+	if balanced {
+		return "balanced accuracy"
+	}
+	return "accuracy"
 }
 
 // warnConstant warns, on w, when the majority check of a model with

@@ -1440,7 +1440,11 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 	}
 	tc, mc := meta.Tree(), meta.Constant()
 	if tc != nil {
-		kept += "; " + treeText(tc)
+		leaves := m.Nodes + 1 // the tree saved
+		if mc != nil {
+			leaves = tc.Leaves // the tree the majority check replaced, as chosen
+		}
+		kept += "; " + treeText(tc, leaves, meta.Select == "balanced")
 	}
 	if mc != nil {
 		kept += "; " + replacedText(mc, "the "+judged(meta))
@@ -1471,7 +1475,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		}
 		switch {
 		case tc != nil && mc == nil && !quiet:
-			fmt.Fprintf(g.Stdout, "note: the tree was grown again on these validation rows too, so they cannot measure it; grown on the training rows alone it scored %.2f%%; to measure it on rows it never saw: songc eval %s --data FILE\n", 100*tc.Score, shellQuote(a.Output))
+			fmt.Fprintf(g.Stdout, "note: the tree was grown again on these validation rows too, so they cannot measure it; grown on the training rows alone it scored %.2f%% %s; to measure it on rows it never saw: songc eval %s --data FILE\n", 100*tc.Score, scoreName(balanced), shellQuote(a.Output))
 		case r.Task.Test == nil && !quiet:
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", shellQuote(a.Output))
 		}
