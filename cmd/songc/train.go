@@ -36,14 +36,14 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, up to N (default 120-400)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays; where the graph cannot beat the most frequent class, the model always predicts it, with a warning. fast: one graph, 64 nodes, 20 steps, 120 epochs; quick: 60 epochs; paper: the SONG paper's (poor here)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, keeps a one-column decision tree where one does better (--no-tree: never), and warns and predicts the most frequent class where neither beats it. fast: one graph, 64/20, 120 epochs; quick: 60 epochs; paper: the paper's (poor here)."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time to search and train, e.g. 90s (default ${budget}; 0: none), up to a quarter more; refining follows."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
 	Output     string `short:"o" placeholder:"MODEL" group:"output" help:"Where to write the model (default model.json; without -o an existing model.json is an error, not replaced)."`
 	Log        string `placeholder:"FILE" group:"output" help:"Per-epoch JSON-lines log (m.log.jsonl for m.json)."`
 	Checkpoint string `placeholder:"FILE" group:"output" help:"Save the run every epoch, to resume it if it stops (else Ctrl-C saves MODEL.ckpt)."`
-	Resume     string `placeholder:"FILE" group:"output" help:"Continue the run saved in a checkpoint with its own flags; give --data, --test, -o or --log only where those files moved."`
+	Resume     string `placeholder:"FILE" group:"output" help:"Continue a checkpoint's run, with its flags; give --data, --test, -o, --log only if moved."`
 	Quiet      bool   `short:"q" group:"output" help:"No progress output or notes; warnings stay."`
 
 	Batch       *int     `placeholder:"N" hidden:"" group:"recipe" help:"Rows per training batch."`
@@ -56,7 +56,7 @@ type TrainCmd struct {
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Ties        *string  `placeholder:"earlier|loss" hidden:"" group:"recipe" help:"Of epochs with the same validation score, keep the first, or the one whose soft model has the lower validation log loss (auto: loss)."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
-	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining, keep the walk only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
+	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining (and the tree check), keep the walk or tree only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
 	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
