@@ -158,11 +158,7 @@ func skippedHeaderNote(path string) string {
 // read by position, in the order of the columns of s, the model's, which
 // names them.
 func byPositionNote(path string, s *runtime.Schema) string {
-	names := make([]string, len(s.Inputs))
-	for i, in := range s.Inputs {
-		names[i] = in.Name
-	}
-	return fmt.Sprintf("songc: %s: the file has no header, so its columns are read by position, as the model's training file had them (%s); a header naming them would match them by name, in any order", path, data.QuoteList(names, 8))
+	return fmt.Sprintf("songc: %s: the file has no header, so its columns are read by position, as the model's training file had them (%s); a header naming them would match them by name, in any order", path, data.QuoteList(s.Names(), 8))
 }
 
 // unseenNote says how many rows of path hold an unseen category, and in
