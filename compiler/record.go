@@ -107,8 +107,8 @@ func quotedList(levels []string, n int) string {
 func (p *Plan) column(node int) (col, o int) {
 	w := p.Classifier.Weights(node)
 	col = -1
-	s := p.inputs()
-	for i, start := range p.starts() {
+	s := p.schema
+	for i, start := range p.first {
 		for _, x := range w[start : start+s.Inputs[i].Width()] {
 			if x != 0 {
 				if col >= 0 && col != i {
@@ -131,13 +131,6 @@ func (p *Plan) Column(node int) int {
 	return col
 }
 
-// inputs is the model's schema (runtime.Model.Inputs, which makes one for
-// a model without a schema), made once by NewPlan.
-func (p *Plan) inputs() *runtime.Schema { return p.schema }
-
-// starts returns the first feature of each input column.
-func (p *Plan) starts() []int { return p.first }
-
 // nodeTest describes emitted node e's test in the input columns' terms:
 // the column (-1 when the filter reads several, or none) and the test as
 // the walk takes it left and right: a threshold on the column (to 6
@@ -147,7 +140,7 @@ func (p *Plan) starts() []int { return p.first }
 func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	k := p.Classifier
 	m := k.Model
-	s := p.inputs()
+	s := p.schema
 	node := p.Nodes[e]
 	col, o := p.column(node)
 	if col < 0 {
@@ -271,7 +264,7 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 	var terms []term
 	j := 0
 	centre, mean, t := p.centres(node)
-	for i, in := range p.inputs().Inputs {
+	for i, in := range p.schema.Inputs {
 		name := display(in.Name)
 		centre, mean := centre[i], mean[i]
 		for f := range in.Width() {
@@ -334,7 +327,7 @@ func (p *Plan) Reading(node int, x []float64) string {
 	if _, ok := p.index[node]; !ok || node < 0 || node >= k.Model.Nodes || len(x) != k.NumFeatures() {
 		return ""
 	}
-	starts := p.starts()
+	starts := p.first
 	if col, _ := p.column(node); col >= 0 {
 		v, _ := p.value(col, starts[col], x)
 		return v
@@ -343,7 +336,7 @@ func (p *Plan) Reading(node int, x []float64) string {
 		return "" // no weight: the bias alone decides
 	}
 	m := k.Model
-	s := p.inputs()
+	s := p.schema
 	centre, mean, t := p.centres(node)
 	type term struct {
 		col int
@@ -401,7 +394,7 @@ func (p *Plan) Reading(node int, x []float64) string {
 // an unseen value, for a categorical column without a missing-value
 // feature).
 func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
-	in := &p.inputs().Inputs[i]
+	in := &p.schema.Inputs[i]
 	if in.MissingFeature && x[j+in.Width()-1] == 1 {
 		return "missing", false
 	}
@@ -434,10 +427,10 @@ func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
 // weights (linearTest).
 func (p *Plan) centres(node int) (centre, mean []float64, t float64) {
 	m := p.Classifier.Model
-	s := p.inputs()
+	s := p.schema
 	centre, mean = make([]float64, len(s.Inputs)), make([]float64, len(s.Inputs))
 	t = -p.Classifier.Bias(node)
-	for i, j := range p.starts() {
+	for i, j := range p.first {
 		in := &s.Inputs[i]
 		switch n := len(in.Levels); {
 		case in.Kind == runtime.Numeric && !math.IsNaN(in.Fill):
