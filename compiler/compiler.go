@@ -53,7 +53,7 @@ type Plan struct {
 	index      map[int]int
 	Hash       string // SHA-256 of the model file encoding
 	// schema and first are the model's input columns and the first
-	// feature of each (inputs, starts), made once.
+	// feature of each, made once by NewPlan.
 	schema *runtime.Schema
 	first  []int
 }

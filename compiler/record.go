@@ -535,9 +535,8 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 
 	comment(f, "Encode writes the feature vector of in to x, as songc encodes a row of a\nCSV file, and reports whether a categorical field held an unseen value.")
 	f.Func().Id("Encode").Params(jen.Id("x").Op("*").Index(jen.Id("NumFeatures")).Float64(), jen.Id("in").Op("*").Id("Input")).Params(jen.Id("unseen").Bool()).BlockFunc(func(g *jen.Group) {
-		o := 0
 		for i, in := range s.Inputs {
-			field := jen.Id("in").Dot(ids[i])
+			o, field := p.first[i], jen.Id("in").Dot(ids[i])
 			if in.Kind == runtime.Numeric {
 				present := []jen.Code{jen.Id("x").Index(jen.Lit(o)).Op("=").Id("v")}
 				absent := []jen.Code{jen.Id("x").Index(jen.Lit(o)).Op("=").Add(lit(in.Fill))}
@@ -582,7 +581,6 @@ and bytes that are not UTF-8 become U+FFFD.`, strings.Join(quoted, ", ")))
 					jen.Break(),
 				)
 			}
-			o += in.Width()
 		}
 		g.Return()
 	})
