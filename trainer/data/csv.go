@@ -994,11 +994,11 @@ func (t *table) count(j int, l string, num, first bool) {
 		t.numbers[j]++
 		return
 	}
-	switch m := writtenWith([]string{l}); {
+	switch {
 	case t.words[j] == 0:
-		t.marked[j] = cmp.Or(m, noMark)
-	case m != t.marked[j]:
-		t.marked[j] = noMark
+		t.marked[j] = cmp.Or(writtenWith([]string{l}), noMark)
+	case t.marked[j] != noMark && writtenWith([]string{l}) != t.marked[j]:
+		t.marked[j] = noMark // for good: the column's words are not marked numbers
 	}
 	if t.words[j]++; t.more[j] || slices.Contains(t.some[j], l) {
 		return
