@@ -244,8 +244,15 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 			return err
 		}
 	}
-	if c.Tree != nil && *c.Tree && (args.Refine < 1 || cfg.Val == 0) {
-		return usagef("--tree compares a tree with the refined walk on the validation rows: it needs --refine of at least 1 and a --val above 0")
+	if c.Tree != nil && *c.Tree {
+		// The tree check runs where the majority check could, whatever
+		// the selection.
+		switch refine.MajorityBarred(args.Refine, cfg.Val > 0, "") {
+		case refine.MajorityNoRefine:
+			return usagef("--tree compares a tree with the refined walk on the validation rows: it needs --refine above 0 (--preset paper does not refine)")
+		case refine.MajorityNoVal:
+			return usagef("--tree compares a tree with the refined walk on the validation rows, and there are none (--val 0)")
+		}
 	}
 	if args.Log == "" {
 		args.Log = logFor(args.Output)
