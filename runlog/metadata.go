@@ -36,13 +36,23 @@ func (m Metadata) Constant() *MajorityCheck {
 	return m.Refine.Majority
 }
 
-// Tree returns the tree check's outcome when its tree replaced the walk,
-// else nil.
+// Tree returns the tree check's outcome when its tree replaced the walk
+// and is the model saved (the logistic check did not replace it), else
+// nil.
 func (m Metadata) Tree() *TreeCheck {
-	if m.Refine == nil || m.Refine.Tree == nil || !m.Refine.Tree.Kept {
+	if m.Refine == nil || m.Refine.Tree == nil || !m.Refine.Tree.Kept || m.Logistic() != nil {
 		return nil
 	}
 	return m.Refine.Tree
+}
+
+// Logistic returns the logistic check's outcome when its regression
+// replaced the walk or tree, else nil.
+func (m Metadata) Logistic() *LogisticCheck {
+	if m.Refine == nil || m.Refine.Logistic == nil || !m.Refine.Logistic.Kept {
+		return nil
+	}
+	return m.Refine.Logistic
 }
 
 // ErrNoMetadata is returned by ReadMetadata for a model without training metadata.
@@ -71,6 +81,25 @@ type Refine struct {
 	Majority *MajorityCheck `json:"majority_check,omitempty"`
 	// Tree, when refine ran its tree check, is its outcome.
 	Tree *TreeCheck `json:"tree_check,omitempty"`
+	// Logistic, when refine ran its logistic check, is its outcome.
+	Logistic *LogisticCheck `json:"logistic_check,omitempty"`
+}
+
+// LogisticCheck is the outcome of refine's logistic check: a multinomial
+// logistic regression on all the columns, fitted to the rows refitted to,
+// against the model the tree check left (the walk, or its tree) on the
+// validation rows.
+type LogisticCheck struct {
+	// Score is the regression's validation score (accuracy, or balanced
+	// accuracy for a model selected by it); RivalScore is that of Rival,
+	// "walk" or "tree".
+	Score      float64 `json:"score"`
+	Rival      string  `json:"rival"`
+	RivalScore float64 `json:"rival_score"`
+	// Kept is set when the regression scored above the rival: the model
+	// is then the regression fitted again on the training and validation
+	// rows together, in place of the rival.
+	Kept bool `json:"kept,omitempty"`
 }
 
 // TreeCheck is the outcome of refine's tree check: a decision tree on

@@ -15,7 +15,7 @@ func TestAnalyze(t *testing.T) {
 	dir := t.TempDir()
 	train := blobs(t, dir, "train.csv", 120, 1)
 	model := filepath.Join(dir, "m.json")
-	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "5", "--steps", "4", "--epochs", "4", "-q"); code != 0 {
+	if code, _, errs := songc(t, context.Background(), "train", "--data", train, "-o", model, "--nodes", "5", "--steps", "4", "--epochs", "4", "--no-logistic", "-q"); code != 0 {
 		t.Fatal(errs)
 	}
 	plots := filepath.Join(dir, "plots")

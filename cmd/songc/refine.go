@@ -197,7 +197,7 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		}
 	}
 	out, err := refine.Run(g.Ctx, m, task, cfg, progress)
-	if err != nil || quiet || !(cfg.MajorityCheck || cfg.Tree) {
+	if err != nil || quiet || !(cfg.MajorityCheck || cfg.Tree || cfg.Logistic) {
 		return out, err
 	}
 	meta, err := runlog.ReadMetadata(out.Training)
@@ -206,6 +206,9 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	}
 	if tc := meta.Refine.Tree; tc != nil {
 		fmt.Fprintln(g.Stderr, "songc: tree check: "+treeCounts(tc, meta.Select == "balanced"))
+	}
+	if lc := meta.Refine.Logistic; lc != nil {
+		fmt.Fprintln(g.Stderr, "songc: logistic check: "+logisticCounts(lc, meta.Select == "balanced"))
 	}
 	checked := "the " + judged(meta)
 	if !cfg.MajorityCheck {
@@ -240,6 +243,18 @@ func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
 	return line + "; the walk is kept"
 }
 
+// logisticCounts says in words how the logistic check's regression and
+// its rival (the walk, or the tree check's tree) did on the validation
+// rows, and which was kept.
+func logisticCounts(lc *runlog.LogisticCheck, balanced bool) string {
+	line := fmt.Sprintf("a logistic regression on all the columns, fitted to the training rows, scores %s %.2f%% on the validation rows, the %s %.2f%%",
+		scoreName(balanced), 100*lc.Score, lc.Rival, 100*lc.RivalScore)
+	if lc.Kept {
+		return line + fmt.Sprintf("; the regression, fitted again on all the training rows, replaces the %s", lc.Rival)
+	}
+	return line + fmt.Sprintf("; the %s is kept", lc.Rival)
+}
+
 // majorityCounts says in words how the model checked ("the walk", or
 // "the tree" of the tree check) and the constant did on the validation
 // rows.
@@ -266,13 +281,31 @@ func constantNote(subject string, meta runlog.Metadata) string {
 }
 
 // judged names what the majority check of a model with metadata meta
-// judged: "tree" where the tree check put one in the walk's place, else
-// "walk".
+// judged: "logistic regression" where the logistic check put one in the
+// walk's or tree's place, "tree" where the tree check put one in the
+// walk's, else "walk".
 func judged(meta runlog.Metadata) string {
-	if meta.Tree() != nil {
+	switch {
+	case meta.Logistic() != nil:
+		return "logistic regression"
+	case meta.Tree() != nil:
 		return "tree"
 	}
 	return "walk"
+}
+
+// refitted says, for a model whose walk the tree or logistic check
+// replaced by a model fitted again on the validation rows too (what,
+// judged's name), how that model scored on them when fitted on the
+// training rows alone; ok is false for any other model.
+func refitted(meta runlog.Metadata) (what string, score float64, ok bool) {
+	if lc := meta.Logistic(); lc != nil {
+		return "logistic regression", lc.Score, true
+	}
+	if tc := meta.Tree(); tc != nil {
+		return "tree", tc.Score, true
+	}
+	return "", 0, false
 }
 
 // checkMajority refuses the majority check where it cannot run: without
@@ -307,6 +340,12 @@ func replacedText(mc *runlog.MajorityCheck, checked string) string {
 // stop before tc.Leaves), its score by accuracy, or balanced accuracy.
 func treeText(tc *runlog.TreeCheck, leaves int, balanced bool) string {
 	return fmt.Sprintf("then the tree check replaced the walk by a decision tree of %d leaves, which scored %.2f%% %s on the validation rows when grown on the training rows alone, then grown again on all the training rows", leaves, 100*tc.Score, scoreName(balanced))
+}
+
+// logisticText says that the logistic check's regression lc replaced
+// the walk or tree, and its score by accuracy, or balanced accuracy.
+func logisticText(lc *runlog.LogisticCheck, balanced bool) string {
+	return fmt.Sprintf("then the logistic check replaced the %s by a logistic regression, which scored %.2f%% %s on the validation rows when fitted to the training rows alone, then fitted again on all the training rows", lc.Rival, 100*lc.Score, scoreName(balanced))
 }
 
 // scoreName names the validation score of a model selected by balanced

@@ -36,7 +36,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, up to N (default 120-400)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, keeps a one-column decision tree where one does better (--no-tree: never), and warns and predicts the most frequent class where neither beats it. fast: one graph, 64/20, 120 epochs; quick: 60 epochs; paper: the paper's (poor here)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, keeps a one-column decision tree or a logistic regression where one does better (--no-tree, --no-logistic), and predicts the most frequent class, warning, where none beats it. fast: one graph, 64/20, 120 epochs; quick: 60 epochs; paper: the paper's (poor here)."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time to search and train, e.g. 90s (default ${budget}; 0: none), up to a quarter more; refining follows."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
@@ -58,6 +58,7 @@ type TrainCmd struct {
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
 	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining (and the tree check), keep the walk or tree only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
 	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
+	Logistic    *bool    `name:"logistic" negatable:"" hidden:"" group:"recipe" help:"After refining and the tree check, also fit a logistic regression on all the columns (ridge weight 1/rows) and save it, fitted again on all the training rows, in place of the walk or tree when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
 
 	Val             *float64 `placeholder:"SHARE" hidden:"" group:"research" help:"Share of the training rows held out to choose the model (default 0.1; with the auto recipe 0.1 to 0.3, more on small data); 0 keeps the last epoch."`
 	Restart         int      `placeholder:"R" default:"0" hidden:"" group:"research" help:"Number of this graph among several trained with one --seed and one validation split, for songc select."`
@@ -106,6 +107,7 @@ type trainArgs struct {
 	Checkpointed            bool  `json:",omitempty"` // --checkpoint was given: the checkpoint is the run's own
 	Majority                *bool `json:",omitempty"` // refine's majority check (nil: on for the auto recipe)
 	Tree                    *bool `json:",omitempty"` // refine's tree check (nil: on for the auto recipe)
+	Logistic                *bool `json:",omitempty"` // refine's logistic check (nil: on for the auto recipe)
 }
 
 func (c *TrainCmd) Run(g *Globals) (err error) {
@@ -236,6 +238,9 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 	if c.Tree != nil {
 		args.Tree = c.Tree
 	}
+	if c.Logistic != nil {
+		args.Logistic = c.Logistic
+	}
 	if args.Refine < 0 {
 		return usagef("--refine must be at least 0, got %d", args.Refine)
 	}
@@ -244,14 +249,20 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 			return err
 		}
 	}
-	if c.Tree != nil && *c.Tree {
-		// The tree check runs where the majority check could, whatever
-		// the selection.
+	for _, check := range []struct {
+		flag, what string
+		on         *bool
+	}{{"--tree", "a tree", c.Tree}, {"--logistic", "a logistic regression", c.Logistic}} {
+		if check.on == nil || !*check.on {
+			continue
+		}
+		// The tree and logistic checks run where the majority check
+		// could, whatever the selection.
 		switch refine.MajorityBarred(args.Refine, cfg.Val > 0, "") {
 		case refine.MajorityNoRefine:
-			return usagef("--tree compares a tree with the refined walk on the validation rows: it needs --refine above 0 (--preset paper does not refine)")
+			return usagef("%s compares %s with the refined walk on the validation rows: it needs --refine above 0 (--preset paper does not refine)", check.flag, check.what)
 		case refine.MajorityNoVal:
-			return usagef("--tree compares a tree with the refined walk on the validation rows, and there are none (--val 0)")
+			return usagef("%s compares %s with the refined walk on the validation rows, and there are none (--val 0)", check.flag, check.what)
 		}
 	}
 	if args.Log == "" {
@@ -432,7 +443,10 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		// So does it grow a tree.
 		tree := r.Search != nil
 		setIf(&tree, args.Tree)
-		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check, Tree: tree}, c.Quiet)
+		// And fit a logistic regression.
+		logistic := r.Search != nil
+		setIf(&logistic, args.Logistic)
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check, Tree: tree, Logistic: logistic}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
@@ -549,7 +563,7 @@ func (c *TrainCmd) plan(cfg trainer.Config, task *trainer.Task) (trainer.Search,
 // resumeConflicts refuses, with --resume, the flags that would change the
 // run: a resumed run continues with the checkpoint's own recipe. Only where
 // files are (--data, --test, -o, --log, --checkpoint), --refine,
-// --[no-]majority-check, --[no-]tree and --quiet may be given, and the others are
+// --[no-]majority-check, --[no-]tree, --[no-]logistic and --quiet may be given, and the others are
 // refused even at the value the run started with, since the checkpoint
 // holds them. A flag given at its default value cannot be told from one not
 // given, and is let through.
@@ -1445,13 +1459,17 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 			kept += ", then refined: " + refinedText(meta.Select, rm)
 		}
 	}
-	tc, mc := meta.Tree(), meta.Constant()
-	if tc != nil {
+	mc, lc := meta.Constant(), meta.Logistic()
+	if tc := meta.Tree(); tc != nil || lc != nil && lc.Rival == "tree" {
 		leaves := m.Nodes + 1 // the tree saved
-		if mc != nil {
-			leaves = tc.Leaves // the tree the majority check replaced, as chosen
+		if tc == nil || mc != nil {
+			tc = meta.Refine.Tree
+			leaves = tc.Leaves // the tree replaced since, as chosen
 		}
 		kept += "; " + treeText(tc, leaves, meta.Select == "balanced")
+	}
+	if lc != nil {
+		kept += "; " + logisticText(lc, meta.Select == "balanced")
 	}
 	if mc != nil {
 		kept += "; " + replacedText(mc, "the "+judged(meta))
@@ -1473,16 +1491,18 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		met := k.Evaluate(x, y)
 		balanced := meta.Select == "balanced"
 		what := fmt.Sprintf("validation (%d rows)", len(y))
-		if tc != nil && mc == nil {
-			what = fmt.Sprintf("validation (%d rows, learned by the tree)", len(y))
+		learner, fitScore, refit := refitted(meta)
+		refit = refit && mc == nil
+		if refit {
+			what = fmt.Sprintf("validation (%d rows, learned by the %s)", len(y), learner)
 		}
 		reportMetrics(g.Stdout, what, met, reportHow{Constant: mc != nil, Balanced: balanced, Quiet: quiet})
 		if !balanced && mc == nil && !quiet {
 			fmt.Fprint(g.Stdout, smallClassesNote(met))
 		}
 		switch {
-		case tc != nil && mc == nil && !quiet:
-			fmt.Fprintf(g.Stdout, "note: the tree was grown again on these validation rows too, so they cannot measure it; grown on the training rows alone it scored %.2f%% %s; to measure it on rows it never saw: songc eval %s --data FILE\n", 100*tc.Score, scoreName(balanced), shellQuote(a.Output))
+		case refit && !quiet:
+			fmt.Fprintf(g.Stdout, "note: the %s was fitted again on these validation rows too, so they cannot measure it; fitted to the training rows alone it scored %.2f%% %s; to measure it on rows it never saw: songc eval %s --data FILE\n", learner, 100*fitScore, scoreName(balanced), shellQuote(a.Output))
 		case r.Task.Test == nil && !quiet:
 			fmt.Fprintf(g.Stdout, "note: these validation rows chose the model, so their scores flatter it; to measure it on rows it never saw: songc eval %s --data FILE\n", shellQuote(a.Output))
 		}

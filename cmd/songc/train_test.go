@@ -624,7 +624,7 @@ func TestTreeCheckCLI(t *testing.T) {
 		!strings.Contains(out, "; then the tree check replaced the walk by a decision tree of 4 leaves, which scored ") ||
 		!strings.Contains(out, "rows, learned by the tree): ") ||
 		!strings.Contains(errs, "songc: majority check: on the validation rows the tree is right on ") || !strings.Contains(errs, "; the tree is kept\n") ||
-		!strings.Contains(out, "note: the tree was grown again on these validation rows too, so they cannot measure it; ") {
+		!strings.Contains(out, "note: the tree was fitted again on these validation rows too, so they cannot measure it; ") {
 		t.Fatalf("auto recipe: %d nodes, %d steps, tree check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Tree, out, errs)
 	}
 	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "tree.json"), "--data", data, "--json")
@@ -634,7 +634,7 @@ func TestTreeCheckCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Hard < 0.99 {
 		t.Errorf("eval of the tree: exit %d:\n%s\n%s", code, out, errs)
 	}
-	m, meta, _, errs = train("walk.json", "--no-tree")
+	m, meta, _, errs = train("walk.json", "--no-tree", "--no-logistic")
 	if m.Nodes != 2 || meta.Refine.Tree != nil || strings.Contains(errs, "tree check") {
 		t.Errorf("--no-tree: %d nodes, tree check %+v; output:\n%s", m.Nodes, meta.Refine.Tree, errs)
 	}
@@ -647,6 +647,87 @@ func TestTreeCheckCLI(t *testing.T) {
 	for _, flags := range [][]string{{"--refine", "0", "--tree"}, {"--val", "0", "--tree"}} {
 		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(dir, "refused.json"), "--preset", "fast"}, flags...)...)
 		if code != 2 || !strings.Contains(errs, "--tree compares a tree with the refined walk on the validation rows") {
+			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
+		}
+	}
+}
+
+// TestLogisticCheckCLI: on rows whose class is the argmax of three
+// linear scores of two columns, which no tree of single-column cuts draws
+// exactly, the auto recipe's logistic check keeps a logistic regression,
+// as a graph of 3 nodes walked in 2 steps, and says so; --no-logistic
+// keeps the walk or tree; the other recipes check only when asked, and
+// the check is refused where it cannot run.
+func TestLogisticCheckCLI(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(8, 1))
+	var b strings.Builder
+	b.WriteString("u,v,label\n")
+	for range 300 {
+		u, v := rng.Float64()*10, rng.Float64()*10
+		label, top := "east", u-v
+		if s := u + v - 10; s > top {
+			label, top = "north", s
+		}
+		if s := 4 - u; s > top {
+			label = "west"
+		}
+		fmt.Fprintf(&b, "%.4f,%.4f,%s\n", u, v, label)
+	}
+	data := filepath.Join(dir, "scores.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
+	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
+		t.Helper()
+		model := filepath.Join(dir, name)
+		code, out, errs := songc(t, context.Background(), append(append([]string{"train", "-o", model}, small...), flags...)...)
+		if code != 0 {
+			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
+		}
+		m, err := runtime.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, err := runlog.ReadMetadata(m.Training)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m, meta, out, errs
+	}
+	m, meta, out, errs := train("logistic.json")
+	if lc := meta.Logistic(); lc == nil || m.Nodes != 3 || m.Steps != 2 || meta.Tree() != nil || judged(meta) != "logistic regression" ||
+		!strings.Contains(errs, "songc: logistic check: a logistic regression on all the columns, fitted to the training rows, scores accuracy ") ||
+		!strings.Contains(errs, "; the regression, fitted again on all the training rows, replaces the "+lc.Rival+"\n") ||
+		!strings.Contains(out, "; then the logistic check replaced the "+lc.Rival+" by a logistic regression, which scored ") ||
+		!strings.Contains(out, "rows, learned by the logistic regression): ") ||
+		!strings.Contains(errs, "songc: majority check: on the validation rows the logistic regression is right on ") ||
+		!strings.Contains(errs, "; the logistic regression is kept\n") ||
+		!strings.Contains(out, "note: the logistic regression was fitted again on these validation rows too, so they cannot measure it; ") {
+		t.Fatalf("auto recipe: %d nodes, %d steps, logistic check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Logistic, out, errs)
+	}
+	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "logistic.json"), "--data", data, "--json")
+	var ev struct {
+		Hard   float64 `json:"hard_accuracy"`
+		Forced int     `json:"forced_exits"`
+	}
+	if err := json.Unmarshal([]byte(out), &ev); code != 0 || err != nil || ev.Hard < 0.97 || ev.Forced != 0 {
+		t.Errorf("eval of the regression: exit %d:\n%s\n%s", code, out, errs)
+	}
+	_, meta, _, errs = train("walk.json", "--no-logistic")
+	if meta.Refine.Logistic != nil || strings.Contains(errs, "logistic check") {
+		t.Errorf("--no-logistic: logistic check %+v; output:\n%s", meta.Refine.Logistic, errs)
+	}
+	if _, meta, _, _ = train("fast.json", "--preset", "fast"); meta.Refine.Logistic != nil {
+		t.Errorf("--preset fast fitted a regression: %+v", meta.Refine.Logistic)
+	}
+	if _, meta, _, _ = train("fast-logistic.json", "--preset", "fast", "--logistic"); meta.Refine.Logistic == nil {
+		t.Error("--preset fast --logistic fitted no regression")
+	}
+	for _, flags := range [][]string{{"--refine", "0", "--logistic"}, {"--val", "0", "--logistic"}} {
+		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(dir, "refused.json"), "--preset", "fast"}, flags...)...)
+		if code != 2 || !strings.Contains(errs, "--logistic compares a logistic regression with the refined walk on the validation rows") {
 			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
 		}
 	}

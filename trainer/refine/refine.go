@@ -45,6 +45,14 @@ type Config struct {
 	// judges the tree by its validation rows' classes. It needs
 	// validation rows.
 	Tree bool
+	// Logistic, when set, has Run fit a multinomial logistic regression
+	// on all the columns to the training rows (softmaxFit, ridge weight
+	// 1/rows) after the tree check, and keep it, fitted again on the
+	// training and validation rows together, in place of the walk or the
+	// tree when it scores better on the validation rows; before the
+	// majority check, which then judges the regression by its validation
+	// rows' classes. It needs validation rows.
+	Logistic bool
 }
 
 // DefaultRidge is the ridge weight of Config when it is 0.
@@ -197,16 +205,25 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 		return nil, fmt.Errorf("refine: training metadata: %v", err)
 	}
 	rec := runlog.Refine{Passes: cfg.Passes, Ridge: cfg.Ridge, Selected: best, Log: log}
+	score := g.share
+	if balanced {
+		score = g.balancedShare
+	}
+	rival := "walk"
 	if cfg.Tree && len(g.val) > 0 {
-		score := g.share
-		if balanced {
-			score = g.balancedShare
-		}
 		var tm *runtime.Model
 		var treeClass []int
 		tm, treeClass, rec.Tree = g.treeCheck(out, bestVal, score)
 		if tm != nil {
-			out, bestValClass = tm, treeClass
+			out, bestValClass, bestVal, rival = tm, treeClass, rec.Tree.Score, "tree"
+		}
+	}
+	if cfg.Logistic && len(g.val) > 0 {
+		var lm *runtime.Model
+		var class []int
+		lm, class, rec.Logistic = g.logisticCheck(out, rival, bestVal, score)
+		if lm != nil {
+			out, bestValClass = lm, class
 		}
 	}
 	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {

@@ -277,9 +277,7 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 	for i := range out.M0Logits {
 		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
 	}
-	// The child's logit that gives it routeMass against the nn+c-1
-	// other states at 0 (and one leaf at 1, the forced exit).
-	top := math.Log(routeMass/(1-routeMass)) + math.Log(float64(nn+c-2)+math.E)
+	top := topLogit(nn + c)
 	for j, i := range order {
 		n := &t.nodes[i]
 		s := treeSharpness / t.bins.gaps[n.f][n.cut]
@@ -287,21 +285,34 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 		out.W[j][n.f], out.B[j] = s, -s*t.bins.cuts[n.f][n.cut]
 		out.Steps = max(out.Steps, n.depth+1)
 		for side, ch := range [2]int{n.left, n.right} {
-			l := [2][][]float64{out.M0Logits, out.M1Logits}[side]
 			state := nn + t.class(ch)
 			if t.internal(ch, leaves) {
 				state = index[ch]
 			}
-			l[state][j] = top
-			if state < nn {
-				// A forced exit never happens within the tree's depth;
-				// the child's class is the sensible one all the same.
-				l[nn+t.class(ch)][j] = 1
-			}
+			writeRoute([2][][]float64{out.M0Logits, out.M1Logits}[side], j, state, t.class(ch), nn, top)
 		}
 	}
 	out.Training = slices.Clone(m.Training)
 	return &out
+}
+
+// topLogit is the logit that gives a child routeMass of its column's
+// probability against the other states of states, at logit 0 but for one
+// at 1, the forced exit (writeRoute).
+func topLogit(states int) float64 {
+	return math.Log(routeMass/(1-routeMass)) + math.Log(float64(states-2)+math.E)
+}
+
+// writeRoute sets column j of the logits l, all zeros, so that its argmax
+// is state (with the logit top, topLogit's) and, when that is an internal
+// node (below nn), its forced exit is the leaf of class. The models built
+// here never exit by force within their steps; the exit is the sensible
+// class all the same.
+func writeRoute(l [][]float64, j, state, class, nn int, top float64) {
+	l[state][j] = top
+	if state < nn {
+		l[nn+class][j] = 1
+	}
 }
 
 // treeCheck grows a tree on the fit rows of g, chooses its leaves among

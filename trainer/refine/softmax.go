@@ -1,0 +1,234 @@
+package refine
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/songc/songc/runlog"
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/internal/dot"
+)
+
+// A multinomial logistic regression on all the preprocessed columns is a
+// SONG too. Its class is the argmax of c linear scores z_k = w_k·x + b_k,
+// which a knock-out walks: the first class is the champion, each further
+// class k challenges it at a node whose test is (w_k - w_champion)·x +
+// (b_k - b_champion) > 0, and the winner meets class k+1. The node of
+// champion a against challenger k (a < k) is k(k-1)/2 + a, so the model
+// has c(c-1)/2 nodes, walks c-1 steps and never exits by force; ties stay
+// with the champion, the lower class, as argmax's do.
+
+// softmaxIterations bounds L-BFGS's iterations in softmaxFit.
+const softmaxIterations = 200
+
+// softmaxLoss is the objective of softmaxFit: the mean cross-entropy of a
+// multinomial logistic regression on the preprocessed rows of g (indices
+// of g.x or g.sparse) plus ridge/2 times the squared weights (the biases
+// are not penalised). Its parameters theta are the c weight vectors of g.d
+// values, then the c biases.
+//
+// As logistic's, the sums are taken over fixed blocks of rows in parallel
+// and the blocks' sums added in order: the result does not depend on the
+// number of threads.
+type softmaxLoss struct {
+	g     *refiner
+	rows  []int
+	ridge float64
+
+	f            float64   // the loss at last
+	grad         []float64 // its gradient
+	last         []float64 // the parameters of f and grad
+	partF, partG []float64 // each block's sums
+	z            []float64 // each block's scores of its current row
+}
+
+func newSoftmaxLoss(g *refiner, rows []int, ridge float64) *softmaxLoss {
+	np := g.c * (g.d + 1)
+	nb := (len(rows) + logisticBlock - 1) / logisticBlock
+	return &softmaxLoss{g: g, rows: rows, ridge: ridge, grad: make([]float64, np),
+		partF: make([]float64, nb), partG: make([]float64, nb*np), z: make([]float64, nb*g.c)}
+}
+
+// eval computes the loss and its gradient at theta, unless they are
+// those of theta already: L-BFGS asks for both at the same points.
+func (s *softmaxLoss) eval(theta []float64) {
+	if s.last != nil && slices.Equal(theta, s.last) {
+		return
+	}
+	g, rows := s.g, s.rows
+	c, d, m := g.c, g.d, len(rows)
+	np, nb := len(s.grad), len(s.partF)
+	w, b := theta[:c*d], theta[c*d:]
+	parallelFor(nb, func(k int) {
+		gk, zk := s.partG[k*np:(k+1)*np], s.z[k*c:(k+1)*c]
+		clear(gk)
+		var fk float64
+		for _, r := range rows[k*logisticBlock : min(m, (k+1)*logisticBlock)] {
+			var x []float64
+			if g.sparse == nil {
+				x = g.x[r*d : (r+1)*d]
+			}
+			top := math.Inf(-1)
+			for j := range c {
+				if x != nil {
+					zk[j] = dot.Dot(w[j*d:(j+1)*d], x)
+				} else {
+					zk[j] = g.sparse.Dot(w[j*d:(j+1)*d], r)
+				}
+				zk[j] += b[j]
+				top = max(top, zk[j])
+			}
+			var sum float64
+			for j := range c {
+				sum += math.Exp(zk[j] - top)
+			}
+			y := g.y[r]
+			fk += top + math.Log(sum) - zk[y]
+			for j := range c {
+				e := math.Exp(zk[j]-top) / sum
+				if j == y {
+					e--
+				}
+				if x != nil {
+					dot.AddScaled(gk[j*d:(j+1)*d], e, x)
+				} else {
+					g.sparse.AddScaled(gk[j*d:(j+1)*d], e, r)
+				}
+				gk[c*d+j] += e
+			}
+		}
+		s.partF[k] = fk
+	})
+	s.f = 0
+	clear(s.grad)
+	for k := range nb {
+		s.f += s.partF[k]
+		floats.Add(s.grad, s.partG[k*np:(k+1)*np])
+	}
+	s.f /= float64(m)
+	floats.Scale(1/float64(m), s.grad)
+	s.f += s.ridge / 2 * dot.Dot(w, w)
+	dot.AddScaled(s.grad[:c*d], s.ridge, w)
+	s.last = append(s.last[:0], theta...)
+}
+
+// softmaxFit minimises softmaxLoss by L-BFGS from zero and returns the
+// minimiser, or nil when the optimiser fails or leaves the finite numbers.
+func (g *refiner) softmaxFit(rows []int, ridge float64) []float64 {
+	s := newSoftmaxLoss(g, rows, ridge)
+	p := optimize.Problem{
+		Func: func(theta []float64) float64 {
+			s.eval(theta)
+			return s.f
+		},
+		Grad: func(dst, theta []float64) {
+			s.eval(theta)
+			copy(dst, s.grad)
+		},
+	}
+	res, err := optimize.Minimize(p, make([]float64, len(s.grad)), &optimize.Settings{MajorIterations: softmaxIterations, GradientThreshold: 1e-6}, &optimize.LBFGS{})
+	if err != nil && res == nil {
+		return nil
+	}
+	if !finite(res.X) {
+		return nil
+	}
+	return res.X
+}
+
+// softmaxModel returns the knock-out SONG of the regression theta (as
+// softmaxFit returns it) as a model of m's data.
+func softmaxModel(m *runtime.Model, theta []float64) *runtime.Model {
+	c, d := m.Classes, m.Features
+	w, b := theta[:c*d], theta[c*d:]
+	nn := c * (c - 1) / 2
+	out := *m
+	out.Nodes, out.Steps = nn, c-1
+	out.W, out.B = make([][]float64, nn), make([]float64, nn)
+	out.M0Logits, out.M1Logits = make([][]float64, nn+c), make([][]float64, nn+c)
+	for i := range out.M0Logits {
+		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
+	}
+	top := topLogit(nn + c)
+	for k := 1; k < c; k++ {
+		for a := range k {
+			j := k*(k-1)/2 + a
+			out.W[j] = make([]float64, d)
+			floats.SubTo(out.W[j], w[k*d:(k+1)*d], w[a*d:(a+1)*d])
+			out.B[j] = b[k] - b[a]
+			for side, winner := range [2]int{a, k} {
+				state := nn + winner
+				if k < c-1 {
+					state = (k+1)*k/2 + winner
+				}
+				writeRoute([2][][]float64{out.M0Logits, out.M1Logits}[side], j, state, winner, nn, top)
+			}
+		}
+	}
+	out.Training = slices.Clone(m.Training)
+	return &out
+}
+
+// modelClasses returns the classes the hard walk of model m gives the rows
+// of g (indices of g.x or g.sparse), walked as runtime's Classifier walks.
+func (g *refiner) modelClasses(m *runtime.Model, rows []int) []int {
+	k, err := runtime.New(m)
+	if err != nil {
+		panic("refine: " + err.Error()) // the models built here are valid
+	}
+	routes := k.Routes()
+	class := make([]int, len(rows))
+	x := make([]float64, g.d)
+	for i, r := range rows {
+		g.rowOf(x, r)
+		node := 0
+		for t := 0; ; t++ {
+			next, _ := routes.Next(node, t, runtime.Side(k.Margin(node, x)))
+			if next >= routes.Nodes {
+				class[i] = next - routes.Nodes
+				break
+			}
+			node = next
+		}
+	}
+	return class
+}
+
+// rowOf writes g's preprocessed row r (an index of g.x or g.sparse) into
+// dst.
+func (g *refiner) rowOf(dst []float64, r int) {
+	if g.x != nil {
+		copy(dst, g.x[r*g.d:(r+1)*g.d])
+		return
+	}
+	g.sparse.Dense(dst, r)
+}
+
+// logisticCheck fits a multinomial logistic regression to the fit rows of
+// g, with the ridge weight 1/rows (scikit-learn's default, C = 1), and
+// compares its score on the val rows with rivalScore, that of the model
+// it would replace (rival: "walk" or "tree"). When it scores higher, it
+// returns the regression fitted again on the fit and val rows together,
+// as a model of m's data, and the fit rows' regression's classes of the
+// val rows, for the majority check; otherwise nil. The record is nil when
+// the fit fails.
+func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.LogisticCheck) {
+	theta := g.softmaxFit(g.fit, 1/float64(len(g.fit)))
+	if theta == nil {
+		return nil, nil, nil
+	}
+	class := g.modelClasses(softmaxModel(m, theta), g.val)
+	check := &runlog.LogisticCheck{Score: score(class, g.val), Rival: rival, RivalScore: rivalScore}
+	if !(check.Score > rivalScore) {
+		return nil, nil, check
+	}
+	all := append(slices.Clone(g.fit), g.val...)
+	if theta = g.softmaxFit(all, 1/float64(len(all))); theta == nil {
+		return nil, nil, check
+	}
+	check.Kept = true
+	return softmaxModel(m, theta), class, check
+}

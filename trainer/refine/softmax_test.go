@@ -1,0 +1,178 @@
+package refine
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/internal/fixture"
+)
+
+// TestSoftmaxLossGradient: the gradient of softmaxLoss matches central
+// differences of the loss, at a random point, dense and sparse.
+func TestSoftmaxLossGradient(t *testing.T) {
+	defer func(v float64) { sparseShare = v }(sparseShare)
+	for _, sparse := range []bool{false, true} {
+		sparseShare = 2 // no rows are sparse enough
+		if sparse {
+			sparseShare = 0 // any rows are
+		}
+		g := fixtureRefiner(t)
+		if (g.sparse != nil) != sparse {
+			t.Fatalf("sparse rows: %v, want %v", g.sparse != nil, sparse)
+		}
+		rnd := rand.New(rand.NewPCG(1, 2))
+		s := newSoftmaxLoss(g, g.fit, 0.03)
+		theta := make([]float64, len(s.grad))
+		for i := range theta {
+			theta[i] = rnd.NormFloat64() * 0.3
+		}
+		s.eval(theta)
+		grad := slices.Clone(s.grad)
+		const h = 1e-6
+		for i := range theta {
+			p := slices.Clone(theta)
+			p[i] += h
+			s.eval(p)
+			up := s.f
+			p[i] -= 2 * h
+			s.eval(p)
+			num := (up - s.f) / (2 * h)
+			if math.Abs(num-grad[i]) > 1e-6*max(1, math.Abs(num)) {
+				t.Errorf("sparse %v: d/dtheta[%d] = %v, central difference %v", sparse, i, grad[i], num)
+			}
+		}
+	}
+}
+
+// TestSoftmaxModel: the knock-out model of a regression walks to the
+// argmax of its scores (the lower class on ties) on every row, in c-1
+// steps and c(c-1)/2 nodes, with no forced exit; softmaxFit's regression
+// is a minimum (a small gradient) and beats the most frequent class on
+// its rows.
+func TestSoftmaxModel(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	g := fixtureRefiner(t)
+	c, d := g.c, g.d
+	theta := g.softmaxFit(g.fit, 1/float64(len(g.fit)))
+	if theta == nil {
+		t.Fatal("softmaxFit failed")
+	}
+	s := newSoftmaxLoss(g, g.fit, 1/float64(len(g.fit)))
+	s.eval(theta)
+	if n := math.Sqrt(dotSelf(s.grad)); n > 1e-4 {
+		t.Errorf("the gradient at the fit has norm %v", n)
+	}
+	lm := softmaxModel(m, theta)
+	if err := lm.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if lm.Nodes != c*(c-1)/2 || lm.Steps != c-1 {
+		t.Errorf("%d nodes, %d steps; want %d, %d", lm.Nodes, lm.Steps, c*(c-1)/2, c-1)
+	}
+	k, err := runtime.New(lm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, scratch := make([]float64, d), make([]float64, d)
+	right, major := 0, 0
+	count := make([]int, c)
+	for _, r := range g.fit {
+		count[g.y[r]]++
+	}
+	for i := range count {
+		if count[i] > count[major] {
+			major = i
+		}
+	}
+	for _, r := range g.fit {
+		g.rowOf(x, r)
+		best, top := 0, math.Inf(-1)
+		for j := range c {
+			if z := runtime.Margin(theta[j*d:(j+1)*d], theta[c*d+j], x); z > top {
+				best, top = j, z
+			}
+		}
+		w, _ := k.Walk(task.Train.Row(r), scratch, nil)
+		if w.Class != best || w.Forced || w.Steps != c-1 {
+			t.Fatalf("row %d: the model walks to class %d (forced %v, %d steps), the scores' argmax is %d", r, w.Class, w.Forced, w.Steps, best)
+		}
+		if best == g.y[r] {
+			right++
+		}
+	}
+	if right <= count[major] {
+		t.Errorf("the regression is right on %d fit rows, the most frequent class on %d", right, count[major])
+	}
+	if got := g.modelClasses(lm, g.fit); !slices.Equal(got, g.modelClasses(lm, g.fit)) || len(got) != len(g.fit) {
+		t.Error("modelClasses is not deterministic")
+	}
+}
+
+func dotSelf(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return s
+}
+
+// TestRefineLogistic: with Config.Logistic, Run records the regression's
+// score against the walk's (or the tree's, after the tree check) and keeps
+// the regression only when it scores higher on the validation rows; a
+// rival it does not beat is the model Run gives without the check.
+// logisticCheck keeps or drops the regression by the rival's score.
+func TestRefineLogistic(t *testing.T) {
+	task, m := refineFixture(t, 0.2)
+	for _, tree := range []bool{false, true} {
+		plain := mustRun(t, m, task, Config{Passes: 2, Tree: tree})
+		out := mustRun(t, m, task, Config{Passes: 2, Tree: tree, Logistic: true})
+		again, _ := Run(context.Background(), m, task, Config{Passes: 2, Tree: tree, Logistic: true}, nil)
+		if !bytes.Equal(fixture.Encode(t, out), fixture.Encode(t, again)) {
+			t.Error("two runs with the logistic check give different models")
+		}
+		rec := refineMeta(t, out)
+		lc := rec.Logistic
+		if lc == nil || refineMeta(t, plain).Logistic != nil {
+			t.Fatalf("tree %v: logistic check %+v", tree, lc)
+		}
+		rival, score := "walk", rec.Log[rec.Selected].ValAcc
+		if tc := rec.Tree; tc != nil && tc.Kept {
+			rival, score = "tree", tc.Score
+		}
+		if lc.Rival != rival || lc.RivalScore != score {
+			t.Errorf("tree %v: the rival is the %s at %v, want the %s at %v", tree, lc.Rival, lc.RivalScore, rival, score)
+		}
+		if lc.Kept != (lc.Score > lc.RivalScore) {
+			t.Errorf("tree %v: kept %v with the regression at %v, the %s at %v", tree, lc.Kept, lc.Score, lc.Rival, lc.RivalScore)
+		}
+		a, b := *plain, *out
+		a.Training, b.Training = nil, nil
+		if same := bytes.Equal(fixture.Encode(t, &a), fixture.Encode(t, &b)); same == lc.Kept {
+			t.Errorf("tree %v: the model is the one without the check: %v; the regression kept: %v", tree, same, lc.Kept)
+		}
+	}
+
+	g := fixtureRefiner(t)
+	for _, rival := range []float64{-1, 2} {
+		lm, class, lc := g.logisticCheck(m, "walk", rival, g.share)
+		if kept := rival < 0; lc.Kept != kept || (lm != nil) != kept || (class != nil) != kept {
+			t.Fatalf("rival score %v: kept %v, model %v, classes %d", rival, lc.Kept, lm != nil, len(class))
+		}
+		if lm == nil {
+			continue
+		}
+		// The classes given are the score's; the model is fitted to the
+		// validation rows too.
+		if got := g.share(class, g.val); got != lc.Score {
+			t.Errorf("the classes score %v, the check says %v", got, lc.Score)
+		}
+		if lm.Nodes != g.c*(g.c-1)/2 {
+			t.Errorf("the regression kept has %d nodes, want %d", lm.Nodes, g.c*(g.c-1)/2)
+		}
+	}
+}
