@@ -58,12 +58,16 @@ def main():
             refine = meta.get("refine", {})
             c = meta.get("search", {}).get("candidates", [{}])[meta.get("search", {}).get("chosen", 0)]
             walk = "%s/%s, %d ep" % (c.get("nodes", "?"), c.get("steps", "?"), meta.get("epochs", 0))
+            replaced = walk
             if refine.get("tree_check", {}).get("kept"):
                 # The tree check put a tree in the walk's place.
-                chosen = "tree of %d leaves (replaced %s)" % (refine["tree_check"]["leaves"], walk)
+                chosen = replaced = "tree of %d leaves (replaced %s)" % (refine["tree_check"]["leaves"], walk)
+            if refine.get("logistic_check", {}).get("kept"):
+                # The logistic check put a regression in the walk's or tree's place.
+                chosen = replaced = "logistic regression (replaced %s)" % replaced
             if refine.get("majority_check", {}).get("constant"):
-                # The majority check replaced the walk, or the tree.
-                chosen = "constant (replaced %s)" % (chosen if refine.get("tree_check", {}).get("kept") else walk)
+                # The majority check replaced the walk, tree or regression.
+                chosen = "constant (replaced %s)" % replaced
         hard = lambda r: pct(run[r][0]["hard_accuracy"]) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
         for r in ["auto", "paper", "fast"]:
