@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/songc/songc/runlog"
+	"github.com/songc/songc/runtime"
 )
 
 // songc runs the CLI in-process and returns its exit code and output.
@@ -23,6 +26,26 @@ func songcIn(t *testing.T, ctx context.Context, stdin string, args ...string) (c
 	var out, errb bytes.Buffer
 	code = run(ctx, args, strings.NewReader(stdin), &out, &errb, false)
 	return code, out.String(), errb.String()
+}
+
+// trainModel runs songc train with args and -o model, fails the test
+// unless it succeeds, and returns the saved model, its training metadata
+// and the output.
+func trainModel(t *testing.T, model string, args ...string) (*runtime.Model, runlog.Metadata, string, string) {
+	t.Helper()
+	code, out, errs := songc(t, context.Background(), append([]string{"train", "-o", model}, args...)...)
+	if code != 0 {
+		t.Fatalf("train %v: exit %d: %s", args, code, errs)
+	}
+	m, err := runtime.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := runlog.ReadMetadata(m.Training)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, meta, out, errs
 }
 
 // blobs writes a labelled CSV of 3 well-separated classes in 4 features.

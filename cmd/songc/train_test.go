@@ -602,20 +602,7 @@ func TestTreeCheckCLI(t *testing.T) {
 	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
 	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
 		t.Helper()
-		model := filepath.Join(dir, name)
-		code, out, errs := songc(t, context.Background(), append(append([]string{"train", "-o", model}, small...), flags...)...)
-		if code != 0 {
-			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
-		}
-		m, err := runtime.Load(model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		meta, err := runlog.ReadMetadata(m.Training)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, meta, out, errs
+		return trainModel(t, filepath.Join(dir, name), append(slices.Clone(small), flags...)...)
 	}
 	m, meta, out, errs := train("tree.json")
 	if tc := meta.Tree(); tc == nil || tc.Leaves != 4 || m.Nodes != 3 || m.Steps < 2 || m.Steps > 3 ||
@@ -638,18 +625,8 @@ func TestTreeCheckCLI(t *testing.T) {
 	if m.Nodes != 2 || meta.Refine.Tree != nil || strings.Contains(errs, "tree check") {
 		t.Errorf("--no-tree: %d nodes, tree check %+v; output:\n%s", m.Nodes, meta.Refine.Tree, errs)
 	}
-	if _, meta, _, _ = train("fast.json", "--preset", "fast"); meta.Refine.Tree != nil {
-		t.Errorf("--preset fast grew a tree: %+v", meta.Refine.Tree)
-	}
-	if _, meta, _, _ = train("fast-tree.json", "--preset", "fast", "--tree"); meta.Refine.Tree == nil {
-		t.Error("--preset fast --tree grew no tree")
-	}
-	for _, flags := range [][]string{{"--refine", "0", "--tree"}, {"--val", "0", "--tree"}} {
-		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(dir, "refused.json"), "--preset", "fast"}, flags...)...)
-		if code != 2 || !strings.Contains(errs, "--tree compares a tree with the refined walk on the validation rows") {
-			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
-		}
-	}
+	checkOptIn(t, train, data, "--tree", "--tree compares a tree with the refined walk on the validation rows",
+		func(meta runlog.Metadata) bool { return meta.Refine.Tree != nil })
 }
 
 // TestLogisticCheckCLI: on rows whose class is the argmax of three
@@ -681,20 +658,7 @@ func TestLogisticCheckCLI(t *testing.T) {
 	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
 	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
 		t.Helper()
-		model := filepath.Join(dir, name)
-		code, out, errs := songc(t, context.Background(), append(append([]string{"train", "-o", model}, small...), flags...)...)
-		if code != 0 {
-			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
-		}
-		m, err := runtime.Load(model)
-		if err != nil {
-			t.Fatal(err)
-		}
-		meta, err := runlog.ReadMetadata(m.Training)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m, meta, out, errs
+		return trainModel(t, filepath.Join(dir, name), append(slices.Clone(small), flags...)...)
 	}
 	m, meta, out, errs := train("logistic.json")
 	if lc := meta.Logistic(); lc == nil || m.Nodes != 3 || m.Steps != 2 || meta.Tree() != nil || judged(meta) != "logistic regression" ||
@@ -719,15 +683,27 @@ func TestLogisticCheckCLI(t *testing.T) {
 	if meta.Refine.Logistic != nil || strings.Contains(errs, "logistic check") {
 		t.Errorf("--no-logistic: logistic check %+v; output:\n%s", meta.Refine.Logistic, errs)
 	}
-	if _, meta, _, _ = train("fast.json", "--preset", "fast"); meta.Refine.Logistic != nil {
-		t.Errorf("--preset fast fitted a regression: %+v", meta.Refine.Logistic)
+	checkOptIn(t, train, data, "--logistic", "--logistic compares a logistic regression with the refined walk on the validation rows",
+		func(meta runlog.Metadata) bool { return meta.Refine.Logistic != nil })
+}
+
+// checkOptIn tests a check of refining that the auto recipe runs by
+// default, flag (--tree, --logistic): --preset fast runs it only when
+// given flag (ran says whether a model's metadata records it), and flag
+// is refused, exit 2 with a message holding refused, without refining or
+// without validation rows. train trains a model of data with the test's
+// own flags and flags.
+func checkOptIn(t *testing.T, train func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string), data, flag, refused string, ran func(runlog.Metadata) bool) {
+	t.Helper()
+	if _, meta, _, _ := train("fast.json", "--preset", "fast"); ran(meta) {
+		t.Errorf("--preset fast ran %s's check: %+v", flag, meta.Refine)
 	}
-	if _, meta, _, _ = train("fast-logistic.json", "--preset", "fast", "--logistic"); meta.Refine.Logistic == nil {
-		t.Error("--preset fast --logistic fitted no regression")
+	if _, meta, _, _ := train("fast-check.json", "--preset", "fast", flag); !ran(meta) {
+		t.Errorf("--preset fast %s did not run its check", flag)
 	}
-	for _, flags := range [][]string{{"--refine", "0", "--logistic"}, {"--val", "0", "--logistic"}} {
-		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(dir, "refused.json"), "--preset", "fast"}, flags...)...)
-		if code != 2 || !strings.Contains(errs, "--logistic compares a logistic regression with the refined walk on the validation rows") {
+	for _, flags := range [][]string{{"--refine", "0", flag}, {"--val", "0", flag}} {
+		code, _, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", filepath.Join(t.TempDir(), "refused.json"), "--preset", "fast"}, flags...)...)
+		if code != 2 || !strings.Contains(errs, refused) {
 			t.Errorf("train %v: exit %d, want 2: %s", flags, code, errs)
 		}
 	}
