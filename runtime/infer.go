@@ -300,9 +300,15 @@ type WalkResult struct {
 // decision is appended to it and the extended slice is returned.
 func (k *Classifier) Walk(x, scratch []float64, path []Step) (WalkResult, []Step) {
 	k.Preprocess(scratch, x)
+	return k.WalkPreprocessed(scratch, path)
+}
+
+// WalkPreprocessed runs the hard walk on an input x already preprocessed
+// (Preprocess), as Walk does after preprocessing.
+func (k *Classifier) WalkPreprocessed(x []float64, path []Step) (WalkResult, []Step) {
 	node := 0
 	for t := 0; ; t++ {
-		m := k.Margin(node, scratch)
+		m := k.Margin(node, x)
 		side := Side(m)
 		next, forced := k.routes.Next(node, t, side)
 		if path != nil {

@@ -173,26 +173,18 @@ func softmaxModel(m *runtime.Model, theta []float64) *runtime.Model {
 }
 
 // modelClasses returns the classes the hard walk of model m gives the rows
-// of g (indices of g.x or g.sparse), walked as runtime's Classifier walks.
+// of g (indices of g.x or g.sparse).
 func (g *refiner) modelClasses(m *runtime.Model, rows []int) []int {
 	k, err := runtime.New(m)
 	if err != nil {
 		panic("refine: " + err.Error()) // the models built here are valid
 	}
-	routes := k.Routes()
 	class := make([]int, len(rows))
 	x := make([]float64, g.d)
 	for i, r := range rows {
 		g.rowOf(x, r)
-		node := 0
-		for t := 0; ; t++ {
-			next, _ := routes.Next(node, t, runtime.Side(k.Margin(node, x)))
-			if next >= routes.Nodes {
-				class[i] = next - routes.Nodes
-				break
-			}
-			node = next
-		}
+		w, _ := k.WalkPreprocessed(x, nil)
+		class[i] = w.Class
 	}
 	return class
 }
