@@ -881,36 +881,56 @@ func (g *refiner) logistic(theta0 []float64, ridge float64) []float64 {
 			}
 			partF[k] = fk
 		})
-		f = 0
-		clear(grad)
-		for k := range nb {
-			f += partF[k]
-			floats.Add(grad, partG[k*(d+1):(k+1)*(d+1)])
-		}
-		f /= float64(m)
-		floats.Scale(1/float64(m), grad)
-		f += ridge / 2 * dot.Dot(w, w)
-		dot.AddScaled(grad[:d], ridge, w)
+		f = ridgeLoss(grad, partF, partG, w, m, ridge)
 		last = append(last[:0], theta...)
 	}
+	return minimizeLBFGS(theta0, 100, func(theta []float64) (float64, []float64) {
+		eval(theta)
+		return f, grad
+	})
+}
+
+// ridgeLoss adds the blocks' sums of a loss, partF, and of its gradient,
+// partG (blocks of len(grad)), in order, into the mean over m rows, and
+// adds ridge/2 |w|^2 to it and ridge w to the first len(w) values of the
+// gradient, which it writes to grad; it returns the loss.
+func ridgeLoss(grad, partF, partG, w []float64, m int, ridge float64) float64 {
+	np := len(grad)
+	f := 0.0
+	clear(grad)
+	for k := range partF {
+		f += partF[k]
+		floats.Add(grad, partG[k*np:(k+1)*np])
+	}
+	f /= float64(m)
+	floats.Scale(1/float64(m), grad)
+	f += ridge / 2 * dot.Dot(w, w)
+	dot.AddScaled(grad[:len(w)], ridge, w)
+	return f
+}
+
+// minimizeLBFGS minimises the loss that eval gives, with its gradient, by
+// L-BFGS from theta0 in at most iters iterations, and returns the
+// minimiser, or nil when the optimiser fails or leaves the finite numbers.
+// L-BFGS asks for the value and the gradient at the same points: eval
+// computes both at once.
+func minimizeLBFGS(theta0 []float64, iters int, eval func(theta []float64) (float64, []float64)) []float64 {
 	p := optimize.Problem{
 		Func: func(theta []float64) float64 {
-			eval(theta)
+			f, _ := eval(theta)
 			return f
 		},
 		Grad: func(dst, theta []float64) {
-			eval(theta)
+			_, grad := eval(theta)
 			copy(dst, grad)
 		},
 	}
-	res, err := optimize.Minimize(p, theta0, &optimize.Settings{MajorIterations: 100, GradientThreshold: 1e-6}, &optimize.LBFGS{})
+	res, err := optimize.Minimize(p, theta0, &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-6}, &optimize.LBFGS{})
 	if err != nil && res == nil {
 		return nil
 	}
-	for _, v := range res.X {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil
-		}
+	if !finite(res.X) {
+		return nil
 	}
 	return res.X
 }

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/optimize"
 
 	"github.com/songc/songc/runlog"
 	"github.com/songc/songc/runtime"
@@ -62,14 +61,24 @@ func (s *softmaxLoss) eval(theta []float64) {
 	c, d, m := g.c, g.d, len(rows)
 	np, nb := len(s.grad), len(s.partF)
 	w, b := theta[:c*d], theta[c*d:]
+	// A product of an infinite weight and a zero is NaN, which the sparse
+	// rows would skip: with such weights the rows are made dense, and so
+	// is a row whose score gives a NaN, as in logistic.
+	dense := g.sparse == nil || !finite(theta)
 	parallelFor(nb, func(k int) {
 		gk, zk := s.partG[k*np:(k+1)*np], s.z[k*c:(k+1)*c]
 		clear(gk)
 		var fk float64
+		var row []float64 // a sparse row made dense, when one is needed
 		for _, r := range rows[k*logisticBlock : min(m, (k+1)*logisticBlock)] {
 			var x []float64
-			if g.sparse == nil {
+			switch {
+			case g.sparse == nil:
 				x = g.x[r*d : (r+1)*d]
+			case dense:
+				row = resize(row, d)
+				g.sparse.Dense(row, r)
+				x = row
 			}
 			top := math.Inf(-1)
 			for j := range c {
@@ -81,16 +90,23 @@ func (s *softmaxLoss) eval(theta []float64) {
 				zk[j] += b[j]
 				top = max(top, zk[j])
 			}
+			y := g.y[r]
+			zy := zk[y]
 			var sum float64
 			for j := range c {
-				sum += math.Exp(zk[j] - top)
+				zk[j] = math.Exp(zk[j] - top)
+				sum += zk[j]
 			}
-			y := g.y[r]
-			fk += top + math.Log(sum) - zk[y]
+			fk += top + math.Log(sum) - zy
 			for j := range c {
-				e := math.Exp(zk[j]-top) / sum
+				e := zk[j] / sum
 				if j == y {
 					e--
+				}
+				if x == nil && math.IsNaN(e) {
+					row = resize(row, d)
+					g.sparse.Dense(row, r)
+					x = row
 				}
 				if x != nil {
 					dot.AddScaled(gk[j*d:(j+1)*d], e, x)
@@ -102,16 +118,7 @@ func (s *softmaxLoss) eval(theta []float64) {
 		}
 		s.partF[k] = fk
 	})
-	s.f = 0
-	clear(s.grad)
-	for k := range nb {
-		s.f += s.partF[k]
-		floats.Add(s.grad, s.partG[k*np:(k+1)*np])
-	}
-	s.f /= float64(m)
-	floats.Scale(1/float64(m), s.grad)
-	s.f += s.ridge / 2 * dot.Dot(w, w)
-	dot.AddScaled(s.grad[:c*d], s.ridge, w)
+	s.f = ridgeLoss(s.grad, s.partF, s.partG, w, m, s.ridge)
 	s.last = append(s.last[:0], theta...)
 }
 
@@ -119,24 +126,10 @@ func (s *softmaxLoss) eval(theta []float64) {
 // minimiser, or nil when the optimiser fails or leaves the finite numbers.
 func (g *refiner) softmaxFit(rows []int, ridge float64) []float64 {
 	s := newSoftmaxLoss(g, rows, ridge)
-	p := optimize.Problem{
-		Func: func(theta []float64) float64 {
-			s.eval(theta)
-			return s.f
-		},
-		Grad: func(dst, theta []float64) {
-			s.eval(theta)
-			copy(dst, s.grad)
-		},
-	}
-	res, err := optimize.Minimize(p, make([]float64, len(s.grad)), &optimize.Settings{MajorIterations: softmaxIterations, GradientThreshold: 1e-6}, &optimize.LBFGS{})
-	if err != nil && res == nil {
-		return nil
-	}
-	if !finite(res.X) {
-		return nil
-	}
-	return res.X
+	return minimizeLBFGS(make([]float64, len(s.grad)), softmaxIterations, func(theta []float64) (float64, []float64) {
+		s.eval(theta)
+		return s.f, s.grad
+	})
 }
 
 // softmaxModel returns the knock-out SONG of the regression theta (as
