@@ -138,13 +138,7 @@ func softmaxModel(m *runtime.Model, theta []float64) *runtime.Model {
 	c, d := m.Classes, m.Features
 	w, b := theta[:c*d], theta[c*d:]
 	nn := c * (c - 1) / 2
-	out := *m
-	out.Nodes, out.Steps = nn, c-1
-	out.W, out.B = make([][]float64, nn), make([]float64, nn)
-	out.M0Logits, out.M1Logits = make([][]float64, nn+c), make([][]float64, nn+c)
-	for i := range out.M0Logits {
-		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
-	}
+	out := newGraph(m, nn, c-1)
 	top := topLogit(nn + c)
 	for k := 1; k < c; k++ {
 		for a := range k {
@@ -161,8 +155,7 @@ func softmaxModel(m *runtime.Model, theta []float64) *runtime.Model {
 			}
 		}
 	}
-	out.Training = slices.Clone(m.Training)
-	return &out
+	return out
 }
 
 // modelClasses returns the classes the hard walk of model m gives the rows

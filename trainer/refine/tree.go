@@ -173,7 +173,10 @@ func (t *tree) add(rows []int32, y []int, depth int, hist []int) int {
 		// Each column's histogram of classes by bin, then its cuts in
 		// order.
 		for f := range b.d {
-			clear(hist)
+			if len(b.cuts[f]) == 0 {
+				continue // one value: no split
+			}
+			clear(hist[:(len(b.cuts[f])+1)*c])
 			col := b.codes[f*b.rows : (f+1)*b.rows]
 			for _, i := range rows {
 				hist[int(col[i])*c+y[i]]++
@@ -269,15 +272,9 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 			}
 		}
 	}
-	nn, c, d := len(order), m.Classes, m.Features
-	out := *m
-	out.Nodes, out.Steps = nn, 1
-	out.W, out.B = make([][]float64, nn), make([]float64, nn)
-	out.M0Logits, out.M1Logits = make([][]float64, nn+c), make([][]float64, nn+c)
-	for i := range out.M0Logits {
-		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
-	}
-	top := topLogit(nn + c)
+	nn, d := len(order), m.Features
+	out := newGraph(m, nn, 1)
+	top := topLogit(nn + m.Classes)
 	for j, i := range order {
 		n := &t.nodes[i]
 		s := treeSharpness / t.bins.gaps[n.f][n.cut]
@@ -285,12 +282,29 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 		out.W[j][n.f], out.B[j] = s, -s*t.bins.cuts[n.f][n.cut]
 		out.Steps = max(out.Steps, n.depth+1)
 		for side, ch := range [2]int{n.left, n.right} {
-			state := nn + t.class(ch)
+			class := t.class(ch)
+			state := nn + class
 			if t.internal(ch, leaves) {
 				state = index[ch]
 			}
-			writeRoute([2][][]float64{out.M0Logits, out.M1Logits}[side], j, state, t.class(ch), nn, top)
+			writeRoute([2][][]float64{out.M0Logits, out.M1Logits}[side], j, state, class, nn, top)
 		}
+	}
+	return out
+}
+
+// newGraph returns a model of m's data (its input columns, preprocessing,
+// classes and training metadata) of nn nodes and steps steps, its filters
+// nil and its biases and route logits zeros, for tree.model and
+// softmaxModel to fill.
+func newGraph(m *runtime.Model, nn, steps int) *runtime.Model {
+	out := *m
+	c := m.Classes
+	out.Nodes, out.Steps = nn, steps
+	out.W, out.B = make([][]float64, nn), make([]float64, nn)
+	out.M0Logits, out.M1Logits = make([][]float64, nn+c), make([][]float64, nn+c)
+	for i := range out.M0Logits {
+		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
 	}
 	out.Training = slices.Clone(m.Training)
 	return &out
@@ -364,28 +378,21 @@ func (g *refiner) treeCheck(m *runtime.Model, walkScore float64, score func(clas
 	if check.Leaves < 2 || !(check.Score > walkScore) {
 		return nil, nil, check
 	}
-	check.Kept = true
 	all := append(fit, val...)
 	refit := growTree(bins, y, g.c, all, check.Leaves)
 	if len(refit.splits) == 0 {
-		check.Kept = false
 		return nil, nil, check
 	}
+	check.Kept = true
 	return refit.model(m, len(refit.splits)+1), best, check
 }
 
 // row writes the preprocessed training row of the tree's row i (the fit
 // rows, then the val rows) into dst.
 func (g *refiner) row(dst []float64, i int) {
-	r := 0
 	if i < len(g.fit) {
-		r = g.fit[i]
-	} else {
-		r = g.val[i-len(g.fit)]
-	}
-	if g.x != nil {
-		copy(dst, g.x[r*g.d:(r+1)*g.d])
+		g.rowOf(dst, g.fit[i])
 		return
 	}
-	g.sparse.Dense(dst, r)
+	g.rowOf(dst, g.val[i-len(g.fit)])
 }
