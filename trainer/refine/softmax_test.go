@@ -2,13 +2,13 @@ package refine
 
 import (
 	"bytes"
-	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/songc/songc/runtime"
+	"github.com/songc/songc/trainer/internal/dot"
 	"github.com/songc/songc/trainer/internal/fixture"
 )
 
@@ -64,7 +64,7 @@ func TestSoftmaxModel(t *testing.T) {
 	}
 	s := newSoftmaxLoss(g, g.fit, 1/float64(len(g.fit)))
 	s.eval(theta)
-	if n := math.Sqrt(dotSelf(s.grad)); n > 1e-4 {
+	if n := math.Sqrt(dot.Dot(s.grad, s.grad)); n > 1e-4 {
 		t.Errorf("the gradient at the fit has norm %v", n)
 	}
 	lm := softmaxModel(m, theta)
@@ -79,16 +79,9 @@ func TestSoftmaxModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	x, scratch := make([]float64, d), make([]float64, d)
-	right, major := 0, 0
-	count := make([]int, c)
-	for _, r := range g.fit {
-		count[g.y[r]]++
-	}
-	for i := range count {
-		if count[i] > count[major] {
-			major = i
-		}
-	}
+	right := 0
+	count := classCounts(c, g.y, g.fit)
+	major := mostFrequent(count)
 	for _, r := range g.fit {
 		g.rowOf(x, r)
 		best, top := 0, math.Inf(-1)
@@ -113,14 +106,6 @@ func TestSoftmaxModel(t *testing.T) {
 	}
 }
 
-func dotSelf(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x * x
-	}
-	return s
-}
-
 // TestRefineLogistic: with Config.Logistic, Run records the regression's
 // score against the walk's (or the tree's, after the tree check) and keeps
 // the regression only when it scores higher on the validation rows; a
@@ -131,7 +116,7 @@ func TestRefineLogistic(t *testing.T) {
 	for _, tree := range []bool{false, true} {
 		plain := mustRun(t, m, task, Config{Passes: 2, Tree: tree})
 		out := mustRun(t, m, task, Config{Passes: 2, Tree: tree, Logistic: true})
-		again, _ := Run(context.Background(), m, task, Config{Passes: 2, Tree: tree, Logistic: true}, nil)
+		again := mustRun(t, m, task, Config{Passes: 2, Tree: tree, Logistic: true})
 		if !bytes.Equal(fixture.Encode(t, out), fixture.Encode(t, again)) {
 			t.Error("two runs with the logistic check give different models")
 		}
@@ -158,21 +143,11 @@ func TestRefineLogistic(t *testing.T) {
 	}
 
 	g := fixtureRefiner(t)
-	for _, rival := range []float64{-1, 2} {
+	lm := checkKeeps(t, g, func(rival float64) (*runtime.Model, []int, bool, float64) {
 		lm, class, lc := g.logisticCheck(m, "walk", rival, g.share)
-		if kept := rival < 0; lc.Kept != kept || (lm != nil) != kept || (class != nil) != kept {
-			t.Fatalf("rival score %v: kept %v, model %v, classes %d", rival, lc.Kept, lm != nil, len(class))
-		}
-		if lm == nil {
-			continue
-		}
-		// The classes given are the score's; the model is fitted to the
-		// validation rows too.
-		if got := g.share(class, g.val); got != lc.Score {
-			t.Errorf("the classes score %v, the check says %v", got, lc.Score)
-		}
-		if lm.Nodes != g.c*(g.c-1)/2 {
-			t.Errorf("the regression kept has %d nodes, want %d", lm.Nodes, g.c*(g.c-1)/2)
-		}
+		return lm, class, lc.Kept, lc.Score
+	})
+	if lm.Nodes != g.c*(g.c-1)/2 {
+		t.Errorf("the regression kept has %d nodes, want %d", lm.Nodes, g.c*(g.c-1)/2)
 	}
 }

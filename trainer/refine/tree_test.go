@@ -2,7 +2,6 @@ package refine
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	"github.com/songc/songc/runtime"
@@ -115,7 +114,7 @@ func TestRefineTree(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
 	plain := mustRun(t, m, task, Config{Passes: 2})
 	out := mustRun(t, m, task, Config{Passes: 2, Tree: true})
-	again, _ := Run(context.Background(), m, task, Config{Passes: 2, Tree: true}, nil)
+	again := mustRun(t, m, task, Config{Passes: 2, Tree: true})
 	if !bytes.Equal(fixture.Encode(t, out), fixture.Encode(t, again)) {
 		t.Error("two runs with the tree check give different models")
 	}
@@ -142,21 +141,40 @@ func TestRefineTree(t *testing.T) {
 	}
 
 	g := fixtureRefiner(t)
-	for _, walk := range []float64{-1, 2} {
+	var leaves int
+	tm := checkKeeps(t, g, func(walk float64) (*runtime.Model, []int, bool, float64) {
 		tm, class, tc := g.treeCheck(m, walk, g.share)
-		if kept := walk < 0; tc.Kept != kept || (tm != nil) != kept || (class != nil) != kept {
-			t.Fatalf("walk score %v: kept %v, model %v, classes %d", walk, tc.Kept, tm != nil, len(class))
+		if tc.Kept {
+			leaves = tc.Leaves
 		}
-		if tm == nil {
+		return tm, class, tc.Kept, tc.Score
+	})
+	// The model is grown on the validation rows too, to no more leaves.
+	if tm.Nodes > leaves-1 {
+		t.Errorf("the tree kept has %d nodes, want at most %d", tm.Nodes, leaves-1)
+	}
+}
+
+// checkKeeps tests a check of refining, check, which compares its model
+// with a rival's score: against a rival below any score (-1) it keeps its
+// model (kept, a model, and the validation rows' classes, whose score is
+// the one it records), against one above any (2) it keeps nothing. It
+// returns the model kept.
+func checkKeeps(t *testing.T, g *refiner, check func(rival float64) (m *runtime.Model, class []int, kept bool, score float64)) *runtime.Model {
+	t.Helper()
+	var keptModel *runtime.Model
+	for _, rival := range []float64{-1, 2} {
+		m, class, kept, score := check(rival)
+		if want := rival < 0; kept != want || (m != nil) != want || (class != nil) != want {
+			t.Fatalf("rival score %v: kept %v, model %v, classes %d", rival, kept, m != nil, len(class))
+		}
+		if m == nil {
 			continue
 		}
-		// The classes given are the score's; the model is grown on the
-		// validation rows too.
-		if got := g.share(class, g.val); got != tc.Score {
-			t.Errorf("the classes score %v, the check says %v", got, tc.Score)
+		if got := g.share(class, g.val); got != score {
+			t.Errorf("the classes score %v, the check says %v", got, score)
 		}
-		if tm.Nodes > tc.Leaves-1 {
-			t.Errorf("the tree kept has %d nodes, want at most %d", tm.Nodes, tc.Leaves-1)
-		}
+		keptModel = m
 	}
+	return keptModel
 }
