@@ -37,10 +37,19 @@ func (m Metadata) Constant() *MajorityCheck {
 }
 
 // Tree returns the tree check's outcome when its tree replaced the walk
-// and is the model saved (the logistic check did not replace it), else
-// nil.
+// and the logistic check did not replace the tree (the majority check
+// may have since), else nil.
 func (m Metadata) Tree() *TreeCheck {
-	if m.Refine == nil || m.Refine.Tree == nil || !m.Refine.Tree.Kept || m.Logistic() != nil {
+	if m.Logistic() != nil {
+		return nil
+	}
+	return m.TreeKept()
+}
+
+// TreeKept returns the tree check's outcome when its tree replaced the
+// walk, whatever replaced the tree since, else nil.
+func (m Metadata) TreeKept() *TreeCheck {
+	if m.Refine == nil || m.Refine.Tree == nil || !m.Refine.Tree.Kept {
 		return nil
 	}
 	return m.Refine.Tree

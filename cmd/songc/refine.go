@@ -285,11 +285,8 @@ func constantNote(subject string, meta runlog.Metadata) string {
 // walk's or tree's place, "tree" where the tree check put one in the
 // walk's, else "walk".
 func judged(meta runlog.Metadata) string {
-	switch {
-	case meta.Logistic() != nil:
-		return "logistic regression"
-	case meta.Tree() != nil:
-		return "tree"
+	if what, _, ok := refitted(meta); ok {
+		return what
 	}
 	return "walk"
 }

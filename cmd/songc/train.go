@@ -437,16 +437,14 @@ func (c *TrainCmd) Run(g *Globals) (err error) {
 		return err
 	}
 	if args.Refine > 0 {
-		// By default the auto recipe (a search chose the run) checks.
-		check := r.Search != nil
-		setIf(&check, args.Majority)
-		// So does it grow a tree.
-		tree := r.Search != nil
-		setIf(&tree, args.Tree)
-		// And fit a logistic regression.
-		logistic := r.Search != nil
-		setIf(&logistic, args.Logistic)
-		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: check, Tree: tree, Logistic: logistic}, c.Quiet)
+		// By default the auto recipe (a search chose the run) runs the
+		// checks: the tree's, the logistic regression's, the majority's.
+		auto := func(flag *bool) bool {
+			on := r.Search != nil
+			setIf(&on, flag)
+			return on
+		}
+		refined, err := refineModel(g, model, task, refine.Config{Passes: args.Refine, MajorityCheck: auto(args.Majority), Tree: auto(args.Tree), Logistic: auto(args.Logistic)}, c.Quiet)
 		if err != nil {
 			// Hours of training are not lost to a failed or interrupted refine.
 			if serr := model.Save(args.Output); serr != nil {
@@ -1460,11 +1458,10 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		}
 	}
 	mc, lc := meta.Constant(), meta.Logistic()
-	if tc := meta.Tree(); tc != nil || lc != nil && lc.Rival == "tree" {
-		leaves := m.Nodes + 1 // the tree saved
-		if tc == nil || mc != nil {
-			tc = meta.Refine.Tree
-			leaves = tc.Leaves // the tree replaced since, as chosen
+	if tc := meta.TreeKept(); tc != nil {
+		leaves := tc.Leaves // as chosen, where a check replaced the tree since
+		if meta.Tree() != nil && mc == nil {
+			leaves = m.Nodes + 1 // as saved, grown again
 		}
 		kept += "; " + treeText(tc, leaves, meta.Select == "balanced")
 	}
