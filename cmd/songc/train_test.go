@@ -734,15 +734,7 @@ func TestMajorityCheckCLI(t *testing.T) {
 	small := []string{"--nodes", "3", "--steps", "2", "--epochs", "4", "--refine", "1"}
 	train := func(name, data string, flags ...string) (*runtime.Model, string, string) {
 		t.Helper()
-		model := filepath.Join(dir, name)
-		code, out, errs := songc(t, context.Background(), append([]string{"train", "--data", data, "-o", model}, append(small, flags...)...)...)
-		if code != 0 {
-			t.Fatalf("train %v: exit %d: %s", flags, code, errs)
-		}
-		m, err := runtime.Load(model)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, _, out, errs := trainModel(t, filepath.Join(dir, name), append(append([]string{"--data", data}, small...), flags...)...)
 		return m, out, errs
 	}
 	const why = "a column of numbers read as categories may be why the walk could not beat the constant: write its numbers plainly and train again"
