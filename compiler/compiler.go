@@ -56,6 +56,8 @@ type Plan struct {
 	// feature of each, made once by NewPlan.
 	schema *runtime.Schema
 	first  []int
+	// centred holds centres' values of each node of Nodes.
+	centred []centred
 }
 
 // ModelHash returns the SHA-256 of the model's canonical encoding.
@@ -102,6 +104,9 @@ func NewPlan(m *runtime.Model, opt Options) (*Plan, error) {
 		if s < k.NumNodes() {
 			p.index[s] = len(p.Nodes)
 			p.Nodes = append(p.Nodes, s)
+			var c centred
+			c.centre, c.mean, c.t = p.centresOf(s)
+			p.centred = append(p.centred, c)
 		}
 	}
 	weights := len(p.Nodes) * k.NumFeatures()

@@ -102,23 +102,23 @@ func quotedList(levels []string, n int) string {
 	return b.String()
 }
 
-// column returns the input column node's filter reads and the first of
-// its features, or -1 when the filter reads several columns or none.
-func (p *Plan) column(node int) (col, o int) {
+// column returns the input column node's filter reads, or -1 when the
+// filter reads several columns or none.
+func (p *Plan) column(node int) int {
 	w := p.Classifier.Weights(node)
-	col = -1
+	col := -1
 	s := p.schema
 	for i, start := range p.first {
 		for _, x := range w[start : start+s.Inputs[i].Width()] {
 			if x != 0 {
 				if col >= 0 && col != i {
-					return -1, 0
+					return -1
 				}
-				col, o = i, start
+				col = i
 			}
 		}
 	}
-	return col, o
+	return col
 }
 
 // Column returns the input column node's filter reads (a test on one
@@ -127,8 +127,7 @@ func (p *Plan) Column(node int) int {
 	if node < 0 || node >= p.Classifier.Model.Nodes {
 		return -1
 	}
-	col, _ := p.column(node)
-	return col
+	return p.column(node)
 }
 
 // nodeTest describes emitted node e's test in the input columns' terms:
@@ -142,10 +141,11 @@ func (p *Plan) nodeTest(e int) (col int, test [2]string) {
 	m := k.Model
 	s := p.schema
 	node := p.Nodes[e]
-	col, o := p.column(node)
+	col = p.column(node)
 	if col < 0 {
 		return -1, p.linearTest(e)
 	}
+	o := p.first[col]
 	in := &s.Inputs[col]
 	// side returns the walk's side for a record whose column encodes to
 	// the features f (the other columns, with weight 0, do not count).
@@ -324,11 +324,11 @@ func (p *Plan) linearTest(e int) (test [2]string) {
 // Reading returns "" for a node without weights, or one not in the plan.
 func (p *Plan) Reading(node int, x []float64) string {
 	k := p.Classifier
-	if _, ok := p.index[node]; !ok || node < 0 || node >= k.Model.Nodes || len(x) != k.NumFeatures() {
+	if _, ok := p.index[node]; !ok || len(x) != k.NumFeatures() {
 		return ""
 	}
 	starts := p.first
-	if col, _ := p.column(node); col >= 0 {
+	if col := p.column(node); col >= 0 {
 		v, _ := p.value(col, starts[col], x)
 		return v
 	}
@@ -426,6 +426,19 @@ func (p *Plan) value(i, j int, x []float64) (v string, ok bool) {
 // -b + sum_j a_j (shift_j - centre_j) less the columns' mean level
 // weights (linearTest).
 func (p *Plan) centres(node int) (centre, mean []float64, t float64) {
+	c := &p.centred[p.index[node]]
+	return c.centre, c.mean, c.t
+}
+
+// centred is what centres returns of a node, made once by NewPlan
+// (centresOf).
+type centred struct {
+	centre, mean []float64
+	t            float64
+}
+
+// centresOf computes centres' values of node.
+func (p *Plan) centresOf(node int) (centre, mean []float64, t float64) {
 	m := p.Classifier.Model
 	s := p.schema
 	centre, mean = make([]float64, len(s.Inputs)), make([]float64, len(s.Inputs))
