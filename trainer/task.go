@@ -118,9 +118,10 @@ func NewTask(train, test *data.Dataset) (*Task, error) {
 
 // SetTest makes test the task's test rows (nil: none), mapping their
 // labels onto the classes; a label that is none of them is a
-// *TestClassError. It is for a task no run has started on.
+// *TestClassError, and leaves the task without test rows. It is for a
+// task no run has started on.
 func (t *Task) SetTest(test *data.Dataset) error {
-	t.Test, t.yTest = test, nil
+	t.Test, t.yTest, t.prepared = nil, nil, nil
 	if test == nil {
 		return nil
 	}
@@ -134,7 +135,7 @@ func (t *Task) SetTest(test *data.Dataset) error {
 	case err != nil:
 		return &TestClassError{err}
 	}
-	t.yTest = y
+	t.Test, t.yTest = test, y
 	return nil
 }
 
