@@ -79,7 +79,7 @@ func (c *RefineCmd) Run(g *Globals) (err error) {
 		parts = append(parts, "refined: "+refinedText(meta.Select, rm))
 	}
 	if mc := meta.Constant(); mc != nil {
-		parts = append(parts, replacedText(mc, "the "+judged(meta)))
+		parts = append(parts, replacedText(mc, judged(meta)))
 	}
 	outcome := ""
 	if parts != nil {
@@ -210,19 +210,19 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 	if lc := meta.Refine.Logistic; lc != nil {
 		fmt.Fprintln(g.Stderr, "songc: logistic check: "+logisticCounts(lc, meta.Select == "balanced"))
 	}
-	checked := "the " + judged(meta)
 	if !cfg.MajorityCheck {
 		return out, nil
 	}
+	checked := judged(meta)
 	switch mc := meta.Refine.Majority; {
 	case mc == nil && refine.MajorityBarred(cfg.Passes, meta.ValRows > 0, meta.Select) == refine.MajorityBalanced:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
 	case mc.Constant:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; %s is replaced by always predicting %q\n", majorityCounts(mc, checked), checked, mc.Class)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is replaced by always predicting %q\n", majorityCounts(mc, checked), checked, mc.Class)
 	default:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; %s is kept\n", majorityCounts(mc, checked), checked)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is kept\n", majorityCounts(mc, checked), checked)
 	}
 	return out, nil
 }
@@ -255,15 +255,15 @@ func logisticCounts(lc *runlog.LogisticCheck, balanced bool) string {
 	return line + fmt.Sprintf("; the %s is kept", lc.Rival)
 }
 
-// majorityCounts says in words how the model checked ("the walk", or
-// "the tree" of the tree check) and the constant did on the validation
+// majorityCounts says in words how the model checked (judged's "walk",
+// "tree" or "logistic regression") and the constant did on the validation
 // rows.
 func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 	n := mc.WalkOnly + mc.ConstantOnly
 	if n == 0 {
-		return fmt.Sprintf("%s and always predicting %q are right on the same validation rows", checked, mc.Class)
+		return fmt.Sprintf("the %s and always predicting %q are right on the same validation rows", checked, mc.Class)
 	}
-	line := fmt.Sprintf("on the validation rows %s is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
+	line := fmt.Sprintf("on the validation rows the %s is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
 		checked, text.Count(mc.WalkOnly, "row"), mc.Class, text.Count(mc.ConstantOnly, "row"))
 	if mc.Undecided {
 		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
@@ -277,7 +277,7 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 // why, and how to keep the walk or tree it judged.
 func constantNote(subject string, meta runlog.Metadata) string {
 	mc, what := meta.Constant(), judged(meta)
-	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(mc, "the "+what), what)
+	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(mc, what), what)
 }
 
 // judged names what the majority check of a model with metadata meta
@@ -326,10 +326,10 @@ func checkMajority(passes int, val float64, sel string, trained bool) error {
 }
 
 // replacedText says, for the model lines of train and refine, that the
-// majority check mc replaced the walk by a constant (warnConstant says
-// more, below that line).
+// majority check mc replaced the model it checked (judged's name) by a
+// constant (warnConstant says more, below that line).
 func replacedText(mc *runlog.MajorityCheck, checked string) string {
-	return fmt.Sprintf("then the majority check replaced %s by always predicting %q (below)", checked, mc.Class)
+	return fmt.Sprintf("then the majority check replaced the %s by always predicting %q (below)", checked, mc.Class)
 }
 
 // treeText says that the tree check's tree tc replaced the walk: a tree
@@ -363,7 +363,7 @@ func warnConstant(w io.Writer, meta runlog.Metadata, keep string) {
 		return
 	}
 	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned %s could not be shown to do better than that: %s. %s keeps the %s; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
-		mc.Class, what, majorityCounts(mc, "the "+what), keep, what)
+		mc.Class, what, majorityCounts(mc, what), keep, what)
 }
 
 // printRefinePass prints pass p's line; hasVal says whether the model has

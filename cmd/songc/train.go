@@ -1469,7 +1469,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		kept += "; " + logisticText(lc, meta.Select == "balanced")
 	}
 	if mc != nil {
-		kept += "; " + replacedText(mc, "the "+judged(meta))
+		kept += "; " + replacedText(mc, judged(meta))
 	}
 	fmt.Fprintf(g.Stdout, "model: %s (%s); log: %s; %s\n", a.Output, kept, a.Log, took.Round(time.Second))
 	if s := meta.Search; s != nil {
