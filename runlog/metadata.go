@@ -37,8 +37,8 @@ func (m Metadata) Constant() *MajorityCheck {
 }
 
 // Tree returns the tree check's outcome when its tree replaced the walk
-// and the logistic check did not replace the tree (the majority check
-// may have since), else nil.
+// and no regression replaced the tree (the majority check's constant may
+// have since), else nil.
 func (m Metadata) Tree() *TreeCheck {
 	if m.Logistic() != nil {
 		return nil
@@ -55,13 +55,23 @@ func (m Metadata) TreeKept() *TreeCheck {
 	return m.Refine.Tree
 }
 
-// Logistic returns the logistic check's outcome when its regression
-// replaced the walk or tree, else nil.
+// Logistic returns the logistic check's outcome when its regression is
+// the model: put in the walk's or tree's place by the logistic check, or
+// in the constant's by the majority check (Fallback), else nil.
 func (m Metadata) Logistic() *LogisticCheck {
-	if m.Refine == nil || m.Refine.Logistic == nil || !m.Refine.Logistic.Kept {
+	if m.Refine == nil || m.Refine.Logistic == nil || !(m.Refine.Logistic.Kept || m.Fallback() != nil) {
 		return nil
 	}
 	return m.Refine.Logistic
+}
+
+// Fallback returns the majority check when it put the logistic check's
+// regression in place of the constant, else nil.
+func (m Metadata) Fallback() *MajorityCheck {
+	if m.Refine == nil || m.Refine.Majority == nil || m.Refine.Majority.Regression == nil || !m.Refine.Majority.Regression.Kept {
+		return nil
+	}
+	return m.Refine.Majority
 }
 
 // ErrNoMetadata is returned by ReadMetadata for a model without training metadata.
@@ -154,11 +164,32 @@ type MajorityCheck struct {
 	// needs to reach its level at all: the walk was then kept if it was
 	// right on more of them than the constant.
 	Undecided bool `json:"undecided,omitempty"`
-	// Constant is set when the walk lost: the model then predicts Class
-	// for every row (one node whose two branches lead to Class's leaf), in
-	// place of the walk, and its soft model the classes' shares of the
-	// rows refitted to.
+	// Constant is set when the walk lost and Regression, if any, did not
+	// take its place: the model then predicts Class for every row (one
+	// node whose two branches lead to Class's leaf), in place of the walk,
+	// and its soft model the classes' shares of the rows refitted to.
 	Constant bool `json:"constant,omitempty"`
+	// Regression, when the walk lost and the logistic check had fitted a
+	// regression that did not replace the walk, is that regression
+	// against the same constant on the same rows.
+	Regression *MajorityRegression `json:"regression,omitempty"`
+}
+
+// MajorityRegression is the logistic check's regression, fitted to the
+// rows refitted to, against the majority check's constant on the
+// validation rows, after the check found the walk no better than the
+// constant.
+type MajorityRegression struct {
+	// RegressionOnly counts the validation rows the regression gets right
+	// and the constant wrong; ConstantOnly the other way round.
+	RegressionOnly int `json:"regression_only"`
+	ConstantOnly   int `json:"constant_only"`
+	// Kept is set when RegressionOnly is above ConstantOnly: the model is
+	// then the regression fitted again on the training and validation rows
+	// together, in place of the constant. The regression was fitted once,
+	// not chosen among candidates on the validation rows as the walk was,
+	// so its lead there needs no test.
+	Kept bool `json:"kept,omitempty"`
 }
 
 // RefinePass is one line of the refine report. Accuracies are the hard

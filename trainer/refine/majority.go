@@ -45,26 +45,25 @@ func MajorityBarred(passes int, val bool, sel string) MajorityBar {
 // fit rows (the lower class on ties; y holds every row's class), on the
 // val rows, by a one-sided exact sign test on the rows where exactly one
 // of the two is right (McNemar's exact test). The walk is kept when it is
-// better at MajorityLevel; otherwise the returned model is constantModel(m,
-// the fit rows' class counts). When fewer rows tell the two apart than the
-// test needs to reach MajorityLevel at all (5 at 0.05), the walk is kept if
-// it is right on more of them than the constant.
+// better at MajorityLevel. When fewer rows tell the two apart than the
+// test needs to reach MajorityLevel at all (5 at 0.05), the walk is kept
+// if it is right on more of them than the constant.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on
 // those rows by luck alone; the constant then does better on new rows.
-func majorityCheck(m *runtime.Model, y, fit, val, walked []int) (*runtime.Model, *runlog.MajorityCheck) {
+//
+// When the walk is not kept, the runner-up alt (the logistic check's
+// regression, or nil) is counted against the constant on the same rows,
+// and its refit is returned when it is right on more of them: its score
+// there was not chosen among candidates, so the better of the two on
+// those rows is taken without a test. Otherwise the returned model is
+// constantModel(m, the fit rows' class counts).
+func majorityCheck(m *runtime.Model, y, fit, val, walked []int, alt *regression) (*runtime.Model, *runlog.MajorityCheck) {
 	count := classCounts(m.Classes, y, fit)
 	class := mostFrequent(count)
 	check := &runlog.MajorityCheck{Class: m.ClassNames[class]}
-	for i, r := range val {
-		switch walk, constant := walked[i] == y[r], class == y[r]; {
-		case walk && !constant:
-			check.WalkOnly++
-		case constant && !walk:
-			check.ConstantOnly++
-		}
-	}
+	check.WalkOnly, check.ConstantOnly = discordant(y, val, walked, class)
 	check.PValue = signTest(check.WalkOnly, check.ConstantOnly)
 	keep := check.PValue < MajorityLevel
 	if n := check.WalkOnly + check.ConstantOnly; !(signTest(n, 0) < MajorityLevel) {
@@ -74,8 +73,34 @@ func majorityCheck(m *runtime.Model, y, fit, val, walked []int) (*runtime.Model,
 	if keep {
 		return m, check
 	}
+	if alt != nil {
+		r := &runlog.MajorityRegression{}
+		r.RegressionOnly, r.ConstantOnly = discordant(y, val, alt.class, class)
+		check.Regression = r
+		if r.RegressionOnly > r.ConstantOnly {
+			if lm := alt.refit(); lm != nil {
+				r.Kept = true
+				return lm, check
+			}
+		}
+	}
 	check.Constant = true
 	return constantModel(m, count), check
+}
+
+// discordant counts the rows (of y's) where the classes given (one per
+// row) are right and always predicting class is wrong (model), and the
+// other way round (constant).
+func discordant(y, rows, given []int, class int) (model, constant int) {
+	for i, r := range rows {
+		switch right, c := given[i] == y[r], class == y[r]; {
+		case right && !c:
+			model++
+		case c && !right:
+			constant++
+		}
+	}
+	return model, constant
 }
 
 // classCounts counts the rows of each class among rows.

@@ -87,7 +87,7 @@ func TestMajorityCheck(t *testing.T) {
 		return walkOnly, constOnly
 	}
 
-	out, check := majorityCheck(m, y, fit, val, walkClasses(t, m, task, val))
+	out, check := majorityCheck(m, y, fit, val, walkClasses(t, m, task, val), nil)
 	w, c := counts(m)
 	if check.Constant || out != m || check.WalkOnly != w || check.ConstantOnly != c || check.Class != m.ClassNames[major] || !(check.PValue < MajorityLevel) {
 		t.Fatalf("refined walk: check %+v, want kept with %d and %d rows, class %q", check, w, c, m.ClassNames[major])
@@ -98,7 +98,7 @@ func TestMajorityCheck(t *testing.T) {
 	skewed := slices.Clone(count)
 	skewed[other] = count[major] + 1
 	weak := constantModel(m, skewed)
-	out, check = majorityCheck(weak, y, fit, val, walkClasses(t, weak, task, val))
+	out, check = majorityCheck(weak, y, fit, val, walkClasses(t, weak, task, val), nil)
 	w, c = counts(weak)
 	if !check.Constant || check.WalkOnly != w || check.ConstantOnly != c || check.PValue < MajorityLevel {
 		t.Fatalf("walk to class %d: check %+v, want the constant, with %d and %d rows", other, check, w, c)
@@ -121,6 +121,74 @@ func TestMajorityCheck(t *testing.T) {
 	for c, p := range probs {
 		if want := float64(count[c]) / float64(len(fit)); count[c] > 0 && math.Abs(p-want) > 1e-8 {
 			t.Errorf("constant model's soft mass on class %d: %v, want its share %v", c, p, want)
+		}
+	}
+}
+
+// TestMajorityRegression: when the walk is not kept, a runner-up
+// regression takes the constant's place if it is right on more of the
+// validation rows than the constant, fitted again (its refit); otherwise,
+// or when its refit fails, the constant stays. A walk that is kept leaves
+// the runner-up alone.
+func TestMajorityRegression(t *testing.T) {
+	task, m, fit, val := refinedFixture(t)
+	y := task.TrainTargets()
+	count := classCounts(m.Classes, y, fit)
+	major := slices.Index(count, slices.Max(count))
+	skewed := slices.Clone(count)
+	skewed[(major+1)%m.Classes] = count[major] + 1
+	weak := constantModel(m, skewed) // a walk no better than the constant
+	weakClasses := walkClasses(t, weak, task, val)
+
+	truth, constant := make([]int, len(val)), make([]int, len(val))
+	wantOnly := 0 // rows the truth gets right and the constant wrong
+	for i, r := range val {
+		truth[i], constant[i] = y[r], major
+		if y[r] != major {
+			wantOnly++
+		}
+	}
+	if wantOnly == 0 {
+		t.Fatal("the fixture's validation rows are all of the most frequent class")
+	}
+	refitted := 0
+	refit := &runtime.Model{}
+	alt := func(class []int, model *runtime.Model) *regression {
+		return &regression{class: class, refit: func() *runtime.Model { refitted++; return model }}
+	}
+	for _, c := range []struct {
+		name      string
+		walk      *runtime.Model
+		walked    []int
+		alt       *regression
+		want      *runtime.Model // nil: the constant
+		only      int            // the regression's RegressionOnly, -1: no record
+		refitted  int
+		regressed bool
+	}{
+		{"right on every row", weak, weakClasses, alt(truth, refit), refit, wantOnly, 1, true},
+		{"the constant's classes", weak, weakClasses, alt(constant, refit), nil, 0, 0, false},
+		{"refit fails", weak, weakClasses, alt(truth, nil), nil, wantOnly, 1, false},
+		{"walk kept", m, walkClasses(t, m, task, val), alt(truth, refit), m, -1, 0, false},
+	} {
+		refitted = 0
+		out, check := majorityCheck(c.walk, y, fit, val, c.walked, c.alt)
+		r := check.Regression
+		switch {
+		case c.only < 0 && r != nil:
+			t.Errorf("%s: regression %+v, want none", c.name, r)
+		case c.only >= 0 && (r == nil || r.RegressionOnly != c.only || r.ConstantOnly != 0 || r.Kept != c.regressed):
+			t.Errorf("%s: regression %+v, want %d rows and none against, kept %v", c.name, r, c.only, c.regressed)
+		}
+		if refitted != c.refitted {
+			t.Errorf("%s: %d refits, want %d", c.name, refitted, c.refitted)
+		}
+		if c.want == nil {
+			if !check.Constant || out.Nodes != 1 {
+				t.Errorf("%s: check %+v, %d nodes, want the constant", c.name, check, out.Nodes)
+			}
+		} else if out != c.want || check.Constant {
+			t.Errorf("%s: check %+v, want the model %p, got %p", c.name, check, c.want, out)
 		}
 	}
 }
@@ -149,7 +217,7 @@ func TestMajorityClass(t *testing.T) {
 			val2 = append(val2, r)
 		}
 	}
-	_, check := majorityCheck(m, y, fit2, val2, walkClasses(t, m, task, val2))
+	_, check := majorityCheck(m, y, fit2, val2, walkClasses(t, m, task, val2), nil)
 	if check.Class != m.ClassNames[3] {
 		t.Errorf("constant %q, want %q (the lower of two tied classes of the fit rows)", check.Class, m.ClassNames[3])
 	}
@@ -183,7 +251,7 @@ func TestMajorityUndecided(t *testing.T) {
 		{append(walkOnly[:1:1], constOnly[:1]...), true}, // 1 against 1: the simpler model
 		{nil, true}, // no telling rows
 	} {
-		out, check := majorityCheck(m, y, fit, c.rows, walkClasses(t, m, task, c.rows))
+		out, check := majorityCheck(m, y, fit, c.rows, walkClasses(t, m, task, c.rows), nil)
 		if !check.Undecided || check.Constant != c.constant || (out.Nodes == 1) != c.constant {
 			t.Errorf("%d rows: check %+v, want undecided and constant %v", len(c.rows), check, c.constant)
 		}

@@ -33,7 +33,9 @@ type Config struct {
 	// MajorityCheck, when set, ends Run with the majority check: unless
 	// the selected walk beats always predicting the most frequent class on
 	// the validation rows by a sign test at MajorityLevel, Run returns
-	// that constant model instead. Run skips it where MajorityBarred says
+	// that constant model instead, or, with Logistic, the logistic check's
+	// regression where it did not replace the walk and is right on more of
+	// those rows than the constant. Run skips it where MajorityBarred says
 	// it cannot run: without validation rows, and for a model selected by
 	// balanced accuracy, whose baseline is not the most frequent class.
 	MajorityCheck bool
@@ -218,16 +220,17 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 			out, bestValClass, bestVal, rival = tm, treeClass, rec.Tree.Score, "tree"
 		}
 	}
+	var alt *regression
 	if cfg.Logistic && len(g.val) > 0 {
 		var lm *runtime.Model
 		var class []int
-		lm, class, rec.Logistic = g.logisticCheck(out, rival, bestVal, score)
+		lm, class, rec.Logistic, alt = g.logisticCheck(out, rival, bestVal, score)
 		if lm != nil {
 			out, bestValClass = lm, class
 		}
 	}
 	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {
-		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass)
+		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass, alt)
 	}
 	rm, err := json.Marshal(rec)
 	if err != nil {

@@ -191,22 +191,39 @@ func (g *refiner) rowOf(dst []float64, r int) {
 // it would replace (rival: "walk" or "tree"). When it scores higher, it
 // returns the regression fitted again on the fit and val rows together,
 // as a model of m's data, and the fit rows' regression's classes of the
-// val rows, for the majority check; otherwise nil. The record is nil when
-// the fit fails.
-func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.LogisticCheck) {
+// val rows, for the majority check; otherwise it returns the regression
+// as the majority check's runner-up (nil when the refit failed). The
+// record is nil when the fit fails.
+func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.LogisticCheck, *regression) {
 	theta := g.softmaxFit(g.fit, 1/float64(len(g.fit)))
 	if theta == nil {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
-	class := g.modelClasses(softmaxModel(m, theta), g.val)
-	check := &runlog.LogisticCheck{Score: score(class, g.val), Rival: rival, RivalScore: rivalScore}
+	r := &regression{class: g.modelClasses(softmaxModel(m, theta), g.val), refit: func() *runtime.Model {
+		all := append(slices.Clone(g.fit), g.val...)
+		if theta := g.softmaxFit(all, 1/float64(len(all))); theta != nil {
+			return softmaxModel(m, theta)
+		}
+		return nil
+	}}
+	check := &runlog.LogisticCheck{Score: score(r.class, g.val), Rival: rival, RivalScore: rivalScore}
 	if !(check.Score > rivalScore) {
-		return nil, nil, check
+		return nil, nil, check, r
 	}
-	all := append(slices.Clone(g.fit), g.val...)
-	if theta = g.softmaxFit(all, 1/float64(len(all))); theta == nil {
-		return nil, nil, check
+	lm := r.refit()
+	if lm == nil {
+		return nil, nil, check, nil
 	}
 	check.Kept = true
-	return softmaxModel(m, theta), class, check
+	return lm, r.class, check, nil
+}
+
+// regression is a logistic regression fitted to the fit rows: the classes
+// it gives the val rows, and refit, which fits it again on the fit and val
+// rows together, as a model, or returns nil when that fit fails. The
+// refit waits until it is needed: the majority check needs it only when
+// it rejects the model it judges.
+type regression struct {
+	class []int
+	refit func() *runtime.Model
 }

@@ -143,11 +143,29 @@ func TestRefineLogistic(t *testing.T) {
 	}
 
 	g := fixtureRefiner(t)
+	var kept []int
+	var runnerUp *regression
 	lm := checkKeeps(t, g, func(rival float64) (*runtime.Model, []int, bool, float64) {
-		lm, class, lc := g.logisticCheck(m, "walk", rival, g.share)
+		lm, class, lc, alt := g.logisticCheck(m, "walk", rival, g.share)
+		if (alt == nil) != lc.Kept {
+			t.Errorf("rival score %v: kept %v, runner-up %v", rival, lc.Kept, alt != nil)
+		}
+		if lc.Kept {
+			kept = class
+		} else {
+			runnerUp = alt
+		}
 		return lm, class, lc.Kept, lc.Score
 	})
 	if lm.Nodes != g.c*(g.c-1)/2 {
 		t.Errorf("the regression kept has %d nodes, want %d", lm.Nodes, g.c*(g.c-1)/2)
+	}
+	// The runner-up, for the majority check, is the regression kept
+	// against a lower rival.
+	if runnerUp == nil || !slices.Equal(runnerUp.class, kept) {
+		t.Fatal("the runner-up's classes of the validation rows are not those of the regression kept")
+	}
+	if !bytes.Equal(fixture.Encode(t, runnerUp.refit()), fixture.Encode(t, lm)) {
+		t.Error("the runner-up's refit is not the regression kept")
 	}
 }
