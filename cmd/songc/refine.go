@@ -219,8 +219,12 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
+	case mc.Constant && mc.Regression != nil:
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is not right more often: %s; the %s is replaced by always predicting %q\n", majorityCounts(mc, checked), regressionCounts(mc), checked, mc.Class)
 	case mc.Constant:
 		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is replaced by always predicting %q\n", majorityCounts(mc, checked), checked, mc.Class)
+	case meta.Fallback() != nil:
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is right more often: %s; the regression, fitted again on all the training rows, replaces the %s\n", majorityCounts(mc, checked), regressionCounts(mc), checked)
 	default:
 		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is kept\n", majorityCounts(mc, checked), checked)
 	}
@@ -271,6 +275,15 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 	return line + fmt.Sprintf(" (sign test p = %.2g)", mc.PValue)
 }
 
+// regressionCounts says in words how the logistic check's regression and
+// the constant did on the validation rows, where the majority check
+// rejected the model it judged (mc.Regression is not nil).
+func regressionCounts(mc *runlog.MajorityCheck) string {
+	r := mc.Regression
+	return fmt.Sprintf("it is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
+		text.Count(r.RegressionOnly, "row"), mc.Class, text.Count(r.ConstantOnly, "row"))
+}
+
 // constantNote is the note eval, analyze and compile give for a model the
 // majority check made constant (meta.Constant() is not nil): what it
 // returns (subject is "the model predicts" or "the classifier returns"),
@@ -283,8 +296,12 @@ func constantNote(subject string, meta runlog.Metadata) string {
 // judged names what the majority check of a model with metadata meta
 // judged: "logistic regression" where the logistic check put one in the
 // walk's or tree's place, "tree" where the tree check put one in the
-// walk's, else "walk".
+// walk's, else "walk". Where the majority check put the regression in
+// place of the constant, it judged the logistic check's rival.
 func judged(meta runlog.Metadata) string {
+	if meta.Fallback() != nil {
+		return meta.Refine.Logistic.Rival
+	}
 	if what, _, ok := refitted(meta); ok {
 		return what
 	}
@@ -343,6 +360,14 @@ func treeText(tc *runlog.TreeCheck, leaves int, balanced bool) string {
 // the walk or tree, and its score by accuracy, or balanced accuracy.
 func logisticText(lc *runlog.LogisticCheck, balanced bool) string {
 	return fmt.Sprintf("then the logistic check replaced the %s by a logistic regression, which scored %.2f%% %s on the validation rows when fitted to the training rows alone, then fitted again on all the training rows", lc.Rival, 100*lc.Score, scoreName(balanced))
+}
+
+// fallbackText says that the majority check found the model it judged
+// (judged's name) no better than the constant of mc and put the logistic
+// check's regression lc in its place, and the regression's score by
+// accuracy.
+func fallbackText(mc *runlog.MajorityCheck, lc *runlog.LogisticCheck, checked string) string {
+	return fmt.Sprintf("then the majority check found the %s no better than always predicting %q and replaced it by a logistic regression, right on more validation rows than that constant, which scored %.2f%% accuracy on them when fitted to the training rows alone, then fitted again on all the training rows", checked, mc.Class, 100*lc.Score)
 }
 
 // scoreName names the validation score of a model selected by balanced

@@ -56,7 +56,7 @@ type TrainCmd struct {
 	Select      *string  `placeholder:"soft|hard|balanced" hidden:"" group:"recipe" help:"Keep the epoch whose soft model, hard walk, or hard walk by balanced accuracy (the mean over the classes, for imbalanced data) does best on the validation rows; the auto recipe also ranks its candidates so."`
 	Ties        *string  `placeholder:"earlier|loss" hidden:"" group:"recipe" help:"Of epochs with the same validation score, keep the first, or the one whose soft model has the lower validation log loss (auto: loss)."`
 	Refine      *int     `placeholder:"PASSES" hidden:"" group:"recipe" help:"After training, fine-tune the hard walk as songc refine does, for at most PASSES passes (0: off)."`
-	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining (and the tree and logistic checks), keep the walk, tree or regression only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
+	Majority    *bool    `name:"majority-check" negatable:"" hidden:"" group:"recipe" help:"After refining (and the tree and logistic checks), keep the walk, tree or regression only if it beats always predicting the most frequent class on the validation rows (a one-sided sign test at level ${majority_level}); otherwise save the logistic check's regression in its place if it is right on more of those rows than the constant, or else that constant model, with a warning; with fewer than 5 rows that tell the two apart, the one right more often wins. Needs refining and validation rows, not --select balanced. Default: on with the auto recipe (off there under --select balanced)."`
 	Tree        *bool    `name:"tree" negatable:"" hidden:"" group:"recipe" help:"After refining, also grow a decision tree on single columns (as CART does, up to 128 leaves, its size chosen on the validation rows) and save it, grown again on all the training rows, in place of the walk when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
 	Logistic    *bool    `name:"logistic" negatable:"" hidden:"" group:"recipe" help:"After refining and the tree check, also fit a logistic regression on all the columns (ridge weight 1/rows) and save it, fitted again on all the training rows, in place of the walk or tree when it scores better on the validation rows. Needs refining and validation rows. Default: on with the auto recipe."`
 
@@ -1465,7 +1465,10 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 		}
 		kept += "; " + treeText(tc, leaves, meta.Select == "balanced")
 	}
-	if lc != nil {
+	switch fb := meta.Fallback(); {
+	case fb != nil:
+		kept += "; " + fallbackText(fb, lc, judged(meta))
+	case lc != nil:
 		kept += "; " + logisticText(lc, meta.Select == "balanced")
 	}
 	if mc != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/songc/songc/runtime"
 	"github.com/songc/songc/trainer"
 	"github.com/songc/songc/trainer/data"
+	"github.com/songc/songc/trainer/refine"
 )
 
 // TestTrain: a model of three separated blobs trains, reports its test
@@ -685,6 +686,51 @@ func TestLogisticCheckCLI(t *testing.T) {
 	}
 	checkOptIn(t, train, data, "--logistic", "--logistic compares a logistic regression with the refined walk on the validation rows",
 		func(meta runlog.Metadata) bool { return meta.Refine.Logistic != nil })
+}
+
+// TestMajorityRegressionCLI: where the majority check finds the walk no
+// better than the constant, the logistic check's regression takes the
+// constant's place when it is right on more of the validation rows, and
+// train says so; where it is not, the constant stays, with its warning.
+// The two files have a weak linear signal, drawn with two seeds.
+func TestMajorityRegressionCLI(t *testing.T) {
+	dir := t.TempDir()
+	weak := func(seed uint64) string {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		var b strings.Builder
+		b.WriteString("u,v,w,label\n")
+		for range 300 {
+			u, v, w := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+			label := "often"
+			if u+v+w+2*rng.NormFloat64() > 2 {
+				label = "rarely"
+			}
+			fmt.Fprintf(&b, "%.3f,%.3f,%.3f,%s\n", u, v, w, label)
+		}
+		data := filepath.Join(dir, fmt.Sprintf("weak%d.csv", seed))
+		if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	small := []string{"--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1", "--no-tree"}
+	m, meta, out, errs := trainModel(t, filepath.Join(dir, "regression.json"), append([]string{"--data", weak(4)}, small...)...)
+	mc := meta.Refine.Majority
+	if fb := meta.Fallback(); fb == nil || meta.Logistic() == nil || meta.Constant() != nil || judged(meta) != "walk" ||
+		!(mc.PValue >= refine.MajorityLevel) || !(fb.Regression.RegressionOnly > fb.Regression.ConstantOnly) || m.W[0][0] == 0 ||
+		!strings.Contains(errs, "; the logistic check's regression is right more often: it is right on ") ||
+		!strings.Contains(errs, "; the regression, fitted again on all the training rows, replaces the walk\n") ||
+		!strings.Contains(out, `; then the majority check found the walk no better than always predicting "often" and replaced it by a logistic regression, right on more validation rows than that constant, which scored `) ||
+		!strings.Contains(out, "rows, learned by the logistic regression): ") || strings.Contains(out, "warning:") {
+		t.Fatalf("regression in the constant's place: check %+v, regression %+v; output:\n%s\n%s", mc, mc.Regression, out, errs)
+	}
+	_, meta, out, errs = trainModel(t, filepath.Join(dir, "constant.json"), append([]string{"--data", weak(2)}, small...)...)
+	if mc := meta.Constant(); mc == nil || mc.Regression == nil || mc.Regression.Kept || mc.Regression.RegressionOnly > mc.Regression.ConstantOnly ||
+		meta.Logistic() != nil || judged(meta) != "walk" ||
+		!strings.Contains(errs, "; the logistic check's regression is not right more often: it is right on ") ||
+		!strings.Contains(out, `warning: the model predicts "often" for every row`) {
+		t.Fatalf("the constant kept: check %+v; output:\n%s\n%s", meta.Refine.Majority, out, errs)
+	}
 }
 
 // checkOptIn tests a check of refining that the auto recipe runs by
