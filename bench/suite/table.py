@@ -65,9 +65,13 @@ def main():
             if refine.get("logistic_check", {}).get("kept"):
                 # The logistic check put a regression in the walk's or tree's place.
                 chosen = replaced = "logistic regression (replaced %s)" % replaced
-            if refine.get("majority_check", {}).get("constant"):
+            majority = refine.get("majority_check", {})
+            if majority.get("constant"):
                 # The majority check replaced the walk, tree or regression.
                 chosen = "constant (replaced %s)" % replaced
+            elif majority.get("regression", {}).get("kept"):
+                # It put the logistic check's regression in the constant's place.
+                chosen = "logistic regression (in the constant's place; replaced %s)" % replaced
         hard = lambda r: pct(run[r][0]["hard_accuracy"]) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
         for r in ["auto", "paper", "fast"]:
