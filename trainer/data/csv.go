@@ -648,33 +648,42 @@ const parentheses = "()"
 // or another mark than the others.
 const noMark = "none"
 
-// writtenWith returns the mark that each of the values writes a number
-// with, in a column whose other values are plain numbers: a currency sign
-// or a percent sign before or after it ($9.01, 12 %, 3€), or parentheses
-// ((80.19)); "" when there are no values, or one is not a number so
-// written or the marks differ.
-func writtenWith(values []string) string {
-	mark := ""
-	for _, v := range values {
-		v = strings.TrimSpace(v)
-		m := ""
-		switch {
-		case len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')':
-			m, v = parentheses, v[1:len(v)-1]
-		default:
-			symbol := func(r rune) bool { return r == '%' || unicode.Is(unicode.Sc, r) }
-			if r, size := utf8.DecodeRuneInString(v); symbol(r) {
-				m, v = string(r), v[size:]
-			} else if r, size := utf8.DecodeLastRuneInString(v); symbol(r) {
-				m, v = string(r), v[:len(v)-size]
-			}
+// writtenWith returns the mark that value v writes a number with, in a
+// column whose other values are plain numbers: a currency sign or a
+// percent sign before or after it ($9.01, 12 %, 3€), or parentheses
+// ((80.19)); "" when v is not a number so written.
+func writtenWith(v string) string {
+	v = strings.TrimSpace(v)
+	m := ""
+	switch {
+	case len(v) > 2 && v[0] == '(' && v[len(v)-1] == ')':
+		m, v = parentheses, v[1:len(v)-1]
+	default:
+		symbol := func(r rune) bool { return r == '%' || unicode.Is(unicode.Sc, r) }
+		if r, size := utf8.DecodeRuneInString(v); symbol(r) {
+			m, v = string(r), v[size:]
+		} else if r, size := utf8.DecodeLastRuneInString(v); symbol(r) {
+			m, v = string(r), v[:len(v)-size]
 		}
-		if v = strings.TrimSpace(v); m == "" || !runtime.IsNumber(v) && !inGroups(v, ',', '.') || mark != "" && m != mark {
-			return ""
-		}
-		mark = m
 	}
-	return mark
+	if v = strings.TrimSpace(v); m == "" || !runtime.IsNumber(v) && !inGroups(v, ',', '.') {
+		return ""
+	}
+	return m
+}
+
+// marking returns a column's mark (table.marked) after its word l, given
+// its mark before it: "" before the column's first word, then the mark
+// its words all write numbers with (writtenWith), or noMark for good once
+// one writes none or another.
+func marking(marked, l string) string {
+	switch m := writtenWith(l); {
+	case marked == "":
+		return cmp.Or(m, noMark)
+	case m != marked:
+		return noMark
+	}
+	return marked
 }
 
 // MissingFlag returns the --missing flag that adds the values words to the
@@ -826,7 +835,7 @@ type table struct {
 	some           [][]string
 	more           []bool
 	// marked is the mark every word of a column writes a number with
-	// (writtenWith: $ for $9.01), noMark once one writes none or another.
+	// (marking: $ for $9.01), noMark once one writes none or another.
 	marked []string
 	// levels are the distinct values below the first row; nil once there
 	// are more than MaxLevels.
@@ -994,12 +1003,7 @@ func (t *table) count(j int, l string, num, first bool) {
 		t.numbers[j]++
 		return
 	}
-	switch {
-	case t.words[j] == 0:
-		t.marked[j] = cmp.Or(writtenWith([]string{l}), noMark)
-	case t.marked[j] != noMark && writtenWith([]string{l}) != t.marked[j]:
-		t.marked[j] = noMark // for good: the column's words are not marked numbers
-	}
+	t.marked[j] = marking(t.marked[j], l)
 	if t.words[j]++; t.more[j] || slices.Contains(t.some[j], l) {
 		return
 	}

@@ -636,7 +636,8 @@ func TestRepeatsShared(t *testing.T) {
 }
 
 // TestWrittenWith: the mark a column's values that are not plain numbers
-// write numbers with, when they all share it.
+// write numbers with, when they all share it (writtenWith, folded over
+// them by marking).
 func TestWrittenWith(t *testing.T) {
 	for _, c := range []struct {
 		values []string
@@ -653,8 +654,15 @@ func TestWrittenWith(t *testing.T) {
 		{[]string{"$"}, ""},
 		{nil, ""},
 	} {
-		if got := writtenWith(c.values); got != c.want {
-			t.Errorf("writtenWith(%q) = %q, want %q", c.values, got, c.want)
+		got := "" // the column's mark after its words, as table.count keeps it
+		for _, v := range c.values {
+			got = marking(got, v)
+		}
+		if got == noMark {
+			got = ""
+		}
+		if got != c.want {
+			t.Errorf("the mark of %q = %q, want %q", c.values, got, c.want)
 		}
 	}
 }
