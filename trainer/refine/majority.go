@@ -113,15 +113,7 @@ func classCounts(classes int, y, rows []int) []int {
 }
 
 // mostFrequent returns the class of the largest count, the lower on ties.
-func mostFrequent(count []int) int {
-	class := 0
-	for c, v := range count {
-		if v > count[class] {
-			class = c
-		}
-	}
-	return class
-}
+func mostFrequent(count []int) int { return slices.Index(count, slices.Max(count)) }
 
 // signTest returns the chance of at least a heads in a+b tosses of a fair
 // coin: the one-sided p-value of the exact sign test. It is 1 when a+b is 0.
