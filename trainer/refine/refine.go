@@ -220,13 +220,12 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 			out, bestValClass, bestVal, rival = tm, treeClass, rec.Tree.Score, "tree"
 		}
 	}
-	var alt *regression
+	var alt *regression // the majority check's runner-up
 	if cfg.Logistic && len(g.val) > 0 {
 		var lm *runtime.Model
-		var class []int
-		lm, class, rec.Logistic, alt = g.logisticCheck(out, rival, bestVal, score)
+		lm, alt, rec.Logistic = g.logisticCheck(out, rival, bestVal, score)
 		if lm != nil {
-			out, bestValClass = lm, class
+			out, bestValClass, alt = lm, alt.class, nil // the regression is the model
 		}
 	}
 	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {

@@ -188,16 +188,14 @@ func (g *refiner) rowOf(dst []float64, r int) {
 // logisticCheck fits a multinomial logistic regression to the fit rows of
 // g, with the ridge weight 1/rows (scikit-learn's default, C = 1), and
 // compares its score on the val rows with rivalScore, that of the model
-// it would replace (rival: "walk" or "tree"). When it scores higher, it
-// returns the regression fitted again on the fit and val rows together,
-// as a model of m's data, and the fit rows' regression's classes of the
-// val rows, for the majority check; otherwise it returns the regression
-// as the majority check's runner-up (nil when the refit failed). The
-// record is nil when the fit fails.
-func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, []int, *runlog.LogisticCheck, *regression) {
+// it would replace (rival: "walk" or "tree"). It returns the regression
+// (nil when the fit fails, and the record then too) and, when it scores
+// higher, its refit, as a model of m's data (nil otherwise, or when the
+// refit fails).
+func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, *regression, *runlog.LogisticCheck) {
 	theta := g.softmaxFit(g.fit, 1/float64(len(g.fit)))
 	if theta == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil
 	}
 	r := &regression{class: g.modelClasses(softmaxModel(m, theta), g.val), refit: func() *runtime.Model {
 		all := append(slices.Clone(g.fit), g.val...)
@@ -208,21 +206,22 @@ func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float
 	}}
 	check := &runlog.LogisticCheck{Score: score(r.class, g.val), Rival: rival, RivalScore: rivalScore}
 	if !(check.Score > rivalScore) {
-		return nil, nil, check, r
+		return nil, r, check
 	}
 	lm := r.refit()
 	if lm == nil {
-		return nil, nil, check, nil
+		return nil, nil, check // the majority check's refit would fail too
 	}
 	check.Kept = true
-	return lm, r.class, check, nil
+	return lm, r, check
 }
 
 // regression is a logistic regression fitted to the fit rows: the classes
-// it gives the val rows, and refit, which fits it again on the fit and val
-// rows together, as a model, or returns nil when that fit fails. The
-// refit waits until it is needed: the majority check needs it only when
-// it rejects the model it judges.
+// it gives the val rows, for the majority check, and refit, which fits it
+// again on the fit and val rows together, as a model, or returns nil when
+// that fit fails. The refit waits until it is needed: where the
+// regression did not replace the walk, the majority check needs it only
+// when it rejects the model it judges.
 type regression struct {
 	class []int
 	refit func() *runtime.Model

@@ -146,14 +146,15 @@ func TestRefineLogistic(t *testing.T) {
 	var kept []int
 	var runnerUp *regression
 	lm := checkKeeps(t, g, func(rival float64) (*runtime.Model, []int, bool, float64) {
-		lm, class, lc, alt := g.logisticCheck(m, "walk", rival, g.share)
-		if (alt == nil) != lc.Kept {
-			t.Errorf("rival score %v: kept %v, runner-up %v", rival, lc.Kept, alt != nil)
+		lm, r, lc := g.logisticCheck(m, "walk", rival, g.share)
+		if r == nil {
+			t.Fatalf("rival score %v: no regression", rival)
 		}
+		var class []int
 		if lc.Kept {
-			kept = class
+			kept, class = r.class, r.class
 		} else {
-			runnerUp = alt
+			runnerUp = r
 		}
 		return lm, class, lc.Kept, lc.Score
 	})
