@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,17 @@ func csvFile(t *testing.T, header string, n int, row func(i int) string) string 
 		t.Fatal(err)
 	}
 	return path
+}
+
+// smallTrainer returns a function that trains, as trainModel does, the
+// model name, in data's folder, on data with a small graph (2 nodes, 2
+// steps, 4 epochs, one refining pass), the flags fixed and then flags.
+func smallTrainer(t *testing.T, data string, fixed ...string) func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
+	small := append([]string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}, fixed...)
+	return func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
+		t.Helper()
+		return trainModel(t, filepath.Join(filepath.Dir(data), name), append(slices.Clone(small), flags...)...)
+	}
 }
 
 // trainQuick trains a tiny graph for one epoch on the CSV file train, with

@@ -579,11 +579,8 @@ func TestResumeRefusesRecipeFlags(t *testing.T) {
 // grow no tree unless asked, and --tree without refining or validation
 // rows is refused.
 func TestTreeCheckCLI(t *testing.T) {
-	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(7, 1))
-	var b strings.Builder
-	b.WriteString("u,v,label\n")
-	for range 300 {
+	data := csvFile(t, "u,v,label", 300, func(int) string {
 		u, v := rng.IntN(1000), rng.IntN(1000)
 		label := "low"
 		switch {
@@ -594,17 +591,10 @@ func TestTreeCheckCLI(t *testing.T) {
 		case u > 350:
 			label = "mid"
 		}
-		fmt.Fprintf(&b, "%d,%d,%s\n", u, v, label)
-	}
-	data := filepath.Join(dir, "cuts.csv")
-	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
-	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
-		t.Helper()
-		return trainModel(t, filepath.Join(dir, name), append(slices.Clone(small), flags...)...)
-	}
+		return fmt.Sprintf("%d,%d,%s", u, v, label)
+	})
+	dir := filepath.Dir(data)
+	train := smallTrainer(t, data)
 	m, meta, out, errs := train("tree.json")
 	if tc := meta.Tree(); tc == nil || tc.Leaves != 4 || m.Nodes != 3 || m.Steps < 2 || m.Steps > 3 ||
 		!strings.Contains(errs, "songc: tree check: a decision tree on single columns of 4 leaves, grown on the training rows, scores accuracy ") ||
@@ -637,11 +627,8 @@ func TestTreeCheckCLI(t *testing.T) {
 // keeps the walk or tree; the other recipes check only when asked, and
 // the check is refused where it cannot run.
 func TestLogisticCheckCLI(t *testing.T) {
-	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(8, 1))
-	var b strings.Builder
-	b.WriteString("u,v,label\n")
-	for range 300 {
+	data := csvFile(t, "u,v,label", 300, func(int) string {
 		u, v := rng.Float64()*10, rng.Float64()*10
 		label, top := "east", u-v
 		if s := u + v - 10; s > top {
@@ -650,17 +637,10 @@ func TestLogisticCheckCLI(t *testing.T) {
 		if s := 4 - u; s > top {
 			label = "west"
 		}
-		fmt.Fprintf(&b, "%.4f,%.4f,%s\n", u, v, label)
-	}
-	data := filepath.Join(dir, "scores.csv")
-	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	small := []string{"--data", data, "--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1"}
-	train := func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
-		t.Helper()
-		return trainModel(t, filepath.Join(dir, name), append(slices.Clone(small), flags...)...)
-	}
+		return fmt.Sprintf("%.4f,%.4f,%s", u, v, label)
+	})
+	dir := filepath.Dir(data)
+	train := smallTrainer(t, data)
 	m, meta, out, errs := train("logistic.json")
 	if lc := meta.Logistic(); lc == nil || m.Nodes != 3 || m.Steps != 2 || meta.Tree() != nil || judged(meta) != "logistic regression" ||
 		!strings.Contains(errs, "songc: logistic check: a logistic regression on all the columns, fitted to the training rows, scores accuracy ") ||
@@ -694,27 +674,19 @@ func TestLogisticCheckCLI(t *testing.T) {
 // train says so; where it is not, the constant stays, with its warning.
 // The two files have a weak linear signal, drawn with two seeds.
 func TestMajorityRegressionCLI(t *testing.T) {
-	dir := t.TempDir()
-	weak := func(seed uint64) string {
+	weak := func(seed uint64) func(name string, flags ...string) (*runtime.Model, runlog.Metadata, string, string) {
 		rng := rand.New(rand.NewPCG(seed, 1))
-		var b strings.Builder
-		b.WriteString("u,v,w,label\n")
-		for range 300 {
+		data := csvFile(t, "u,v,w,label", 300, func(int) string {
 			u, v, w := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
 			label := "often"
 			if u+v+w+2*rng.NormFloat64() > 2 {
 				label = "rarely"
 			}
-			fmt.Fprintf(&b, "%.3f,%.3f,%.3f,%s\n", u, v, w, label)
-		}
-		data := filepath.Join(dir, fmt.Sprintf("weak%d.csv", seed))
-		if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return data
+			return fmt.Sprintf("%.3f,%.3f,%.3f,%s", u, v, w, label)
+		})
+		return smallTrainer(t, data, "--no-tree")
 	}
-	small := []string{"--nodes", "2", "--steps", "2", "--epochs", "4", "--refine", "1", "--no-tree"}
-	m, meta, out, errs := trainModel(t, filepath.Join(dir, "regression.json"), append([]string{"--data", weak(4)}, small...)...)
+	m, meta, out, errs := weak(4)("regression.json")
 	mc := meta.Refine.Majority
 	if fb := meta.Fallback(); fb == nil || meta.Logistic() == nil || meta.Constant() != nil || judged(meta) != "walk" ||
 		!(mc.PValue >= refine.MajorityLevel) || !(fb.Regression.RegressionOnly > fb.Regression.ConstantOnly) || m.W[0][0] == 0 ||
@@ -724,7 +696,7 @@ func TestMajorityRegressionCLI(t *testing.T) {
 		!strings.Contains(out, "rows, learned by the logistic regression): ") || strings.Contains(out, "warning:") {
 		t.Fatalf("regression in the constant's place: check %+v, regression %+v; output:\n%s\n%s", mc, mc.Regression, out, errs)
 	}
-	_, meta, out, errs = trainModel(t, filepath.Join(dir, "constant.json"), append([]string{"--data", weak(2)}, small...)...)
+	_, meta, out, errs = weak(2)("constant.json")
 	if mc := meta.Constant(); mc == nil || mc.Regression == nil || mc.Regression.Kept || mc.Regression.RegressionOnly > mc.Regression.ConstantOnly ||
 		meta.Logistic() != nil || judged(meta) != "walk" ||
 		!strings.Contains(errs, "; the logistic check's regression is not right more often: it is right on ") ||
