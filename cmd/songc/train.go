@@ -36,7 +36,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, up to N (default 120-400)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and weight decays, then ships a decision tree or logistic regression where one scores higher on held-out rows (--no-tree, --no-logistic), and the most frequent class, warning, where none beats that. fast: one graph, 64/20, 120 epochs; quick: 60 epochs; paper: the paper's (weak)."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and decays, then saves a decision tree or logistic regression where one does better on validation rows (--no-tree, --no-logistic), or the majority class, warning, where none beats it. fast: one graph, 64 nodes, 120 epochs; quick: 60 epochs; paper: the SONG paper's."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time to search and train, e.g. 90s (default ${budget}; 0: none), up to a quarter more; refining follows."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
