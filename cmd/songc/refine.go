@@ -267,8 +267,7 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 	if n == 0 {
 		return fmt.Sprintf("the %s and always predicting %q are right on the same validation rows", checked, mc.Class)
 	}
-	line := fmt.Sprintf("on the validation rows the %s is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
-		checked, text.Count(mc.WalkOnly, "row"), mc.Class, text.Count(mc.ConstantOnly, "row"))
+	line := fmt.Sprintf("on the validation rows the %s is %s", checked, againstConstant(mc.WalkOnly, mc.ConstantOnly, mc.Class))
 	if mc.Undecided {
 		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
 	}
@@ -279,9 +278,15 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 // the constant did on the validation rows, where the majority check
 // rejected the model it judged (mc.Regression is not nil).
 func regressionCounts(mc *runlog.MajorityCheck) string {
-	r := mc.Regression
-	return fmt.Sprintf("it is right on %s where always predicting %q is wrong, and wrong on %s where it is right",
-		text.Count(r.RegressionOnly, "row"), mc.Class, text.Count(r.ConstantOnly, "row"))
+	return "it is " + againstConstant(mc.Regression.RegressionOnly, mc.Regression.ConstantOnly, mc.Class)
+}
+
+// againstConstant says on how many rows a model is right where always
+// predicting class is wrong (only), and wrong where it is right
+// (constantOnly).
+func againstConstant(only, constantOnly int, class string) string {
+	return fmt.Sprintf("right on %s where always predicting %q is wrong, and wrong on %s where it is right",
+		text.Count(only, "row"), class, text.Count(constantOnly, "row"))
 }
 
 // constantNote is the note eval, analyze and compile give for a model the
