@@ -66,10 +66,14 @@ func (m Metadata) Logistic() *LogisticCheck {
 }
 
 // Fallback returns the majority check when it put the logistic check's
-// regression in place of the constant, else nil.
+// regression in place of the constant, after the walk lost to the
+// constant, else nil.
 func (m Metadata) Fallback() *MajorityCheck {
 	if m.Refine == nil || m.Refine.Majority == nil || m.Refine.Majority.Regression == nil || !m.Refine.Majority.Regression.Kept {
 		return nil
+	}
+	if m.Refine.Logistic != nil && m.Refine.Logistic.Kept {
+		return nil // the regression was already the model
 	}
 	return m.Refine.Majority
 }
@@ -115,9 +119,21 @@ type LogisticCheck struct {
 	Score      float64 `json:"score"`
 	Rival      string  `json:"rival"`
 	RivalScore float64 `json:"rival_score"`
-	// Kept is set when the regression scored above the rival: the model
-	// is then the regression fitted again on the training and validation
-	// rows together, in place of the rival.
+	// RivalOnly counts the validation rows the rival gets right and the
+	// regression wrong, RegressionOnly the other way round; PValue and
+	// Undecided are the sign test of the two, as MajorityCheck's. They
+	// are set for a model selected by accuracy, and zero for one selected
+	// by balanced accuracy, which the scores alone decide.
+	RivalOnly      int     `json:"rival_only,omitempty"`
+	RegressionOnly int     `json:"regression_only,omitempty"`
+	PValue         float64 `json:"p_value,omitempty"`
+	Undecided      bool    `json:"undecided,omitempty"`
+	// Kept is set when the rival did not beat the regression by the sign
+	// test (for balanced accuracy: when the regression scored higher):
+	// the model is then the regression fitted again on the training and
+	// validation rows together, in place of the rival. The rival was
+	// chosen among many candidates on the validation rows and the
+	// regression fitted once, so only a lead the test finds counts.
 	Kept bool `json:"kept,omitempty"`
 }
 
@@ -146,8 +162,9 @@ type TreeScore struct {
 }
 
 // MajorityCheck is the outcome of refine's majority check: the selected
-// walk against always predicting Class, the most frequent class of the
-// rows refitted to, on the validation rows.
+// walk (or the tree check's tree) and, where the logistic check fitted
+// one, its regression, against always predicting Class, the most
+// frequent class of the rows refitted to, on the validation rows.
 type MajorityCheck struct {
 	Class string `json:"class"`
 	// WalkOnly counts the validation rows the walk gets right and the
@@ -163,22 +180,26 @@ type MajorityCheck struct {
 	// Undecided is set when fewer rows tell the two apart than the test
 	// needs to reach its level at all: the walk was then kept if it was
 	// right on more of them than the constant.
+	//
+	// Where the logistic check's regression replaced the walk, these
+	// fields still give the walk's test, but it is the regression that
+	// the check judges (Regression).
 	Undecided bool `json:"undecided,omitempty"`
-	// Constant is set when the walk lost and Regression, if any, did not
-	// take its place: the model then predicts Class for every row (one
-	// node whose two branches lead to Class's leaf), in place of the walk,
-	// and its soft model the classes' shares of the rows refitted to.
+	// Constant is set when the model judged lost: the model then predicts
+	// Class for every row (one node whose two branches lead to Class's
+	// leaf), in place of the walk or regression, and its soft model the
+	// classes' shares of the rows refitted to.
 	Constant bool `json:"constant,omitempty"`
-	// Regression, when the walk lost and the logistic check had fitted a
-	// regression that did not replace the walk, is that regression
-	// against the same constant on the same rows.
+	// Regression is the logistic check's regression against the same
+	// constant on the same rows, where it replaced the walk, or where
+	// the walk lost and the check had fitted one.
 	Regression *MajorityRegression `json:"regression,omitempty"`
 }
 
 // MajorityRegression is the logistic check's regression, fitted to the
 // rows refitted to, against the majority check's constant on the
-// validation rows, after the check found the walk no better than the
-// constant.
+// validation rows: in the walk's place where it replaced the walk, or
+// after the check found the walk no better than the constant.
 type MajorityRegression struct {
 	// RegressionOnly counts the validation rows the regression gets right
 	// and the constant wrong; ConstantOnly the other way round.
@@ -186,7 +207,7 @@ type MajorityRegression struct {
 	ConstantOnly   int `json:"constant_only"`
 	// Kept is set when RegressionOnly is above ConstantOnly: the model is
 	// then the regression fitted again on the training and validation rows
-	// together, in place of the constant. The regression was fitted once,
+	// together, not the constant. The regression was fitted once,
 	// not chosen among candidates on the validation rows as the walk was,
 	// so its lead there needs no test.
 	Kept bool `json:"kept,omitempty"`

@@ -219,14 +219,14 @@ func refineModel(g *Globals, m *runtime.Model, task *trainer.Task, cfg refine.Co
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model was selected by balanced accuracy, whose baseline is not the most frequent class")
 	case mc == nil:
 		fmt.Fprintln(g.Stderr, "songc: no majority check: the model has no validation rows")
-	case mc.Constant && mc.Regression != nil:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is not right more often: %s; the %s is replaced by always predicting %q\n", majorityCounts(mc, checked), regressionCounts(mc), checked, mc.Class)
+	case mc.Constant && mc.Regression != nil && !regressionJudged(meta):
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is not right more often: %s; the %s is replaced by always predicting %q\n", majorityCounts(meta), regressionCounts(mc), checked, mc.Class)
 	case mc.Constant:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is replaced by always predicting %q\n", majorityCounts(mc, checked), checked, mc.Class)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is replaced by always predicting %q\n", majorityCounts(meta), checked, mc.Class)
 	case meta.Fallback() != nil:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is right more often: %s; the regression, fitted again on all the training rows, replaces the %s\n", majorityCounts(mc, checked), regressionCounts(mc), checked)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the logistic check's regression is right more often: %s; the regression, fitted again on all the training rows, replaces the %s\n", majorityCounts(meta), regressionCounts(mc), checked)
 	default:
-		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is kept\n", majorityCounts(mc, checked), checked)
+		fmt.Fprintf(g.Stderr, "songc: majority check: %s; the %s is kept\n", majorityCounts(meta), checked)
 	}
 	return out, nil
 }
@@ -253,16 +253,30 @@ func treeCounts(tc *runlog.TreeCheck, balanced bool) string {
 func logisticCounts(lc *runlog.LogisticCheck, balanced bool) string {
 	line := fmt.Sprintf("a logistic regression on all the columns, fitted to the training rows, scores %s %.2f%% on the validation rows, the %s %.2f%%",
 		scoreName(balanced), 100*lc.Score, lc.Rival, 100*lc.RivalScore)
+	if !balanced {
+		line += fmt.Sprintf("; the %s is right on %s where the regression is wrong, and wrong on %s where it is right",
+			lc.Rival, text.Count(lc.RivalOnly, "row"), text.Count(lc.RegressionOnly, "row"))
+		if lc.Undecided {
+			line += fmt.Sprintf(" (too few rows for a sign test at %g, so the %s must be right more often)", refine.MajorityLevel, lc.Rival)
+		} else {
+			line += fmt.Sprintf(" (sign test p = %.2g; the %s must beat it at %g)", lc.PValue, lc.Rival, refine.MajorityLevel)
+		}
+	}
 	if lc.Kept {
 		return line + fmt.Sprintf("; the regression, fitted again on all the training rows, replaces the %s", lc.Rival)
 	}
 	return line + fmt.Sprintf("; the %s is kept", lc.Rival)
 }
 
-// majorityCounts says in words how the model checked (judged's "walk",
-// "tree" or "logistic regression") and the constant did on the validation
-// rows.
-func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
+// majorityCounts says in words how the model the majority check of a
+// model with metadata meta judged (judged's "walk", "tree" or "logistic
+// regression") and the constant did on the validation rows.
+func majorityCounts(meta runlog.Metadata) string {
+	mc, checked := meta.Refine.Majority, judged(meta)
+	if regressionJudged(meta) {
+		return fmt.Sprintf("on the validation rows the %s is %s (it was fitted once, not chosen on those rows, so it must be right more often, with no test)",
+			checked, againstConstant(mc.Regression.RegressionOnly, mc.Regression.ConstantOnly, mc.Class))
+	}
 	n := mc.WalkOnly + mc.ConstantOnly
 	if n == 0 {
 		return fmt.Sprintf("the %s and always predicting %q are right on the same validation rows", checked, mc.Class)
@@ -272,6 +286,16 @@ func majorityCounts(mc *runlog.MajorityCheck, checked string) string {
 		return line + fmt.Sprintf(" (too few rows for a sign test at %g, so the one right more often wins)", refine.MajorityLevel)
 	}
 	return line + fmt.Sprintf(" (sign test p = %.2g)", mc.PValue)
+}
+
+// regressionJudged says whether the majority check of a model with
+// metadata meta judged the logistic check's regression, which had
+// replaced the walk or tree, by its rows against the constant (models
+// trained before songc judged it so recorded the sign test of its
+// classes in the walk's fields).
+func regressionJudged(meta runlog.Metadata) bool {
+	r := meta.Refine
+	return r != nil && r.Logistic != nil && r.Logistic.Kept && r.Majority != nil && r.Majority.Regression != nil
 }
 
 // regressionCounts says in words how the logistic check's regression and
@@ -295,7 +319,7 @@ func againstConstant(only, constantOnly int, class string) string {
 // why, and how to keep the walk or tree it judged.
 func constantNote(subject string, meta runlog.Metadata) string {
 	mc, what := meta.Constant(), judged(meta)
-	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(mc, what), what)
+	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(meta), what)
 }
 
 // judged names what the majority check of a model with metadata meta
@@ -362,9 +386,13 @@ func treeText(tc *runlog.TreeCheck, leaves int, balanced bool) string {
 }
 
 // logisticText says that the logistic check's regression lc replaced
-// the walk or tree, and its score by accuracy, or balanced accuracy.
+// the walk or tree, its score by accuracy, or balanced accuracy, and why.
 func logisticText(lc *runlog.LogisticCheck, balanced bool) string {
-	return fmt.Sprintf("then the logistic check replaced the %s by a logistic regression, which scored %.2f%% %s on the validation rows when fitted to the training rows alone, then fitted again on all the training rows", lc.Rival, 100*lc.Score, scoreName(balanced))
+	why := fmt.Sprintf("the %s did not beat it there by a sign test", lc.Rival)
+	if balanced {
+		why = fmt.Sprintf("above the %s's", lc.Rival)
+	}
+	return fmt.Sprintf("then the logistic check replaced the %s by a logistic regression, which scored %.2f%% %s on the validation rows when fitted to the training rows alone (%s), then fitted again on all the training rows", lc.Rival, 100*lc.Score, scoreName(balanced), why)
 }
 
 // fallbackText says that the majority check found the model it judged
@@ -393,7 +421,7 @@ func warnConstant(w io.Writer, meta runlog.Metadata, keep string) {
 		return
 	}
 	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned %s could not be shown to do better than that: %s. %s keeps the %s; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
-		mc.Class, what, majorityCounts(mc, what), keep, what)
+		mc.Class, what, majorityCounts(meta), keep, what)
 }
 
 // printRefinePass prints pass p's line; hasVal says whether the model has

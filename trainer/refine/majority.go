@@ -8,9 +8,10 @@ import (
 	"github.com/songc/songc/runtime"
 )
 
-// MajorityLevel is the level of the majority check's sign test: the walk is
-// kept only when a walk no better than the constant would do as well on
-// the validation rows with a chance below it.
+// MajorityLevel is the level of the sign tests of the majority and
+// logistic checks: the walk is kept only when a walk no better than the
+// constant, or than the regression, would do as well on the validation
+// rows with a chance below it.
 const MajorityLevel = 0.05
 
 // MajorityBar says why the majority check cannot end refining a model
@@ -43,42 +44,44 @@ func MajorityBarred(passes int, val bool, sel string) MajorityBar {
 // majorityCheck compares the hard walk of m, which gives the val rows the
 // classes walked, with always predicting the most frequent class of the
 // fit rows (the lower class on ties; y holds every row's class), on the
-// val rows, by a one-sided exact sign test on the rows where exactly one
-// of the two is right (McNemar's exact test). The walk is kept when it is
-// better at MajorityLevel. When fewer rows tell the two apart than the
-// test needs to reach MajorityLevel at all (5 at 0.05), the walk is kept
-// if it is right on more of them than the constant.
+// val rows, by beats: the walk is kept when it is better.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on
 // those rows by luck alone; the constant then does better on new rows.
 //
-// When the walk is not kept, the runner-up alt (the logistic check's
-// regression, or nil) is counted against the constant on the same rows,
-// and its refit is returned when it is right on more of them: its score
+// alt is the logistic check's regression, or nil. When it is m (alt.model
+// is set: it replaced the walk, whose classes walked still are), it is
+// judged in the walk's place; when the walk is not kept, it is the
+// runner-up. Either way it is counted against the constant on the same
+// rows and kept (its refit) when it is right on more of them: its score
 // there was not chosen among candidates, so the better of the two on
 // those rows is taken without a test. Otherwise the returned model is
 // constantModel(m, the fit rows' class counts).
 func majorityCheck(m *runtime.Model, y, fit, val, walked []int, alt *regression) (*runtime.Model, *runlog.MajorityCheck) {
 	count := classCounts(m.Classes, y, fit)
 	class := mostFrequent(count)
-	check := &runlog.MajorityCheck{Class: m.ClassNames[class]}
-	check.WalkOnly, check.ConstantOnly = discordant(y, val, walked, class)
-	check.PValue = signTest(check.WalkOnly, check.ConstantOnly)
-	keep := check.PValue < MajorityLevel
-	if n := check.WalkOnly + check.ConstantOnly; !(signTest(n, 0) < MajorityLevel) {
-		check.Undecided = true
-		keep = check.WalkOnly > check.ConstantOnly
+	constant := make([]int, len(val))
+	for i := range constant {
+		constant[i] = class
 	}
-	if keep {
+	check := &runlog.MajorityCheck{Class: m.ClassNames[class]}
+	check.WalkOnly, check.ConstantOnly = discordant(y, val, walked, constant)
+	var keep bool
+	check.PValue, check.Undecided, keep = beats(check.WalkOnly, check.ConstantOnly)
+	if keep && (alt == nil || alt.model == nil) {
 		return m, check
 	}
 	if alt != nil {
 		r := &runlog.MajorityRegression{}
-		r.RegressionOnly, r.ConstantOnly = discordant(y, val, alt.class, class)
+		r.RegressionOnly, r.ConstantOnly = discordant(y, val, alt.class, constant)
 		check.Regression = r
 		if r.RegressionOnly > r.ConstantOnly {
-			if lm := alt.refit(); lm != nil {
+			lm := alt.model
+			if lm == nil {
+				lm = alt.refit()
+			}
+			if lm != nil {
 				r.Kept = true
 				return lm, check
 			}
@@ -88,19 +91,33 @@ func majorityCheck(m *runtime.Model, y, fit, val, walked []int, alt *regression)
 	return constantModel(m, count), check
 }
 
-// discordant counts the rows (of y's) where the classes given (one per
-// row) are right and always predicting class is wrong (model), and the
-// other way round (constant).
-func discordant(y, rows, given []int, class int) (model, constant int) {
+// beats says whether a model right on a rows of a validation set where
+// another is wrong, and wrong on b where it is right, is the better of
+// the two: by a one-sided exact sign test on those rows (McNemar's exact
+// test) at MajorityLevel, whose p-value it returns. When fewer rows tell
+// the two apart than the test needs to reach MajorityLevel at all (5 at
+// 0.05), the test is undecided and the model is better when a > b.
+func beats(a, b int) (p float64, undecided, better bool) {
+	p = signTest(a, b)
+	if !(signTest(a+b, 0) < MajorityLevel) {
+		return p, true, a > b
+	}
+	return p, false, p < MajorityLevel
+}
+
+// discordant counts the rows (of y's) where the classes a gives (one per
+// row) are right and those b gives wrong (aOnly), and the other way round
+// (bOnly).
+func discordant(y, rows, a, b []int) (aOnly, bOnly int) {
 	for i, r := range rows {
-		switch right, c := given[i] == y[r], class == y[r]; {
-		case right && !c:
-			model++
-		case c && !right:
-			constant++
+		switch ra, rb := a[i] == y[r], b[i] == y[r]; {
+		case ra && !rb:
+			aOnly++
+		case rb && !ra:
+			bOnly++
 		}
 	}
-	return model, constant
+	return aOnly, bOnly
 }
 
 // classCounts counts the rows of each class among rows.

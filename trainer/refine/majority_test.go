@@ -129,7 +129,9 @@ func TestMajorityCheck(t *testing.T) {
 // regression takes the constant's place if it is right on more of the
 // validation rows than the constant, fitted again (its refit); otherwise,
 // or when its refit fails, the constant stays. A walk that is kept leaves
-// the runner-up alone.
+// the runner-up alone. A regression that is the model (it replaced the
+// walk) is judged the same way, whatever the walk's test says, and not
+// fitted again.
 func TestMajorityRegression(t *testing.T) {
 	task, m, fit, val := refinedFixture(t)
 	y := task.TrainTargets()
@@ -156,6 +158,13 @@ func TestMajorityRegression(t *testing.T) {
 	alt := func(class []int, model *runtime.Model) *regression {
 		return &regression{class: class, refit: func() *runtime.Model { refitted++; return model }}
 	}
+	reg := cloneModel(m) // stands for the regression that replaced the walk
+	model := func(class []int) *regression {
+		r := alt(class, nil)
+		r.model = reg
+		return r
+	}
+	strong := walkClasses(t, m, task, val)
 	for _, c := range []struct {
 		name      string
 		walk      *runtime.Model
@@ -169,7 +178,10 @@ func TestMajorityRegression(t *testing.T) {
 		{"right on every row", weak, weakClasses, alt(truth, refit), refit, wantOnly, 1, true},
 		{"the constant's classes", weak, weakClasses, alt(constant, refit), nil, 0, 0, false},
 		{"refit fails", weak, weakClasses, alt(truth, nil), nil, wantOnly, 1, false},
-		{"walk kept", m, walkClasses(t, m, task, val), alt(truth, refit), m, -1, 0, false},
+		{"walk kept", m, strong, alt(truth, refit), m, -1, 0, false},
+		{"the model, right on every row", reg, strong, model(truth), reg, wantOnly, 0, true},
+		{"the model, the constant's classes", reg, strong, model(constant), nil, 0, 0, false},
+		{"the model, a weak walk", reg, weakClasses, model(truth), reg, wantOnly, 0, true},
 	} {
 		refitted = 0
 		out, check := majorityCheck(c.walk, y, fit, val, c.walked, c.alt)

@@ -34,10 +34,11 @@ type Config struct {
 	// the selected walk beats always predicting the most frequent class on
 	// the validation rows by a sign test at MajorityLevel, Run returns
 	// that constant model instead, or, with Logistic, the logistic check's
-	// regression where it did not replace the walk and is right on more of
-	// those rows than the constant. Run skips it where MajorityBarred says
-	// it cannot run: without validation rows, and for a model selected by
-	// balanced accuracy, whose baseline is not the most frequent class.
+	// regression where it is right on more of those rows than the
+	// constant. A regression that replaced the walk is judged by that
+	// count alone. Run skips the check where MajorityBarred says it cannot
+	// run: without validation rows, and for a model selected by balanced
+	// accuracy, whose baseline is not the most frequent class.
 	MajorityCheck bool
 	// Tree, when set, has Run grow a decision tree on single columns
 	// (CART's, grown best first) on the training rows, its leaves chosen
@@ -51,9 +52,10 @@ type Config struct {
 	// on all the columns to the training rows (softmaxFit, ridge weight
 	// 1/rows) after the tree check, and keep it, fitted again on the
 	// training and validation rows together, in place of the walk or the
-	// tree when it scores better on the validation rows; before the
-	// majority check, which then judges the regression by its validation
-	// rows' classes. It needs validation rows.
+	// tree unless that beats it on the validation rows by a sign test at
+	// MajorityLevel (for a model selected by balanced accuracy: when it
+	// scores higher there); before the majority check. It needs
+	// validation rows.
 	Logistic bool
 }
 
@@ -220,12 +222,11 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 			out, bestValClass, bestVal, rival = tm, treeClass, rec.Tree.Score, "tree"
 		}
 	}
-	var alt *regression // the majority check's runner-up
+	var alt *regression // the logistic check's regression
 	if cfg.Logistic && len(g.val) > 0 {
-		var lm *runtime.Model
-		lm, alt, rec.Logistic = g.logisticCheck(out, rival, bestVal, score)
-		if lm != nil {
-			out, bestValClass, alt = lm, alt.class, nil // the regression is the model
+		alt, rec.Logistic = g.logisticCheck(out, rival, bestValClass, bestVal, score, balanced)
+		if alt != nil && alt.model != nil {
+			out = alt.model
 		}
 	}
 	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {

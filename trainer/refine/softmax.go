@@ -187,15 +187,22 @@ func (g *refiner) rowOf(dst []float64, r int) {
 
 // logisticCheck fits a multinomial logistic regression to the fit rows of
 // g, with the ridge weight 1/rows (scikit-learn's default, C = 1), and
-// compares its score on the val rows with rivalScore, that of the model
-// it would replace (rival: "walk" or "tree"). It returns the regression
-// (nil when the fit fails, and the record then too) and, when it scores
-// higher, its refit, as a model of m's data (nil otherwise, or when the
-// refit fails).
-func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float64, score func(class, rows []int) float64) (*runtime.Model, *regression, *runlog.LogisticCheck) {
+// compares it on the val rows with the model it would replace (rival:
+// "walk" or "tree"), which gives them the classes rivalClass and scored
+// rivalScore by score. It returns the regression (nil when the fit fails,
+// and the record then too), whose model is its refit where it replaces
+// the rival (or nil, also when the refit fails).
+//
+// The rival is kept only when it beats the regression by beats, the
+// majority check's sign test, on the val rows: the rival was chosen among
+// many candidates on those rows and the regression fitted once, so the
+// rival's lead there is partly luck. A model selected by balanced
+// accuracy (balanced) is compared by score alone, the regression kept
+// when it scores higher: the sign test counts rows, not that score.
+func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalClass []int, rivalScore float64, score func(class, rows []int) float64, balanced bool) (*regression, *runlog.LogisticCheck) {
 	theta := g.softmaxFit(g.fit, 1/float64(len(g.fit)))
 	if theta == nil {
-		return nil, nil, nil
+		return nil, nil
 	}
 	r := &regression{class: g.modelClasses(softmaxModel(m, theta), g.val), refit: func() *runtime.Model {
 		all := append(slices.Clone(g.fit), g.val...)
@@ -205,24 +212,32 @@ func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalScore float
 		return nil
 	}}
 	check := &runlog.LogisticCheck{Score: score(r.class, g.val), Rival: rival, RivalScore: rivalScore}
-	if !(check.Score > rivalScore) {
-		return nil, r, check
+	replace := check.Score > rivalScore
+	if !balanced {
+		check.RivalOnly, check.RegressionOnly = discordant(g.y, g.val, rivalClass, r.class)
+		var better bool
+		check.PValue, check.Undecided, better = beats(check.RivalOnly, check.RegressionOnly)
+		replace = !better
 	}
-	lm := r.refit()
-	if lm == nil {
-		return nil, nil, check // the majority check's refit would fail too
+	if !replace {
+		return r, check
+	}
+	if r.model = r.refit(); r.model == nil {
+		return nil, check // the majority check's refit would fail too
 	}
 	check.Kept = true
-	return lm, r, check
+	return r, check
 }
 
 // regression is a logistic regression fitted to the fit rows: the classes
-// it gives the val rows, for the majority check, and refit, which fits it
+// it gives the val rows, for the majority check; refit, which fits it
 // again on the fit and val rows together, as a model, or returns nil when
-// that fit fails. The refit waits until it is needed: where the
-// regression did not replace the walk, the majority check needs it only
-// when it rejects the model it judges.
+// that fit fails; and model, that refit, once the regression replaced the
+// walk or tree. The refit waits until it is needed: where the regression
+// did not replace the walk, the majority check needs it only when it
+// rejects the walk.
 type regression struct {
 	class []int
 	refit func() *runtime.Model
+	model *runtime.Model
 }

@@ -106,11 +106,12 @@ func TestSoftmaxModel(t *testing.T) {
 	}
 }
 
-// TestRefineLogistic: with Config.Logistic, Run records the regression's
-// score against the walk's (or the tree's, after the tree check) and keeps
-// the regression only when it scores higher on the validation rows; a
-// rival it does not beat is the model Run gives without the check.
-// logisticCheck keeps or drops the regression by the rival's score.
+// TestRefineLogistic: with Config.Logistic, Run records the regression
+// against the walk (or the tree, after the tree check) on the validation
+// rows, and keeps the regression unless the rival beats it by the sign
+// test; a rival it does not beat is the model Run gives without the check.
+// logisticCheck keeps or drops the regression by the rows the two get
+// right, or, for balanced accuracy, by the rival's score.
 func TestRefineLogistic(t *testing.T) {
 	task, m := refineFixture(t, 0.2)
 	for _, tree := range []bool{false, true} {
@@ -132,8 +133,8 @@ func TestRefineLogistic(t *testing.T) {
 		if lc.Rival != rival || lc.RivalScore != score {
 			t.Errorf("tree %v: the rival is the %s at %v, want the %s at %v", tree, lc.Rival, lc.RivalScore, rival, score)
 		}
-		if lc.Kept != (lc.Score > lc.RivalScore) {
-			t.Errorf("tree %v: kept %v with the regression at %v, the %s at %v", tree, lc.Kept, lc.Score, lc.Rival, lc.RivalScore)
+		if p, undecided, better := beats(lc.RivalOnly, lc.RegressionOnly); lc.Kept == better || p != lc.PValue || undecided != lc.Undecided {
+			t.Errorf("tree %v: %+v, want kept %v, p %v, undecided %v", tree, lc, !better, p, undecided)
 		}
 		a, b := *plain, *out
 		a.Training, b.Training = nil, nil
@@ -143,12 +144,38 @@ func TestRefineLogistic(t *testing.T) {
 	}
 
 	g := fixtureRefiner(t)
+	truth := make([]int, len(g.val))
+	for i, r := range g.val {
+		truth[i] = g.y[r]
+	}
+	// A rival right on every validation row beats a regression wrong on
+	// some; one that gives the regression's own classes does not.
+	r, lc := g.logisticCheck(m, "walk", truth, 1, g.share, false)
+	if r == nil || r.model != nil || lc.Kept || lc.RegressionOnly != 0 {
+		t.Fatalf("a rival right on every row: %+v", lc)
+	}
+	wrong := len(g.val) - int(math.Round(lc.Score*float64(len(g.val))))
+	if wrong == 0 || lc.RivalOnly != wrong {
+		t.Fatalf("the regression is wrong on %d validation rows, the record says %d", wrong, lc.RivalOnly)
+	}
+	r2, lc2 := g.logisticCheck(m, "walk", r.class, lc.Score, g.share, false)
+	if r2 == nil || r2.model == nil || !lc2.Kept || lc2.RivalOnly != 0 || lc2.RegressionOnly != 0 || !lc2.Undecided {
+		t.Fatalf("a rival with the regression's classes: %+v", lc2)
+	}
+	if !slices.Equal(r2.class, r.class) || !bytes.Equal(fixture.Encode(t, r.refit()), fixture.Encode(t, r2.model)) {
+		t.Error("the regression not kept differs from the one kept")
+	}
+
+	// By balanced accuracy, the scores decide.
 	var kept []int
 	var runnerUp *regression
 	lm := checkKeeps(t, g, func(rival float64) (*runtime.Model, []int, bool, float64) {
-		lm, r, lc := g.logisticCheck(m, "walk", rival, g.share)
+		r, lc := g.logisticCheck(m, "walk", truth, rival, g.share, true)
 		if r == nil {
 			t.Fatalf("rival score %v: no regression", rival)
+		}
+		if lc.RivalOnly != 0 || lc.PValue != 0 {
+			t.Errorf("rival score %v: a sign test by balanced accuracy: %+v", rival, lc)
 		}
 		var class []int
 		if lc.Kept {
@@ -156,7 +183,7 @@ func TestRefineLogistic(t *testing.T) {
 		} else {
 			runnerUp = r
 		}
-		return lm, class, lc.Kept, lc.Score
+		return r.model, class, lc.Kept, lc.Score
 	})
 	if lm.Nodes != g.c*(g.c-1)/2 {
 		t.Errorf("the regression kept has %d nodes, want %d", lm.Nodes, g.c*(g.c-1)/2)
