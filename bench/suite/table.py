@@ -69,8 +69,10 @@ def main():
             if majority.get("constant"):
                 # The majority check replaced the walk, tree or regression.
                 chosen = "constant (replaced %s)" % replaced
-            elif majority.get("regression", {}).get("kept"):
-                # It put the logistic check's regression in the constant's place.
+            elif majority.get("regression", {}).get("kept") and not refine.get("logistic_check", {}).get("kept"):
+                # It put the logistic check's regression in the constant's
+                # place (where the regression was already the model, it
+                # only kept it).
                 chosen = "logistic regression (in the constant's place; replaced %s)" % replaced
         hard = lambda r: pct(run[r][0]["hard_accuracy"]) if run[r][0] else "-"
         forced = pct(ev["forced_exits"] / max(1, ev["rows"])) if ev else "-"
