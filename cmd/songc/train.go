@@ -1486,6 +1486,9 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 	if mc == nil && !quiet {
 		fmt.Fprint(g.Stdout, walkNote(k))
 	}
+	if lc := meta.Logistic(); lc != nil && lc.Kept && mc == nil && !quiet {
+		fmt.Fprintf(g.Stdout, "note: the model is the logistic regression, written as a graph whose nodes each compare two classes' scores, as the learned %s did not beat it on the validation rows; --no-logistic keeps the %s\n", lc.Rival, lc.Rival)
+	}
 	if r.ValRows() > 0 {
 		x, y := r.Task.ValidationRows(r.Config.Seed, r.Config.Val)
 		met := k.Evaluate(x, y)

@@ -649,7 +649,8 @@ func TestLogisticCheckCLI(t *testing.T) {
 		!strings.Contains(out, "rows, learned by the logistic regression): ") ||
 		!strings.Contains(errs, "songc: majority check: on the validation rows the logistic regression is right on ") ||
 		!strings.Contains(errs, "; the logistic regression is kept\n") ||
-		!strings.Contains(out, "note: the logistic regression was fitted again on these validation rows too, so they cannot measure it; ") {
+		!strings.Contains(out, "note: the logistic regression was fitted again on these validation rows too, so they cannot measure it; ") ||
+		!strings.Contains(out, "note: the model is the logistic regression, written as a graph whose nodes each compare two classes' scores, as the learned "+lc.Rival+" did not beat it on the validation rows; --no-logistic keeps the "+lc.Rival+"\n") {
 		t.Fatalf("auto recipe: %d nodes, %d steps, logistic check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Logistic, out, errs)
 	}
 	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "logistic.json"), "--data", data, "--json")
