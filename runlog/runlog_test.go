@@ -45,6 +45,29 @@ func TestMetadataJSON(t *testing.T) {
 	}
 }
 
+// TestFallback: Fallback is the majority check that put the logistic
+// check's regression in the constant's place, not one that kept a
+// regression already in the walk's; Logistic is the record whenever the
+// regression is the model.
+func TestFallback(t *testing.T) {
+	kept := &runlog.MajorityRegression{RegressionOnly: 3, Kept: true}
+	for _, c := range []struct {
+		name               string
+		refine             runlog.Refine
+		fallback, logistic bool
+	}{
+		{"walk kept", runlog.Refine{Logistic: &runlog.LogisticCheck{}, Majority: &runlog.MajorityCheck{}}, false, false},
+		{"in the constant's place", runlog.Refine{Logistic: &runlog.LogisticCheck{}, Majority: &runlog.MajorityCheck{Regression: kept}}, true, true},
+		{"in the walk's place", runlog.Refine{Logistic: &runlog.LogisticCheck{Kept: true}, Majority: &runlog.MajorityCheck{Regression: kept}}, false, true},
+		{"in the walk's place, no majority check", runlog.Refine{Logistic: &runlog.LogisticCheck{Kept: true}}, false, true},
+	} {
+		m := runlog.Metadata{Refine: &c.refine}
+		if (m.Fallback() != nil) != c.fallback || (m.Logistic() != nil) != c.logistic {
+			t.Errorf("%s: Fallback %v, Logistic %v; want %v, %v", c.name, m.Fallback() != nil, m.Logistic() != nil, c.fallback, c.logistic)
+		}
+	}
+}
+
 func TestCanonical(t *testing.T) {
 	c := runlog.Config{AnnealTemp: 0.1, Select: "soft", LRSchedule: "constant", Gumbel: "dirty", Init: "paper", NodeRegGamma: 1.5}
 	if got := c.Canonical(); got.AnnealTemp != 0 || got.Select != "" || got.LRSchedule != "" || got.Gumbel != "" || got.Init != "" || got.NodeRegGamma != 0 {

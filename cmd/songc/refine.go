@@ -316,7 +316,7 @@ func againstConstant(only, constantOnly int, class string) string {
 // constantNote is the note eval, analyze and compile give for a model the
 // majority check made constant (meta.Constant() is not nil): what it
 // returns (subject is "the model predicts" or "the classifier returns"),
-// why, and how to keep the walk or tree it judged.
+// why, and how to keep the walk, tree or regression it judged.
 func constantNote(subject string, meta runlog.Metadata) string {
 	mc, what := meta.Constant(), judged(meta)
 	return fmt.Sprintf("note: %s %q for every row: when the model was trained or refined, the majority check replaced its %s by that constant: %s; training with --no-majority-check, or refining without --majority-check, keeps the %s", subject, mc.Class, what, majorityCounts(meta), what)
@@ -413,15 +413,20 @@ func scoreName(balanced bool) string {
 }
 
 // warnConstant warns, on w, when the majority check of a model with
-// metadata meta replaced the walk (or tree) by a constant, naming the flag
-// that keeps it.
+// metadata meta replaced the walk, tree or regression by a constant,
+// naming the flag that keeps it (keep), and, for a regression that had
+// replaced the walk or tree, the flag that keeps that one.
 func warnConstant(w io.Writer, meta runlog.Metadata, keep string) {
 	mc, what := meta.Constant(), judged(meta)
 	if mc == nil {
 		return
 	}
-	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned %s could not be shown to do better than that: %s. %s keeps the %s; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
-		mc.Class, what, majorityCounts(meta), keep, what)
+	also := ""
+	if regressionJudged(meta) {
+		also = fmt.Sprintf(", and --no-logistic the %s it replaced, if that beats the constant on its own", meta.Refine.Logistic.Rival)
+	}
+	fmt.Fprintf(w, "warning: the model predicts %q for every row: the learned %s could not be shown to do better than that: %s. %s keeps the %s%s; more validation rows (songc train --val SHARE) can show an edge that is there, and on imbalanced data train --select balanced chooses by balanced accuracy, without this check (both are expert flags: songc train --help-all).\n",
+		mc.Class, what, majorityCounts(meta), keep, what, also)
 }
 
 // printRefinePass prints pass p's line; hasVal says whether the model has

@@ -650,7 +650,7 @@ func TestLogisticCheckCLI(t *testing.T) {
 		!strings.Contains(errs, "songc: majority check: on the validation rows the logistic regression is right on ") ||
 		!strings.Contains(errs, "; the logistic regression is kept\n") ||
 		!strings.Contains(out, "note: the logistic regression was fitted again on these validation rows too, so they cannot measure it; ") ||
-		!strings.Contains(out, "note: the model is the logistic regression, written as a graph whose nodes each compare two classes' scores, as the learned "+lc.Rival+" did not beat it on the validation rows; --no-logistic keeps the "+lc.Rival+"\n") {
+		!strings.Contains(out, "note: the model is the logistic regression, written as a graph whose nodes each compare two classes' scores, as the learned "+lc.Rival+" did not beat it by a sign test on the validation rows; --no-logistic keeps the "+lc.Rival+"\n") {
 		t.Fatalf("auto recipe: %d nodes, %d steps, logistic check %+v; output:\n%s\n%s", m.Nodes, m.Steps, meta.Refine.Logistic, out, errs)
 	}
 	code, out, errs := songc(t, context.Background(), "eval", filepath.Join(dir, "logistic.json"), "--data", data, "--json")
@@ -703,7 +703,8 @@ func TestMajorityRegressionCLI(t *testing.T) {
 		!meta.Refine.Logistic.Kept || !regressionJudged(meta) || judged(meta) != "logistic regression" ||
 		!strings.Contains(errs, "songc: majority check: on the validation rows the logistic regression is right on ") ||
 		!strings.Contains(errs, `(it was fitted once, not chosen on those rows, so it must be right more often, with no test); the logistic regression is replaced by always predicting "often"`+"\n") ||
-		!strings.Contains(out, `warning: the model predicts "often" for every row: the learned logistic regression could not be shown to do better than that: on the validation rows the logistic regression is right on `) {
+		!strings.Contains(out, `warning: the model predicts "often" for every row: the learned logistic regression could not be shown to do better than that: on the validation rows the logistic regression is right on `) ||
+		!strings.Contains(out, ". --no-majority-check keeps the logistic regression, and --no-logistic the walk it replaced, if that beats the constant on its own; ") {
 		t.Fatalf("the constant kept: check %+v; output:\n%s\n%s", meta.Refine.Majority, out, errs)
 	}
 }

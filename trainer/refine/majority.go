@@ -41,10 +41,11 @@ func MajorityBarred(passes int, val bool, sel string) MajorityBar {
 	return MajorityRuns
 }
 
-// majorityCheck compares the hard walk of m, which gives the val rows the
-// classes walked, with always predicting the most frequent class of the
-// fit rows (the lower class on ties; y holds every row's class), on the
-// val rows, by beats: the walk is kept when it is better.
+// majorityCheck compares the hard walk (or the tree check's tree) that
+// gives the val rows the classes walked, which is m unless a regression
+// replaced it (below), with always predicting the most frequent class of
+// the fit rows (the lower class on ties; y holds every row's class), on
+// the val rows, by beats: the walk is kept when it is better.
 //
 // A walk chosen among many candidates on the validation rows looks better
 // there than it is, and on a small or hard set it may beat the constant on

@@ -34,6 +34,32 @@ func TestSignTest(t *testing.T) {
 	}
 }
 
+// TestBeats: with 5 or more rows that tell two models apart the sign test
+// decides at MajorityLevel; with fewer, the one right on more of them,
+// the other on a tie.
+func TestBeats(t *testing.T) {
+	for _, c := range []struct {
+		a, b      int
+		undecided bool
+		better    bool
+	}{
+		{5, 0, false, true}, // p = 1/32
+		{4, 0, true, true},  // 4 rows: no result can reach 0.05
+		{3, 1, true, true},
+		{2, 2, true, false}, // a tie goes to the other model
+		{0, 0, true, false},
+		{6, 3, false, false},   // ahead, p = 0.25
+		{15, 10, false, false}, // ahead, p = 0.21
+		{20, 5, false, true},   // p = 0.002
+		{0, 7, false, false},
+	} {
+		p, undecided, better := beats(c.a, c.b)
+		if p != signTest(c.a, c.b) || undecided != c.undecided || better != c.better {
+			t.Errorf("beats(%d, %d) = %v, %v, %v; want p %v, %v, %v", c.a, c.b, p, undecided, better, signTest(c.a, c.b), c.undecided, c.better)
+		}
+	}
+}
+
 // refinedFixture returns the fixture's model refined for two passes, and
 // its fit and validation rows. The fixture's 8 epochs leave a walk that is
 // right on few rows; two passes of refining make one that is clearly

@@ -189,9 +189,10 @@ func (g *refiner) rowOf(dst []float64, r int) {
 // g, with the ridge weight 1/rows (scikit-learn's default, C = 1), and
 // compares it on the val rows with the model it would replace (rival:
 // "walk" or "tree"), which gives them the classes rivalClass and scored
-// rivalScore by score. It returns the regression (nil when the fit fails,
-// and the record then too), whose model is its refit where it replaces
-// the rival (or nil, also when the refit fails).
+// rivalScore by score. It returns the regression, whose model is its
+// refit where it replaces the rival (nil otherwise), and the record; the
+// regression is nil when the fit fails (the record then too) or when it
+// would replace the rival and the refit fails.
 //
 // The rival is kept only when it beats the regression by beats, the
 // majority check's sign test, on the val rows: the rival was chosen among
