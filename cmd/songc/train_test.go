@@ -552,7 +552,7 @@ func TestDefaultBudget(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", tc.args, code, errs)
 		}
 	}
-	if _, help, _ := songc(t, context.Background(), "train", "--help"); !strings.Contains(strings.Join(strings.Fields(help), " "), "(default 10m; 0: none), up to a quarter more") {
+	if _, help, _ := songc(t, context.Background(), "train", "--help"); !strings.Contains(strings.Join(strings.Fields(help), " "), "(default 10m; 0: no limit), up to a quarter more") {
 		t.Errorf("--help: %s", help)
 	}
 }
