@@ -112,15 +112,10 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 	if !(cfg.Ridge > 0) || math.IsInf(cfg.Ridge, 0) {
 		return nil, fmt.Errorf("refine: ridge must be a finite number > 0, got %v", cfg.Ridge)
 	}
-	meta, fit, val, err := trainer.ModelSplit(m, task, "refine")
+	meta, g, err := modelRefiner(m, task, "refine")
 	if err != nil {
 		return nil, err
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return nil, err
-	}
-	g := newRefiner(k, task, fit, val)
 
 	out := cloneModel(m)
 	var log []runlog.RefinePass
@@ -229,8 +224,8 @@ func Run(ctx context.Context, m *runtime.Model, task *trainer.Task, cfg Config, 
 			out = alt.model
 		}
 	}
-	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(val) > 0, meta.Select) == MajorityRuns {
-		out, rec.Majority = majorityCheck(out, task.TrainTargets(), fit, val, bestValClass, alt)
+	if cfg.MajorityCheck && MajorityBarred(cfg.Passes, len(g.val) > 0, meta.Select) == MajorityRuns {
+		out, rec.Majority = majorityCheck(out, task.TrainTargets(), g.fit, g.val, bestValClass, alt)
 	}
 	rm, err := json.Marshal(rec)
 	if err != nil {
@@ -350,6 +345,21 @@ type hop struct {
 	node   int
 	side   int
 	forced bool
+}
+
+// modelRefiner returns the training metadata of m and the refiner of m
+// on its own fit and validation rows, which trainer.ModelSplit rebuilds
+// from task (op names the caller in its errors).
+func modelRefiner(m *runtime.Model, task *trainer.Task, op string) (runlog.Metadata, *refiner, error) {
+	meta, fit, val, err := trainer.ModelSplit(m, task, op)
+	if err != nil {
+		return meta, nil, err
+	}
+	k, err := runtime.New(m)
+	if err != nil {
+		return meta, nil, err
+	}
+	return meta, newRefiner(k, task, fit, val), nil
 }
 
 func newRefiner(k *runtime.Classifier, task *trainer.Task, fit, val []int) *refiner {

@@ -339,15 +339,11 @@ func TestWalksEmptied(t *testing.T) {
 // fit and validation rows.
 func fixtureRefiner(t *testing.T) *refiner {
 	task, m := refineFixture(t, 0.2)
-	_, fit, val, err := trainer.ModelSplit(m, task, "test")
+	_, g, err := modelRefiner(m, task, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return newRefiner(k, task, fit, val)
+	return g
 }
 
 // forcedShare returns the number of task's training rows rows whose hard

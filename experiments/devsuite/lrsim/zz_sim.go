@@ -21,15 +21,10 @@ type SimOut struct {
 }
 
 func SimLR(m *runtime.Model, task *trainer.Task) (*SimOut, error) {
-	_, fit, val, err := trainer.ModelSplit(m, task, "sim")
+	_, g, err := modelRefiner(m, task, "sim")
 	if err != nil {
 		return nil, err
 	}
-	k, err := runtime.New(m)
-	if err != nil {
-		return nil, err
-	}
-	g := newRefiner(k, task, fit, val)
 	o := &SimOut{}
 	for _, r := range g.val {
 		o.ValY = append(o.ValY, g.y[r])
