@@ -98,7 +98,7 @@ def main():
                 name, cols, (m or {}).get("features", "-"), f("Songc"), f("SongcInput"), f("CART"), f("XGBoost")))
     print("Test accuracy in percent (`bench/suite.sh`); songc's columns are the compiled classifier (the hard walk).")
     print()
-    print("| set | majority | **auto** | `--preset paper` | `--preset fast` | CART (leaves) | XGBoost | logistic |")
+    print("| set | majority | **auto** | `--preset paper` | `--preset fast` | CART (leaves) | XGBoost | logistic (scikit-learn) |")
     print("|---|--:|--:|--:|--:|--:|--:|--:|")
     print("\n".join(acc))
     # Means over the sets every column has, so that they compare.
