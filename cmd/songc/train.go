@@ -36,7 +36,7 @@ type TrainCmd struct {
 	Nodes  *int           `placeholder:"N" group:"training" help:"Decision nodes (64, or searched by auto unless given)."`
 	Steps  *int           `placeholder:"N" group:"training" help:"At most N decisions a row (20, or searched by auto unless given); past them, a fallback class (a forced exit)."`
 	Epochs *int           `placeholder:"N" group:"training" help:"Passes over the rows: fast 120, quick 60, paper 250; auto: until validation stalls, up to N (default 120-400)."`
-	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and decays, then saves a tree if better on validation rows, a logistic regression if neither is clearly better (--no-tree, --no-logistic), the majority class, warning, if none beats it. fast: one graph, 64 nodes, 120 epochs; quick: 60 epochs; paper: the SONG paper's."`
+	Preset string         `placeholder:"auto|paper|fast|quick" group:"training" help:"Recipe. auto (default with --data) searches sizes, rates and decays, then saves a tree if better on validation rows, a logistic regression unless the graph beats it by a sign test, else the majority class, warning (--no-tree, --no-logistic keep the graph). fast: one graph, 64 nodes, 120 epochs; quick: 60 epochs; paper: the SONG paper's."`
 	Budget *time.Duration `placeholder:"DURATION" group:"training" help:"Auto's time to search and train, e.g. 90s (default ${budget}; 0: no limit), up to a quarter more; refining follows."`
 	Seed   uint64         `default:"1" group:"training" help:"Seed of every random choice: same data, flags, seed, kernel and songc, same model (unless --budget cut it)."`
 
