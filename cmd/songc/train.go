@@ -1486,7 +1486,7 @@ func reportTraining(g *Globals, m *runtime.Model, meta runlog.Metadata, r *train
 	if mc == nil && !quiet {
 		fmt.Fprint(g.Stdout, walkNote(k))
 	}
-	if lc := meta.Logistic(); lc != nil && lc.Kept && mc == nil && !quiet {
+	if lc != nil && lc.Kept && mc == nil && !quiet {
 		fmt.Fprintf(g.Stdout, "note: the model is the logistic regression, written as a graph whose nodes each compare two classes' scores, as the learned %s did not beat it by a sign test on the validation rows; --no-logistic keeps the %s\n", lc.Rival, lc.Rival)
 	}
 	if r.ValRows() > 0 {

@@ -213,14 +213,12 @@ func (g *refiner) logisticCheck(m *runtime.Model, rival string, rivalClass []int
 		return nil
 	}}
 	check := &runlog.LogisticCheck{Score: score(r.class, g.val), Rival: rival, RivalScore: rivalScore}
-	replace := check.Score > rivalScore
+	stays := !(check.Score > rivalScore) // the rival
 	if !balanced {
 		check.RivalOnly, check.RegressionOnly = discordant(g.y, g.val, rivalClass, r.class)
-		var better bool
-		check.PValue, check.Undecided, better = beats(check.RivalOnly, check.RegressionOnly)
-		replace = !better
+		check.PValue, check.Undecided, stays = beats(check.RivalOnly, check.RegressionOnly)
 	}
-	if !replace {
+	if stays {
 		return r, check
 	}
 	if r.model = r.refit(); r.model == nil {
