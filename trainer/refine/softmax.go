@@ -143,7 +143,6 @@ func softmaxModel(m *runtime.Model, theta []float64) *runtime.Model {
 	for k := 1; k < c; k++ {
 		for a := range k {
 			j := k*(k-1)/2 + a
-			out.W[j] = make([]float64, d)
 			floats.SubTo(out.W[j], w[k*d:(k+1)*d], w[a*d:(a+1)*d])
 			out.B[j] = b[k] - b[a]
 			for side, winner := range [2]int{a, k} {

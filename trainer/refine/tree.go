@@ -272,13 +272,12 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 			}
 		}
 	}
-	nn, d := len(order), m.Features
+	nn := len(order)
 	out := newGraph(m, nn, 1)
 	top := topLogit(nn + m.Classes)
 	for j, i := range order {
 		n := &t.nodes[i]
 		s := treeSharpness / t.bins.gaps[n.f][n.cut]
-		out.W[j] = make([]float64, d)
 		out.W[j][n.f], out.B[j] = s, -s*t.bins.cuts[n.f][n.cut]
 		out.Steps = max(out.Steps, n.depth+1)
 		for side, ch := range [2]int{n.left, n.right} {
@@ -294,14 +293,17 @@ func (t *tree) model(m *runtime.Model, leaves int) *runtime.Model {
 }
 
 // newGraph returns a model of m's data (its input columns, preprocessing,
-// classes and training metadata) of nn nodes and steps steps, its filters
-// nil and its biases and route logits zeros, for tree.model and
+// classes and training metadata) of nn nodes and steps steps, its
+// filters, biases and route logits zeros, for tree.model and
 // softmaxModel to fill.
 func newGraph(m *runtime.Model, nn, steps int) *runtime.Model {
 	out := *m
 	c := m.Classes
 	out.Nodes, out.Steps = nn, steps
 	out.W, out.B = make([][]float64, nn), make([]float64, nn)
+	for j := range out.W {
+		out.W[j] = make([]float64, m.Features)
+	}
 	out.M0Logits, out.M1Logits = make([][]float64, nn+c), make([][]float64, nn+c)
 	for i := range out.M0Logits {
 		out.M0Logits[i], out.M1Logits[i] = make([]float64, nn), make([]float64, nn)
